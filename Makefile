@@ -1,0 +1,112 @@
+# wakebench: GNU Make with pkg-config.
+#
+#   make              build ./wakebench
+#   make run          install missing build dependencies, build, run the main job
+#   make check        install missing test dependencies, build, run every test (prove)
+#   make check SANITIZE=1   the same with ASan + UBSan (objects in build-san/)
+#   make DEVELOPER=1  warnings are errors
+#   make install PREFIX=/usr/local DESTDIR=
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR := $(PREFIX)/bin
+MANDIR := $(PREFIX)/share/man/man1
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+PKGS := sqlite3 json-c uuid gsl libbpf
+TEST_PKGS := cmocka
+FAKEFS_PKGS := fuse3
+
+WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wwrite-strings -Wundef -Wvla -Wpointer-arith -Wcast-qual
+ifeq ($(DEVELOPER),1)
+WARN += -Werror
+endif
+
+ifeq ($(SANITIZE),1)
+BUILD := build-san
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD := build
+SAN :=
+endif
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(SAN)
+LIBS = $(PKG_LIBS) -lm -lpthread
+
+SRCS := $(sort $(shell find src -name '*.c' ! -name main.c))
+OBJS := $(SRCS:%.c=$(BUILD)/%.o)
+LIB := $(BUILD)/libwakebench.a
+BIN := $(BUILD)/wakebench
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/t-*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+FAKEFS := $(BUILD)/tests/wakebench-fakefs
+E2E := $(sort $(wildcard tests/e2e/t[0-9]*.sh))
+
+.PHONY: all run check unit e2e deps deps-test install clean format
+
+all: wakebench
+
+wakebench: $(BIN)
+ifneq ($(SANITIZE),1)
+	@cp $(BIN) wakebench
+endif
+
+$(BIN): $(BUILD)/src/main.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(LIB): $(OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/t-%: tests/unit/t-%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
+		$(ALL_LDFLAGS) $(shell pkg-config --libs $(TEST_PKGS)) $(LIBS)
+
+$(FAKEFS): tests/fakefs/fakefs.c
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(SAN) -D_GNU_SOURCE $(shell pkg-config --cflags $(FAKEFS_PKGS)) \
+		-o $@ $< $(ALL_LDFLAGS) $(shell pkg-config --libs $(FAKEFS_PKGS))
+
+deps:
+	@sh scripts/deps.sh build
+
+deps-test:
+	@sh scripts/deps.sh test
+
+# The main job: the report's workload with wakebench's defaults.
+run: deps
+	@$(MAKE) --no-print-directory wakebench
+	./wakebench run pipe
+
+unit: $(UNIT_BINS)
+
+# Every test, unit (cmocka, TAP output) and end-to-end (TAP shell scripts), through prove.
+check: deps-test
+	@$(MAKE) --no-print-directory wakebench unit $(if $(wildcard tests/fakefs/fakefs.c),$(FAKEFS))
+	CMOCKA_MESSAGE_OUTPUT=TAP WAKEBENCH=$(abspath $(BIN)) WAKEBENCH_FAKEFS=$(abspath $(FAKEFS)) \
+	WAKEBENCH_SRC=$(CURDIR) SHARED=$(abspath ../shared) \
+		prove -f $(UNIT_BINS) $(E2E)
+
+install: wakebench
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/wakebench
+	install -m 0644 doc/wakebench.1 $(DESTDIR)$(MANDIR)/wakebench.1
+
+format:
+	clang-format -i $(SRCS) src/main.c $(UNIT_SRCS)
+
+clean:
+	rm -rf build build-san wakebench
+
+-include $(OBJS:.o=.d) $(BUILD)/src/main.d

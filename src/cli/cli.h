@@ -1,0 +1,78 @@
+/*
+ * cli.h: what every subcommand shares: the context built by main.c (common
+ * options, environment overrides), the common option table, and the
+ * entry points of the command table.
+ *
+ * Only main.c and cli/ exit the process; each command returns its exit
+ * status (enum in util/util.h) after restoring whatever it changed.
+ */
+#ifndef WAKEBENCH_CLI_H
+#define WAKEBENCH_CLI_H
+
+#include <stdbool.h>
+
+#include "util/opts.h"
+#include "util/util.h"
+
+enum output_format {
+	FMT_TEXT = 0,
+	FMT_JSON,
+	FMT_METRICS_BRIEF,
+	FMT_CSV,
+};
+
+extern const char *const format_names[];
+
+struct ctx {
+	int argc;          /* the whole command line, for provenance */
+	const char **argv;
+
+	/* common options */
+	const char *db_path; /* --db, else WAKEBENCH_DB, else the XDG default */
+	bool no_store;
+	int format;          /* enum output_format */
+	const char *debugfs; /* --debugfs, default /sys/kernel/debug */
+	bool quiet, verbose;
+
+	/* environment overrides used by tests (documented in the README) */
+	const char *root;      /* WAKEBENCH_ROOT: where /proc and /sys are read, default "/" */
+	const char *state_dir; /* WAKEBENCH_STATE_DIR: default /run/wakebench */
+};
+
+/* The common options (--db, --no-store, --format, --debugfs, -q, -v) as a group. */
+struct opt_group cli_common_group(struct ctx *ctx);
+
+/*
+ * Parse argv with the given groups (the common group is appended by the
+ * caller as it needs). On -h prints "usage: wakebench CMD USAGE", the
+ * description and every group's options to stdout and exits 0; on bad
+ * input exits 2 after the one-line message.
+ */
+void cli_parse(const char *cmd, const char *usage, const char *description,
+	       struct opt_group *groups, size_t ngroups, int argc, const char **argv,
+	       int stop_at_first_pos, struct opts_result *res, struct ctx *ctx);
+
+/* Exit 2 unless ctx->format is one of the allowed formats (bitmask of 1 << FMT_x). */
+void cli_require_format(const char *cmd, const struct ctx *ctx, unsigned allowed);
+
+/* The store path after --db / WAKEBENCH_DB / ${XDG_DATA_HOME:-$HOME/.local/share}/wakebench/results.db. */
+const char *cli_db_path(const struct ctx *ctx);
+
+/* The command line, shell-quoted, malloc'd. */
+char *cli_cmdline(const struct ctx *ctx);
+
+/* Is stderr a terminal (progress lines are shown only then)? */
+bool cli_progress_enabled(const struct ctx *ctx);
+
+int cmd_run(int argc, const char **argv, struct ctx *ctx);
+int cmd_ab(int argc, const char **argv, struct ctx *ctx);
+int cmd_compare(int argc, const char **argv, struct ctx *ctx);
+int cmd_env(int argc, const char **argv, struct ctx *ctx);
+int cmd_features(int argc, const char **argv, struct ctx *ctx);
+int cmd_list(int argc, const char **argv, struct ctx *ctx);
+int cmd_show(int argc, const char **argv, struct ctx *ctx);
+int cmd_export(int argc, const char **argv, struct ctx *ctx);
+int cmd_import(int argc, const char **argv, struct ctx *ctx);
+int cmd_vm(int argc, const char **argv, struct ctx *ctx);
+
+#endif

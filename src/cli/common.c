@@ -1,0 +1,150 @@
+/*
+ * common.c: what every subcommand shares: the common options table, the
+ * parse-or-exit wrapper that turns bad input into one line and exit 2, the
+ * store path rule, and the provenance command line.
+ */
+#include "cli/cli.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *const format_names[] = { "text", "json", "metrics-brief", "csv", NULL };
+
+static const struct opt common_opts[] = {
+	{ .type = OPT_STRING, .long_name = "db", .offset = offsetof(struct ctx, db_path),
+	  .argh = "PATH",
+	  .help = "results store (also WAKEBENCH_DB; default ~/.local/share/wakebench/results.db)" },
+	{ .type = OPT_FLAG, .long_name = "no-store", .offset = offsetof(struct ctx, no_store),
+	  .help = "do not store results" },
+	{ .type = OPT_CHOICE, .long_name = "format", .offset = offsetof(struct ctx, format),
+	  .argh = "FORMAT", .help = "output format", .choices = format_names },
+	{ .type = OPT_STRING, .long_name = "debugfs", .offset = offsetof(struct ctx, debugfs),
+	  .argh = "DIR", .help = "where debugfs is mounted (default /sys/kernel/debug)" },
+	{ .type = OPT_FLAG, .long_name = "quiet", .short_name = 'q',
+	  .offset = offsetof(struct ctx, quiet), .help = "only results and errors" },
+	{ .type = OPT_FLAG, .long_name = "verbose", .short_name = 'v',
+	  .offset = offsetof(struct ctx, verbose), .help = "say more on stderr" },
+	OPT_END_ROW,
+};
+
+struct opt_group cli_common_group(struct ctx *ctx)
+{
+	struct opt_group g = { .title = "common options", .opts = common_opts, .base = ctx };
+
+	return g;
+}
+
+void cli_parse(const char *cmd, const char *usage, const char *description,
+	       struct opt_group *groups, size_t ngroups, int argc, const char **argv,
+	       int stop_at_first_pos, struct opts_result *res, struct ctx *ctx)
+{
+	if (opts_parse(cmd, groups, ngroups, argc, argv, stop_at_first_pos, res))
+		exit(EXIT_USAGE);
+	if (res->help) {
+		printf("usage: wakebench %s %s\n", cmd, usage);
+		if (description)
+			printf("\n%s\n", description);
+		opts_print_help(stdout, groups, ngroups);
+		fflush(stdout);
+		exit(ferror(stdout) ? EXIT_RUNTIME : EXIT_OK);
+	}
+	if (ctx->quiet)
+		wb_verbosity = -1;
+	else if (ctx->verbose)
+		wb_verbosity = 1;
+}
+
+void cli_require_format(const char *cmd, const struct ctx *ctx, unsigned allowed)
+{
+	char list[128] = "";
+	size_t used = 0;
+	int i;
+
+	if (allowed & (1u << ctx->format))
+		return;
+	for (i = 0; format_names[i]; i++) {
+		if (!(allowed & (1u << i)))
+			continue;
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+					 used ? "|" : "", format_names[i]);
+		if (used >= sizeof(list))
+			break;
+	}
+	die_usage("%s: option '--format': '%s' is not supported here, allowed %s", cmd,
+		  format_names[ctx->format], list);
+}
+
+const char *cli_db_path(const struct ctx *ctx)
+{
+	static char path[4096];
+	const char *env, *home;
+
+	if (ctx->db_path && *ctx->db_path)
+		return ctx->db_path;
+	env = getenv("WAKEBENCH_DB");
+	if (env && *env)
+		return env;
+	env = getenv("XDG_DATA_HOME");
+	if (env && *env) {
+		snprintf(path, sizeof(path), "%s/wakebench/results.db", env);
+		return path;
+	}
+	home = getenv("HOME");
+	snprintf(path, sizeof(path), "%s/.local/share/wakebench/results.db",
+		 home && *home ? home : ".");
+	return path;
+}
+
+static bool needs_quotes(const char *s)
+{
+	if (!*s)
+		return true;
+	for (; *s; s++)
+		if (!(strchr("-_./=:,+%@", *s) || (*s >= '0' && *s <= '9') ||
+		      (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+			return true;
+	return false;
+}
+
+char *cli_cmdline(const struct ctx *ctx)
+{
+	size_t len = 1, used = 0;
+	char *out;
+	int i;
+
+	for (i = 0; i < ctx->argc; i++)
+		len += strlen(ctx->argv[i]) * 4 + 3;
+	out = xmalloc(len);
+	out[0] = '\0';
+	for (i = 0; i < ctx->argc; i++) {
+		const char *a = ctx->argv[i];
+
+		if (i)
+			out[used++] = ' ';
+		if (!needs_quotes(a)) {
+			memcpy(out + used, a, strlen(a));
+			used += strlen(a);
+			continue;
+		}
+		out[used++] = '\'';
+		for (; *a; a++) {
+			if (*a == '\'') {
+				memcpy(out + used, "'\\''", 4);
+				used += 4;
+			} else {
+				out[used++] = *a;
+			}
+		}
+		out[used++] = '\'';
+	}
+	out[used] = '\0';
+	return out;
+}
+
+bool cli_progress_enabled(const struct ctx *ctx)
+{
+	return !ctx->quiet && isatty(STDERR_FILENO);
+}

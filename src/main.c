@@ -1,0 +1,92 @@
+/*
+ * main.c: the command table, the context every command gets, exit status,
+ * and the final check that stdout was written without error (a full disk
+ * or a closed pipe must not look like success).
+ *
+ * Adding a command: one file src/cli/cmd-<verb>.c with
+ * int cmd_<verb>(int argc, const char **argv, struct ctx *ctx), its
+ * prototype in cli/cli.h and one row here.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv, struct ctx *ctx);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "run samples of one config, print them and a summary, store them" },
+	{ "ab", cmd_ab, "interleave a scheduler feature on and off, restore it, give a paired verdict" },
+	{ "compare", cmd_compare, "stored results grouped by kernel, label, feature, host or profile" },
+	{ "env", cmd_env, "print the environment fingerprint, or what differs between two experiments" },
+	{ "features", cmd_features, "read the scheduler features; set one safely; undo" },
+	{ "list", cmd_list, "workloads, profiles, their parameters and defaults" },
+	{ "show", cmd_show, "one stored experiment in full" },
+	{ "export", cmd_export, "stored data as JSON or CSV for other tools" },
+	{ "import", cmd_import, "merge another store (another machine's) by experiment UUID" },
+	{ "vm", cmd_vm, "boot kernels with qemu, run a subcommand inside, import the results" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: wakebench COMMAND [options]\n\ncommands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'wakebench COMMAND -h' lists the options of a command.\n");
+}
+
+static int finish(int status)
+{
+	/* Results that did not reach stdout are a failure, whatever the command said. */
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			fprintf(stderr, "wakebench: error: cannot write to standard output: %s\n",
+				strerror(errno));
+		return status ? status : EXIT_RUNTIME;
+	}
+	return status;
+}
+
+int main(int argc, const char **argv)
+{
+	struct ctx ctx = { 0 };
+	const char *env;
+	size_t i;
+
+	ctx.argc = argc;
+	ctx.argv = argv;
+	ctx.debugfs = "/sys/kernel/debug";
+	env = getenv("WAKEBENCH_ROOT");
+	ctx.root = env && *env ? env : "/";
+	env = getenv("WAKEBENCH_STATE_DIR");
+	ctx.state_dir = env && *env ? env : "/run/wakebench";
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return finish(EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("wakebench %s\n", WAKEBENCH_VERSION);
+		return finish(EXIT_OK);
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return finish(commands[i].fn(argc - 2, argv + 2, &ctx));
+	fprintf(stderr, "wakebench: error: unknown command '%s', allowed ", argv[1]);
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(stderr, "%s%s", i ? "|" : "", commands[i].name);
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}

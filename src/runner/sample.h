@@ -1,0 +1,94 @@
+/*
+ * sample.h: one timed repetition of one config and everything measured in it.
+ *
+ * The fixed fields are stress-ng's metrics (DESIGN section 4). Everything
+ * else (scheduler counters, perf counters, tracepoint evidence, delayed
+ * entities) is a named metric, so that the store, `compare` and `ab` treat
+ * every source of evidence alike. A metric that could not be measured is
+ * kept with `available = false` and the reason: it is never a zero.
+ *
+ * Metric names in use (keep them stable: they are stored):
+ *   nvcsw, nivcsw, migrations, run_delay_ns, timeslices      raw sums over tasks
+ *   ctxsw_vol_per_op, ctxsw_invol_per_op, ctxsw_per_op       per op
+ *   migrations_per_kop, run_delay_ns_per_op
+ *   perf_ctxsw_per_op, perf_migrations_per_kop               perf software counters
+ *   wakeup_lat_p50_ns, _p90_ns, _p99_ns, _p999_ns, _max_ns    --trace
+ *   preempt_share, wake_prev_cpu_share, wakeups_per_op,
+ *   trace_migrations_per_kop, trace_lost_records
+ *   delayed_mean, delayed_max                                sched/debug sampler
+ *   ns_per_op, mb_per_s_geomean
+ */
+#ifndef WAKEBENCH_SAMPLE_H
+#define WAKEBENCH_SAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/util.h"
+
+enum sample_status {
+	SAMPLE_OK = 0,
+	SAMPLE_FAILED,      /* a process died or an error: never enters statistics */
+	SAMPLE_INTERRUPTED, /* cut short by a signal: never enters statistics */
+};
+
+/* Direction of a metric: whether a larger value is better. */
+enum better {
+	BETTER_NEUTRAL = 0,
+	BETTER_HIGHER = 1,
+	BETTER_LOWER = -1,
+};
+
+enum {
+	METRIC_EVIDENCE = 1 << 0, /* report its effect in compare/ab */
+};
+
+#define METRIC_NAME_MAX	   40
+#define METRIC_WHY_MAX	   128
+#define SAMPLE_MAX_METRICS 96
+
+struct metric {
+	char name[METRIC_NAME_MAX];
+	double value;
+	bool available;
+	char why[METRIC_WHY_MAX]; /* reason when unavailable */
+	int better;               /* enum better */
+	unsigned flags;
+};
+
+struct sample {
+	uint32_t index; /* 0-based within its experiment, warm-ups included */
+	bool warmup;    /* discarded warm-up sample: stored, never in statistics */
+	enum sample_status status;
+	char reason[256]; /* why it failed */
+
+	uint64_t start_realtime_ns; /* wall-clock timestamp of the start */
+	uint64_t duration_ns;       /* requested window */
+	uint64_t wall_ns;           /* window as measured by the parent */
+	uint32_t instances;
+
+	/* stress-ng's --metrics-brief numbers */
+	uint64_t ops;
+	double real_s; /* mean per-instance duration */
+	double usr_s;  /* self + children, summed over instances */
+	double sys_s;
+	double ops_per_s;     /* ops / real_s */
+	double ops_per_cpu_s; /* ops / (usr_s + sys_s) */
+
+	size_t nmetrics;
+	struct metric metrics[SAMPLE_MAX_METRICS];
+};
+
+void sample_init(struct sample *s);
+/* Set (or overwrite) a measured metric. */
+void sample_set(struct sample *s, const char *name, double value, int better, unsigned flags);
+/* Record that a metric could not be measured, and why. */
+void sample_unavailable(struct sample *s, const char *name, int better, unsigned flags,
+			const char *fmt, ...) PRINTF_LIKE(5, 6);
+const struct metric *sample_get(const struct sample *s, const char *name);
+/* Mark the sample failed with a reason (keeps the first reason). */
+void sample_fail(struct sample *s, enum sample_status st, const char *fmt, ...) PRINTF_LIKE(3, 4);
+const char *sample_status_name(enum sample_status st);
+
+#endif

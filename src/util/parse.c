@@ -1,0 +1,200 @@
+/*
+ * parse.c: strict parsers for the values people type on the command line:
+ * unsigned integers, decimals, durations with units, sizes with binary
+ * multiples and CPU lists. Strict means the whole string must be consumed:
+ * "5x" is an error, never 5.
+ */
+#include "util/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Split "12.5ms" into a non-negative decimal and its suffix. */
+static int split_number(const char *s, double *num, const char **suffix)
+{
+	char *end;
+
+	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.'))
+		return -1;
+	errno = 0;
+	*num = strtod(s, &end);
+	if (errno || end == s || !isfinite(*num) || *num < 0)
+		return -1;
+	*suffix = end;
+	return 0;
+}
+
+int parse_duration_ns(const char *s, uint64_t *out_ns)
+{
+	static const struct {
+		const char *suffix;
+		double ns;
+	} units[] = {
+		{ "", 1e9 },   { "s", 1e9 },     { "sec", 1e9 }, { "ms", 1e6 },
+		{ "us", 1e3 }, { "ns", 1 },      { "m", 60e9 },  { "min", 60e9 },
+		{ "h", 3600e9 },
+	};
+	const char *suffix;
+	double num, ns;
+	size_t i;
+
+	if (split_number(s, &num, &suffix))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(suffix, units[i].suffix))
+			continue;
+		ns = num * units[i].ns;
+		if (ns > 1e18)
+			return -1;
+		*out_ns = (uint64_t)llround(ns);
+		return 0;
+	}
+	return -1;
+}
+
+int parse_size(const char *s, uint64_t *out_bytes)
+{
+	static const struct {
+		const char *suffix;
+		double mult;
+	} units[] = {
+		{ "", 1 },
+		{ "b", 1 },
+		{ "k", 1024.0 },
+		{ "kb", 1024.0 },
+		{ "kib", 1024.0 },
+		{ "m", 1024.0 * 1024 },
+		{ "mb", 1024.0 * 1024 },
+		{ "mib", 1024.0 * 1024 },
+		{ "g", 1024.0 * 1024 * 1024 },
+		{ "gb", 1024.0 * 1024 * 1024 },
+		{ "gib", 1024.0 * 1024 * 1024 },
+	};
+	const char *suffix;
+	double num, v;
+	size_t i;
+
+	if (split_number(s, &num, &suffix))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcasecmp(suffix, units[i].suffix))
+			continue;
+		v = num * units[i].mult;
+		if (v > 1e18 || v != floor(v))
+			return -1;
+		*out_bytes = (uint64_t)v;
+		return 0;
+	}
+	return -1;
+}
+
+int parse_cpulist(const char *s, uint8_t *bitmap, size_t max_cpus)
+{
+	const char *p = s;
+	int count = 0;
+
+	if (!s || !*s)
+		return -1;
+	memset(bitmap, 0, (max_cpus + 7) / 8);
+	while (*p) {
+		char *end;
+		unsigned long lo, hi, c;
+
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		lo = strtoul(p, &end, 10);
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p))
+				return -1;
+			hi = strtoul(p, &end, 10);
+			p = end;
+		}
+		if (hi < lo || hi >= max_cpus)
+			return -1;
+		for (c = lo; c <= hi; c++) {
+			if (!(bitmap[c / 8] & (1u << (c % 8))))
+				count++;
+			bitmap[c / 8] |= (uint8_t)(1u << (c % 8));
+		}
+		if (*p == ',')
+			p++;
+		else if (*p == '\n' && !p[1])
+			break;
+		else if (*p)
+			return -1;
+	}
+	return count;
+}
+
+void format_duration(uint64_t ns, char *buf, size_t len)
+{
+	if (ns && ns % 60000000000ULL == 0)
+		snprintf(buf, len, "%llum", (unsigned long long)(ns / 60000000000ULL));
+	else if (ns >= 1000000000ULL)
+		snprintf(buf, len, "%gs", (double)ns / 1e9);
+	else if (ns >= 1000000ULL)
+		snprintf(buf, len, "%gms", (double)ns / 1e6);
+	else if (ns >= 1000ULL)
+		snprintf(buf, len, "%gus", (double)ns / 1e3);
+	else
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
+void format_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes && bytes % (1024ULL * 1024 * 1024) == 0)
+		snprintf(buf, len, "%lluG", (unsigned long long)(bytes >> 30));
+	else if (bytes && bytes % (1024ULL * 1024) == 0)
+		snprintf(buf, len, "%lluM", (unsigned long long)(bytes >> 20));
+	else if (bytes && bytes % 1024ULL == 0)
+		snprintf(buf, len, "%lluk", (unsigned long long)(bytes >> 10));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+}
+
+char *rtrim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}

@@ -1,0 +1,96 @@
+/*
+ * util.h: the error vocabulary, number/duration/size/CPU-list parsers and
+ * EINTR-safe I/O used by every layer of wakebench.
+ *
+ * Only main.c and cli/ may exit; lower layers report with error() (which
+ * prints and returns -1) so that callers can restore kernel state first.
+ * Messages are lower-case, without a final full stop, objects quoted:
+ *   wakebench: error: cannot open 'results.db': Permission denied
+ */
+#ifndef WAKEBENCH_UTIL_H
+#define WAKEBENCH_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define WAKEBENCH_VERSION "0.1.0"
+
+/* Exit status contract (DESIGN section 2). */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+	EXIT_REGRESSION = 3,
+	EXIT_SKIP = 77,
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#define NORETURN __attribute__((noreturn))
+#else
+#define PRINTF_LIKE(f, a)
+#define NORETURN
+#endif
+
+/* Verbosity: -q sets -1, default 0, -v sets 1 or more. */
+extern int wb_verbosity;
+
+NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);       /* exit 1 */
+NORETURN void die_errno(const char *fmt, ...) PRINTF_LIKE(1, 2); /* exit 1, ": strerror" */
+NORETURN void die_usage(const char *fmt, ...) PRINTF_LIKE(1, 2); /* exit 2 */
+NORETURN void die_skip(const char *fmt, ...) PRINTF_LIKE(1, 2);  /* exit 77 */
+NORETURN void BUG(const char *fmt, ...) PRINTF_LIKE(1, 2);       /* abort */
+int error(const char *fmt, ...) PRINTF_LIKE(1, 2);              /* returns -1 */
+int error_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);        /* returns -1 */
+void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void info(const char *fmt, ...) PRINTF_LIKE(1, 2); /* suppressed by -q */
+void debug(const char *fmt, ...) PRINTF_LIKE(1, 2); /* shown with -v */
+
+/* Allocation that dies on failure (out of memory is not recoverable here). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/*
+ * Parsers. Each returns 0 on success, -1 on a malformed value (nothing is
+ * printed: the caller names the option). Range checks are the caller's.
+ */
+int parse_u64(const char *s, uint64_t *out);
+int parse_double(const char *s, double *out);
+/* "20s", "500ms", "0.5s", "2m", "100us", "1h", bare number = seconds. */
+int parse_duration_ns(const char *s, uint64_t *out_ns);
+/* "512", "4k", "1M", "64KiB" (binary multiples). */
+int parse_size(const char *s, uint64_t *out_bytes);
+/* "0-3,5,7-8" into a bitmap of at most max_cpus bits; returns count or -1. */
+int parse_cpulist(const char *s, uint8_t *bitmap, size_t max_cpus);
+/* Format a duration in the shortest exact unit ("1.5s", "500ms"). */
+void format_duration(uint64_t ns, char *buf, size_t len);
+void format_size(uint64_t bytes, char *buf, size_t len);
+
+/* I/O that retries EINTR and short transfers. */
+ssize_t read_full(int fd, void *buf, size_t len);
+ssize_t write_full(int fd, const void *buf, size_t len);
+/*
+ * Read a whole (small, procfs/sysfs-like) file into a NUL-terminated malloc'd
+ * buffer. Returns -1 with errno set on failure.
+ */
+int read_file(const char *path, char **out, size_t *len_out);
+/* Read the first line (without newline) into buf; -1 with errno on failure. */
+int read_line_file(const char *path, char *buf, size_t len);
+
+/* CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
+uint64_t now_ns(void);
+uint64_t realtime_ns(void);
+void sleep_ns(uint64_t ns);
+
+/* Strip trailing whitespace in place; returns s. */
+char *rtrim(char *s);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * registry.c: the only list of workloads. Adding a workload is one file in
+ * src/workloads/ plus one line here.
+ */
+#include "workloads/workload.h"
+
+#include <string.h>
+
+
+
+const struct workload *const workloads[] = {
+
+	NULL,
+};
+
+const struct workload *workload_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; workloads[i]; i++)
+		if (!strcmp(workloads[i]->name, name))
+			return workloads[i];
+	return NULL;
+}
+
+const struct profile *workload_profile(const struct workload *wl, const char *name)
+{
+	const struct profile *p;
+
+	for (p = wl->profiles; p && p->name; p++)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}

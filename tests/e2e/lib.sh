@@ -1,0 +1,77 @@
+# lib.sh: TAP helpers for wakebench's end-to-end tests (sourced).
+#
+#   . "$(dirname "$0")/lib.sh"
+#   plan 3             (or no_plan and done_testing at the end)
+#   ok "$cond" "name"; is "$got" "$want" "name"; like "$got" "regex" "name"
+#   skip_all "reason"  (TAP skip of the whole file; exit 0)
+#
+# $WAKEBENCH is the binary under test (make check sets it); every test gets a
+# private temporary directory $TMP (removed on exit) and a private store
+# $WAKEBENCH_DB inside it, so tests never touch the user's results.
+
+set -u
+: "${WAKEBENCH:=$(cd "$(dirname "$0")/../.." && pwd)/build/wakebench}"
+: "${WAKEBENCH_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${SHARED:=$WAKEBENCH_SRC/../shared}"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/wakebench-test.XXXXXX")
+export WAKEBENCH_DB="$TMP/results.db"
+export WAKEBENCH_STATE_DIR="$TMP/state"
+_tap_n=0
+_tap_fail=0
+_tap_cleanup_hooks=""
+
+at_exit() { _tap_cleanup_hooks="$1; $_tap_cleanup_hooks"; }
+_tap_exit() {
+	eval "$_tap_cleanup_hooks"
+	rm -rf "$TMP"
+}
+trap _tap_exit EXIT
+trap 'exit 130' INT TERM
+
+wb() { "$WAKEBENCH" "$@"; }
+plan() { echo "1..$1"; }
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+done_testing() { echo "1..$_tap_n"; [ "$_tap_fail" -eq 0 ]; }
+
+_result() {
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $_tap_n - $2"
+	else
+		_tap_fail=$((_tap_fail + 1))
+		echo "not ok $_tap_n - $2"
+	fi
+}
+ok() { # ok "command string or 0/1" "name"
+	if [ "$1" = 0 ] || [ "$1" = 1 ]; then _result "$1" "$2"; return; fi
+	if eval "$1" >/dev/null 2>&1; then _result 0 "$2"; else _result 1 "$2"; fi
+}
+is() {
+	if [ "$1" = "$2" ]; then _result 0 "$3"; else
+		_result 1 "$3"; echo "#   got:  '$1'"; echo "#   want: '$2'"; fi
+}
+like() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then _result 0 "$3"; else
+		_result 1 "$3"; printf '%s\n' "$1" | head -20 | sed 's/^/#   got: /'; echo "#   want /$2/"; fi
+}
+unlike() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		_result 1 "$3"; printf '%s\n' "$1" | head -20 | sed 's/^/#   got: /'; else _result 0 "$3"; fi
+}
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $1"; }
+diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
+
+# Run a command capturing stdout, stderr and status into OUT, ERR, RC.
+run_cmd() {
+	"$@" >"$TMP/.out" 2>"$TMP/.err"
+	RC=$?
+	OUT=$(cat "$TMP/.out")
+	ERR=$(cat "$TMP/.err")
+}
+# Children of a process (pids), via /proc (no pgrep needed).
+descendants() {
+	for p in /proc/[0-9]*; do
+		pp=$(awk '/^PPid:/ {print $2}' "$p/status" 2>/dev/null)
+		[ "$pp" = "$1" ] && { echo "${p#/proc/}"; descendants "${p#/proc/}"; }
+	done
+}
