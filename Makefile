@@ -95,7 +95,7 @@ unit: $(UNIT_BINS)
 check: deps-test
 	@$(MAKE) --no-print-directory wakebench unit $(if $(wildcard tests/fakefs/fakefs.c),$(FAKEFS))
 	CMOCKA_MESSAGE_OUTPUT=TAP WAKEBENCH=$(abspath $(BIN)) WAKEBENCH_FAKEFS=$(abspath $(FAKEFS)) \
-	WAKEBENCH_SRC=$(CURDIR) SHARED=$(abspath ../shared) \
+	WAKEBENCH_SRC=$(CURDIR) \
 		prove -f $(UNIT_BINS) $(E2E)
 
 install: wakebench

@@ -12,7 +12,7 @@
 set -u
 : "${WAKEBENCH:=$(cd "$(dirname "$0")/../.." && pwd)/build/wakebench}"
 : "${WAKEBENCH_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${SHARED:=$WAKEBENCH_SRC/../shared}"
+FIXTURES="$WAKEBENCH_SRC/tests/fixtures"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/wakebench-test.XXXXXX")
 export WAKEBENCH_DB="$TMP/results.db"
 export WAKEBENCH_STATE_DIR="$TMP/state"

@@ -1,0 +1,47 @@
+/*
+ * probes.h: the evidence gathered around each sample beyond the /proc
+ * counters the runner always reads (DESIGN section 7): perf software
+ * counters, sched tracepoints (--trace) and the delayed-entity sampler.
+ *
+ * Commands that run samples (run, ab) add probe_opts as an option group and
+ * call probes_setup() once before the first sample; the resulting probes go
+ * into struct run_spec. What a probe cannot collect it reports as
+ * unavailable with the reason, never as zero.
+ */
+#ifndef WAKEBENCH_PROBES_H
+#define WAKEBENCH_PROBES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runner/runner.h"
+#include "util/opts.h"
+
+enum trace_mode {
+	TRACE_OFF = 0,
+	TRACE_ON,   /* --trace: exit 77 when tracing is not permitted */
+	TRACE_AUTO, /* --trace=auto: trace when permitted, else say so and go on */
+};
+
+struct probe_params {
+	int trace; /* enum trace_mode */
+};
+
+extern const struct opt probe_opts[];
+extern const struct probe_params probe_defaults;
+
+struct probe_set {
+	struct probe *probes;
+	size_t n;
+};
+
+/*
+ * Prepare the probes the options ask for. debugfs is where debugfs is
+ * mounted. Returns 0; or -1 with one line in err when --trace was asked
+ * for and is not possible here (the command exits 77).
+ */
+int probes_setup(struct probe_set *ps, const struct probe_params *pp, const char *debugfs,
+		 char *err, size_t errlen);
+void probes_release(struct probe_set *ps);
+
+#endif
