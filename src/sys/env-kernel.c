@@ -378,7 +378,10 @@ static char *debugfs_read(struct env_ctx *c, const char *rel, char **reason)
 
 	snprintf(path, sizeof(path), "%s/%s", c->debugfs, rel);
 	if (read_file(path, &s, NULL)) {
-		*reason = debugfs_reason_value(errno);
+		int e = errno;
+
+		*reason = debugfs_reason_value(e);
+		errno = e;
 		return NULL;
 	}
 	*reason = NULL;
@@ -410,6 +413,10 @@ static void probe_preempt(struct env_ctx *c)
 		!c->version ? "unknown (no version string)" : used ? words : "none");
 
 	dbg = debugfs_read(c, "sched/preempt", &why);
+	if (!dbg && errno == ENOENT) {
+		free(why);
+		why = xstrdup("absent (debugfs not mounted, or kernel without PREEMPT_DYNAMIC)");
+	}
 	env_set(c->env, "kernel.preempt.debugfs", IMPACT_MEDIUM, "%s", dbg ? dbg : why);
 	src.debugfs = dbg;
 

@@ -67,8 +67,8 @@ char *env_group_by_cpu(const char *const *vals, size_t ncpus)
 			}
 		}
 		env_format_cpulist(bits, ncpus, list, sizeof(list));
-		out = xasprintf("%s%s%s (cpus %s)", prev ? prev : "", prev ? "; " : "", vals[i],
-				list);
+		out = xasprintf("%s%s%s (%s %s)", prev ? prev : "", prev ? "; " : "", vals[i],
+				strpbrk(list, ",-") ? "cpus" : "cpu", list);
 		free(prev);
 	}
 	free(done);
@@ -256,7 +256,8 @@ static size_t list_dir(struct env_ctx *c, const char *rel, const char *prefix, c
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), name_cmp);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
 	*out = names;
 	return n;
 }
@@ -281,7 +282,8 @@ static void probe_thermal(struct env_ctx *c)
 	char **zones, rel[PATH_MAX], key[256], *type, *temp;
 	size_t n = list_dir(c, "/sys/class/thermal", "thermal_zone", &zones), i;
 
-	qsort(zones, n, sizeof(*zones), zone_cmp);
+	if (n)
+		qsort(zones, n, sizeof(*zones), zone_cmp);
 	for (i = 0; i < n; i++) {
 		snprintf(rel, sizeof(rel), "/sys/class/thermal/%s/type", zones[i]);
 		type = env_read_trim(c, rel);
@@ -414,7 +416,7 @@ static char *cgroup_path(const char *cgroups, int v2)
 		if (!path)
 			continue;
 		*path++ = '\0';
-		ctrl++;
+		*ctrl++ = '\0';
 		if (v2) {
 			if (!strcmp(buf, "0") && !*ctrl)
 				return xstrdup(path);
