@@ -184,8 +184,9 @@ static int fail(char *why, size_t whylen, const char *fmt, ...)
 	return -1;
 }
 
-static int add_record(struct vmchan_result *res, uint32_t type, const uint8_t *p, uint32_t len,
-		      char *why, size_t whylen)
+/* prev_type: the type of the record before this one (chunks of a file are consecutive). */
+static int add_record(struct vmchan_result *res, uint32_t prev_type, uint32_t type,
+		      const uint8_t *p, uint32_t len, char *why, size_t whylen)
 {
 	struct vmchan_file *f;
 	uint32_t namelen;
@@ -205,7 +206,7 @@ static int add_record(struct vmchan_result *res, uint32_t type, const uint8_t *p
 			return fail(why, whylen, "malformed FILE record");
 		if (memchr(p + 4, '\0', namelen) || memchr(p + 4, '/', namelen))
 			return fail(why, whylen, "FILE record with an invalid name");
-		f = res->nfiles ? &res->files[res->nfiles - 1] : NULL;
+		f = res->nfiles && prev_type == VMCHAN_FILE ? &res->files[res->nfiles - 1] : NULL;
 		if (!f || strlen(f->name) != namelen || memcmp(f->name, p + 4, namelen)) {
 			size_t i;
 
@@ -252,7 +253,7 @@ int vmchan_parse(const uint8_t *buf, size_t len, struct vmchan_result *res, char
 		 size_t whylen)
 {
 	size_t off = 0;
-	uint32_t expect = 0;
+	uint32_t expect = 0, prev_type = 0;
 	int ended = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -295,9 +296,11 @@ int vmchan_parse(const uint8_t *buf, size_t len, struct vmchan_result *res, char
 				return fail(why, whylen, "END record does not match %u records",
 					    seq);
 			ended = 1;
-		} else if (add_record(res, type, p + VMCHAN_HDR_BYTES, plen, why, whylen)) {
+		} else if (add_record(res, prev_type, type, p + VMCHAN_HDR_BYTES, plen, why,
+				      whylen)) {
 			return -1;
 		}
+		prev_type = type;
 		expect++;
 		off += VMCHAN_HDR_BYTES + plen;
 	}

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,17 @@
 #include <unistd.h>
 
 #define CPIO_HDR_BYTES 110
+
+/* ELF headers of this machine's class. */
+#if UINTPTR_MAX > 0xffffffffu
+typedef Elf64_Ehdr elf_ehdr;
+typedef Elf64_Phdr elf_phdr;
+#define ELF_NATIVE_CLASS ELFCLASS64
+#else
+typedef Elf32_Ehdr elf_ehdr;
+typedef Elf32_Phdr elf_phdr;
+#define ELF_NATIVE_CLASS ELFCLASS32
+#endif
 
 static const char init_script[] =
 	"#!/bin/sh\n"
@@ -329,24 +341,24 @@ static int elf_interp(const char *path, char *buf, size_t len)
 {
 	char *data;
 	size_t size, i;
-	const ElfW(Ehdr) * eh;
+	const elf_ehdr *eh;
 
 	if (read_file(path, &data, &size))
 		return error_errno("cannot read '%s'", path);
-	eh = (const ElfW(Ehdr) *)data;
+	eh = (const elf_ehdr *)data;
 	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)) {
+	    eh->e_ident[EI_CLASS] != ELF_NATIVE_CLASS) {
 		free(data);
 		return error("'%s' is not an ELF executable of this machine's class", path);
 	}
 	buf[0] = '\0';
 	for (i = 0; i < eh->e_phnum; i++) {
 		size_t at = eh->e_phoff + i * eh->e_phentsize;
-		const ElfW(Phdr) * ph;
+		const elf_phdr *ph;
 
 		if (eh->e_phentsize < sizeof(*ph) || at > size || size - at < sizeof(*ph))
 			break;
-		ph = (const ElfW(Phdr) *)(data + at);
+		ph = (const elf_phdr *)(data + at);
 		if (ph->p_type != PT_INTERP)
 			continue;
 		if (ph->p_offset > size || ph->p_filesz > size - ph->p_offset ||
