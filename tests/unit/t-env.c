@@ -302,6 +302,8 @@ static void test_collect_x86(void **state)
 	assert_non_null(strstr(features, "PLACE_LAG "));
 	assert_non_null(strstr(features, " DELAY_DEQUEUE "));
 	assert_key(&env, "sched.base_slice_ns", "3000000", IMPACT_MEDIUM);
+	/* No sched/debug in this tree: the read-only fallback says so. */
+	assert_key(&env, "sched.features_debug", env_debugfs_reason(ENOENT), IMPACT_STRONG);
 	assert_key(&env, "sched.migration_cost_ns", "500000", IMPACT_MEDIUM);
 	assert_key(&env, "kernel.config.CONFIG_PREEMPT_VOLUNTARY", "y", IMPACT_MEDIUM);
 	assert_key(&env, "kernel.config.CONFIG_NO_HZ_FULL", "y", IMPACT_MEDIUM);
@@ -378,6 +380,25 @@ static void test_collect_config_gz(void **state)
 	assert_key(&env, "kernel.config.CONFIG_PREEMPT_RT", "absent from config", IMPACT_MEDIUM);
 	env_release(&env);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Without base_slice_ns (lockdown), the base slice comes from sched/debug (in ms). */
+static void test_base_slice_from_debug(void **state)
+{
+	char dir[] = "/tmp/wakebench-t-env.XXXXXX", cmd[8192];
+	struct env_opts o = { .root = dir, .debugfs = dir };
+	struct env env = { 0 };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "mkdir %s/sched && cp %s %s/sched/debug", dir,
+		 fixture("sched-debug-6.18.txt"), dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(env_collect(&env, &o), 0);
+	assert_key(&env, "sched.base_slice_ns", "1400000", IMPACT_MEDIUM);
+	env_release(&env);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -478,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_flavour),		  cmocka_unit_test(test_collect_pi5),
 		cmocka_unit_test(test_collect_x86),	  cmocka_unit_test(test_collect_empty),
 		cmocka_unit_test(test_collect_config_gz), cmocka_unit_test(test_collect_live),
+		cmocka_unit_test(test_base_slice_from_debug),
 		cmocka_unit_test(test_set_get),		  cmocka_unit_test(test_diff),
 	};
 
