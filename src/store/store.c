@@ -788,24 +788,6 @@ int store_end_experiment(struct store *st, int64_t exp_id, const char *status)
 
 /* ---- reading ---- */
 
-/*
- * Append one entry (until sys/env.c with env_set() is on main: struct env is
- * a plain array of malloc'd key/value pairs, released by env_release()).
- */
-static void env_put(struct env *env, const char *key, enum impact impact, const char *value)
-{
-	struct env_entry *e;
-
-	if (env->n == env->alloc) {
-		env->alloc = env->alloc ? 2 * env->alloc : 32;
-		env->e = xrealloc(env->e, env->alloc * sizeof(*env->e));
-	}
-	e = &env->e[env->n++];
-	e->key = xstrdup(key);
-	e->value = xstrdup(value);
-	e->impact = impact;
-}
-
 int store_load_env(struct store *st, int64_t exp_id, const char *phase, struct env *out)
 {
 	sqlite3_stmt *stmt;
@@ -824,7 +806,7 @@ int store_load_env(struct store *st, int64_t exp_id, const char *phase, struct e
 
 		if (impact < IMPACT_STRONG || impact > IMPACT_RUN)
 			impact = IMPACT_RUN;
-		env_put(out, col_text(stmt, 0), (enum impact)impact, col_text(stmt, 1));
+		env_set(out, col_text(stmt, 0), (enum impact)impact, "%s", col_text(stmt, 1));
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE)
