@@ -529,8 +529,6 @@ static void fmt_pct(double frac, char *buf, size_t len)
 
 	if (!isfinite(pct))
 		snprintf(buf, len, "-");
-	else if (fabs(pct) >= 10)
-		snprintf(buf, len, "%+.0f%%", pct);
 	else
 		snprintf(buf, len, "%+.1f%%", pct);
 }
@@ -620,6 +618,7 @@ static void print_evidence(const struct compare *c)
 
 		if (g->baseline)
 			continue;
+		/* the group's title on a line of its own, then its metrics */
 		for (k = 0; k < g->nev; k++) {
 			const struct series *s = &g->ev[k], *b = NULL;
 			struct effect e;
@@ -637,9 +636,11 @@ static void print_evidence(const struct compare *c)
 				       base->title);
 				header = true;
 			}
-			printf("  %-*s %-26s %10.4g -> %-10.4g ", 14, first ? g->title : "", s->name,
-			       stats_median(b->v, b->n), stats_median(s->v, s->n));
+			if (first)
+				printf("  %s\n", g->title);
 			first = false;
+			printf("    %-26s %10.4g -> %-10.4g ", s->name, stats_median(b->v, b->n),
+			       stats_median(s->v, s->n));
 			stats_effect_unpaired(b->v, b->n, s->v, s->n, COMPARE_CONF, &e);
 			if (!e.valid) {
 				printf("change n/a (%s)\n", e.why ? e.why : "insufficient samples");
