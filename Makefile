@@ -14,7 +14,7 @@ MANDIR := $(PREFIX)/share/man/man1
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-PKGS := sqlite3 json-c uuid gsl libbpf
+PKGS := sqlite3 json-c uuid gsl libbpf zlib
 TEST_PKGS := cmocka
 FAKEFS_PKGS := fuse3
 
@@ -58,19 +58,22 @@ ifneq ($(SANITIZE),1)
 endif
 
 $(BIN): $(BUILD)/src/main.o $(LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	@echo "  LD      $@"
+	@$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(LIB): $(OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	@$(AR) rcs $@ $^
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/t-%: tests/unit/t-%.c $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
+	@echo "  CCLD    $@"
+	@$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
 		$(ALL_LDFLAGS) $(shell pkg-config --libs $(TEST_PKGS)) $(LIBS)
 
 $(FAKEFS): tests/fakefs/fakefs.c

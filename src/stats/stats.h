@@ -21,21 +21,37 @@ struct summary {
 	/* distribution-free CI of the median from order statistics */
 	bool ci_valid; /* false when n is too small (n < 6) */
 	double ci_lo, ci_hi;
-	double ci_level; /* the attained coverage (>= the requested level) */
+	double ci_level;	 /* the attained coverage (>= the requested level) */
 	double mean, stddev, cv; /* stddev with n-1; cv = stddev / mean */
 	double min, max;
+	double sem;	  /* standard error of the mean: stddev / sqrt(n) */
+	double mad;	  /* raw median absolute deviation (not scaled by 1.4826) */
 	size_t noutliers; /* flagged by MAD, never dropped */
 };
 
+/* The CV above which a summary is called noisy (DESIGN section 5). */
+#define STATS_NOISE_CV_DEFAULT 0.05
+
 /*
  * Summarise x[0..n). outlier (may be NULL) receives one flag per value:
- * |x - median| > 3.5 * 1.4826 * MAD. conf is e.g. 0.95.
+ * |x - median| > 3.5 * 1.4826 * MAD (Iglewicz and Hoaglin's modified
+ * z-score above 3.5). When MAD is 0 (more than half the values equal) the
+ * scale falls back to 1.2533 * the mean absolute deviation from the median;
+ * when that is 0 too, all values are equal and none is flagged.
+ * conf is e.g. 0.95. Returns -1 (nothing printed) when n is 0, conf is not
+ * in (0, 1) or a value is not finite; 0 otherwise.
+ * With n = 1, stddev, sem and cv are NAN (undefined), not 0.
  */
 int stats_summarize(const double *x, size_t n, double conf, struct summary *s, bool *outlier);
-double stats_median(const double *x, size_t n);
-double stats_mean(const double *x, size_t n);
-double stats_stddev(const double *x, size_t n); /* sample standard deviation */
-double stats_sem(const double *x, size_t n);    /* standard error of the mean */
+double stats_median(const double *x, size_t n); /* NAN when n = 0 */
+double stats_mean(const double *x, size_t n);	/* NAN when n = 0 */
+double stats_stddev(const double *x,
+		    size_t n);		     /* sample standard deviation (n - 1); NAN if n < 2 */
+double stats_sem(const double *x, size_t n); /* standard error of the mean; NAN if n < 2 */
+/* The raw median absolute deviation from the median; NAN when n = 0. */
+double stats_mad(const double *x, size_t n);
+/* True when the coefficient of variation exceeds max_cv (e.g. 0.05). */
+bool stats_summary_noisy(const struct summary *s, double max_cv);
 /*
  * Order-statistic ranks (1-based) of the distribution-free CI of the median:
  * the largest k with P(k <= B <= n-k) >= conf, B ~ Binomial(n, 1/2).
@@ -47,12 +63,12 @@ int stats_median_ci_ranks(size_t n, double conf, size_t *lo_rank, size_t *hi_ran
 /* ---- effects between two configs ---- */
 
 struct effect {
-	bool valid;       /* false: insufficient samples */
-	size_t n_a, n_b;  /* unpaired: group sizes; paired: number of pairs */
-	double est;       /* relative change of B vs A (Hodges-Lehmann on logs) */
-	double lo, hi;    /* CI of est */
-	double conf;      /* confidence level used */
-	double p;         /* two-sided p-value (exact for small n) */
+	bool valid;	    /* false: insufficient samples */
+	size_t n_a, n_b;    /* unpaired: group sizes; paired: number of pairs */
+	double est;	    /* relative change of B vs A (Hodges-Lehmann on logs) */
+	double lo, hi;	    /* CI of est */
+	double conf;	    /* confidence level used */
+	double p;	    /* two-sided p-value (exact for small n) */
 	const char *method; /* "mann-whitney-hl", "wilcoxon-signed-rank-hl" */
 };
 
@@ -60,8 +76,7 @@ struct effect {
 int stats_effect_unpaired(const double *a, size_t na, const double *b, size_t nb, double conf,
 			  struct effect *e);
 /* Paired: a[i] and b[i] are adjacent samples of the two arms. */
-int stats_effect_paired(const double *a, const double *b, size_t n, double conf,
-			struct effect *e);
+int stats_effect_paired(const double *a, const double *b, size_t n, double conf, struct effect *e);
 
 /* ---- verdicts ---- */
 

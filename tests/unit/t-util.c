@@ -1,0 +1,326 @@
+/*
+ * t-util.c: the parsers people type into (durations, sizes, numbers, CPU
+ * lists) and the option-table parser: every option type, range checks, the
+ * one-line error naming option, value and allowed range, and "seen" bits.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util/opts.h"
+#include "util/util.h"
+
+static void test_parse_u64(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(parse_u64("0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_u64("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(parse_u64("18446744073709551616", &v), -1);
+	assert_int_equal(parse_u64("-1", &v), -1);
+	assert_int_equal(parse_u64("4x", &v), -1);
+	assert_int_equal(parse_u64("4.5", &v), -1);
+	assert_int_equal(parse_u64("", &v), -1);
+	assert_int_equal(parse_u64(" 4", &v), -1);
+}
+
+static void test_parse_duration(void **state)
+{
+	static const struct {
+		const char *in;
+		uint64_t ns;
+	} good[] = {
+		{ "20s", 20000000000ULL }, { "500ms", 500000000ULL }, { "0.5s", 500000000ULL },
+		{ "2m", 120000000000ULL }, { "5", 5000000000ULL },     { "100us", 100000ULL },
+		{ "7ns", 7 },              { "1h", 3600000000000ULL }, { ".25s", 250000000ULL },
+		{ "1.5ms", 1500000ULL },   { "0", 0 },
+	};
+	static const char *const bad[] = { "5x", "", "s", "-1s", "1.2.3s", "5 s", "ms", "1e400s" };
+	uint64_t ns;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		assert_int_equal(parse_duration_ns(good[i].in, &ns), 0);
+		assert_true(ns == good[i].ns);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_int_equal(parse_duration_ns(bad[i], &ns), -1);
+}
+
+static void test_parse_size(void **state)
+{
+	uint64_t b;
+
+	(void)state;
+	assert_int_equal(parse_size("512", &b), 0);
+	assert_int_equal(b, 512);
+	assert_int_equal(parse_size("4k", &b), 0);
+	assert_int_equal(b, 4096);
+	assert_int_equal(parse_size("4K", &b), 0);
+	assert_int_equal(b, 4096);
+	assert_int_equal(parse_size("64KiB", &b), 0);
+	assert_int_equal(b, 65536);
+	assert_int_equal(parse_size("1M", &b), 0);
+	assert_int_equal(b, 1048576);
+	assert_int_equal(parse_size("1.5k", &b), 0);
+	assert_int_equal(b, 1536);
+	assert_int_equal(parse_size("0.3", &b), -1); /* not a whole number of bytes */
+	assert_int_equal(parse_size("4q", &b), -1);
+	assert_int_equal(parse_size("-4k", &b), -1);
+}
+
+static void test_parse_cpulist(void **state)
+{
+	uint8_t bm[16];
+
+	(void)state;
+	assert_int_equal(parse_cpulist("0-3,5,7-8", bm, 128), 7);
+	assert_int_equal(bm[0], 0xaf);
+	assert_int_equal(bm[1], 0x01);
+	assert_int_equal(parse_cpulist("0\n", bm, 128), 1);
+	assert_int_equal(parse_cpulist("3-1", bm, 128), -1);
+	assert_int_equal(parse_cpulist("0-200", bm, 128), -1);
+	assert_int_equal(parse_cpulist("a", bm, 128), -1);
+	assert_int_equal(parse_cpulist("1,,2", bm, 128), -1);
+	assert_int_equal(parse_cpulist("", bm, 128), -1);
+}
+
+static void test_format(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	format_duration(5000000000ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "5s");
+	format_duration(120000000000ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "2m");
+	format_duration(500000000ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "500ms");
+	format_size(1048576, buf, sizeof(buf));
+	assert_string_equal(buf, "1M");
+	format_size(512, buf, sizeof(buf));
+	assert_string_equal(buf, "512");
+}
+
+/* ---- option tables ---- */
+
+struct params {
+	bool flag;
+	uint64_t count;
+	double ratio;
+	double margin;
+	uint64_t duration_ns;
+	uint64_t bytes;
+	int mode;
+	const char *name;
+	struct strlist list;
+	int trace;
+};
+
+static const char *const modes[] = { "any", "same-cpu", "cross-cpu", NULL };
+static const char *const traces[] = { "off", "on", "auto", NULL };
+
+static const struct opt table[] = {
+	{ .type = OPT_FLAG, .long_name = "flag", .short_name = 'f',
+	  .offset = offsetof(struct params, flag), .help = "a flag" },
+	{ .type = OPT_UINT, .long_name = "count", .short_name = 'j',
+	  .offset = offsetof(struct params, count), .argh = "N", .help = "a count", .min = 1,
+	  .max = 4096 },
+	{ .type = OPT_DOUBLE, .long_name = "ratio", .offset = offsetof(struct params, ratio),
+	  .argh = "X", .help = "a ratio", .min = 0, .max = 1 },
+	{ .type = OPT_PERCENT, .long_name = "margin", .offset = offsetof(struct params, margin),
+	  .argh = "PCT", .help = "a margin", .min = 0.0001, .max = 0.5 },
+	{ .type = OPT_DURATION, .long_name = "duration", .short_name = 't',
+	  .offset = offsetof(struct params, duration_ns), .argh = "DURATION", .help = "a time",
+	  .min = 1e6, .max = 86400e9 },
+	{ .type = OPT_SIZE, .long_name = "size", .offset = offsetof(struct params, bytes),
+	  .argh = "SIZE", .help = "a size", .min = 8, .max = 4096 },
+	{ .type = OPT_CHOICE, .long_name = "mode", .offset = offsetof(struct params, mode),
+	  .argh = "MODE", .help = "a mode", .choices = modes },
+	{ .type = OPT_STRING, .long_name = "name", .offset = offsetof(struct params, name),
+	  .argh = "TEXT", .help = "a name" },
+	{ .type = OPT_STRLIST, .long_name = "item", .offset = offsetof(struct params, list),
+	  .argh = "NAME", .help = "repeatable" },
+	{ .type = OPT_CHOICE, .long_name = "trace", .offset = offsetof(struct params, trace),
+	  .argh = "auto", .help = "optional value", .choices = traces, .implied = "on",
+	  .flags = OPT_OPTIONAL_ARG },
+	OPT_END_ROW,
+};
+
+static const struct params defaults = { .count = 4, .ratio = 0.5, .margin = 0.02,
+					.duration_ns = 5000000000ULL, .bytes = 512 };
+
+/* Parse argv into p; capture stderr into err. Returns opts_parse's status. */
+static int parse(struct params *p, struct opt_group *g, struct opts_result *res, char *err,
+		 size_t errlen, int argc, const char **argv)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO), rc;
+	size_t n;
+
+	assert_non_null(tmp);
+	*p = defaults;
+	memset(g, 0, sizeof(*g));
+	g->title = "test options";
+	g->opts = table;
+	g->base = p;
+	g->defaults = &defaults;
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	rc = opts_parse("test", g, 1, argc, argv, 0, res);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(err, 1, errlen - 1, tmp);
+	err[n] = '\0';
+	fclose(tmp);
+	return rc;
+}
+
+static void test_opts_every_type(void **state)
+{
+	const char *argv[] = { "-f",      "-j",     "8",         "--ratio=0.25", "--margin",
+			       "5%",      "-t500ms", "--size",   "4k",         "--mode",
+			       "cross-cpu", "--name", "hello",     "--item",     "A",
+			       "--item=B", "pos1",    "--trace",  "--",          "-j" };
+	struct params p;
+	struct opt_group g;
+	struct opts_result res;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse(&p, &g, &res, err, sizeof(err), (int)ARRAY_SIZE(argv), argv), 0);
+	assert_string_equal(err, "");
+	assert_true(p.flag);
+	assert_int_equal(p.count, 8);
+	assert_true(p.ratio == 0.25);
+	assert_true(p.margin > 0.0499 && p.margin < 0.0501);
+	assert_true(p.duration_ns == 500000000ULL);
+	assert_int_equal(p.bytes, 4096);
+	assert_int_equal(p.mode, 2);
+	assert_string_equal(p.name, "hello");
+	assert_int_equal(p.list.n, 2);
+	assert_string_equal(p.list.v[0], "A");
+	assert_string_equal(p.list.v[1], "B");
+	assert_int_equal(p.trace, 1);
+	assert_int_equal(res.npos, 2);
+	assert_string_equal(res.pos[0], "pos1");
+	assert_string_equal(res.pos[1], "-j");
+	assert_int_equal(res.dashdash, 1);
+	/* every option but --ratio's neighbours was seen; bit i = table row i */
+	assert_true(g.seen == 0x3ff);
+	opts_release(&g, 1);
+	opts_result_release(&res);
+}
+
+static void test_opts_defaults_and_seen(void **state)
+{
+	const char *argv[] = { "--trace=auto" };
+	struct params p;
+	struct opt_group g;
+	struct opts_result res;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse(&p, &g, &res, err, sizeof(err), 1, argv), 0);
+	assert_int_equal(p.count, 4);
+	assert_int_equal(p.trace, 2);
+	assert_true(g.seen == (1ULL << 9));
+	opts_result_release(&res);
+}
+
+/* Each bad input fails with one line naming the option, the value and what is allowed. */
+static void test_opts_errors(void **state)
+{
+	static struct {
+		const char *argv[2];
+		int argc;
+		const char *expect[3];
+	} cases[] = {
+		{ { "-j", "0" }, 2, { "'--count' (-j)", "'0'", "1..4096" } },
+		{ { "-j", "5000" }, 2, { "--count", "'5000'", "1..4096" } },
+		{ { "-j", "4.5" }, 2, { "--count", "'4.5'", "not a whole number" } },
+		{ { "-t", "5x" }, 2, { "--duration", "'5x'", "1ms..1440m" } },
+		{ { "-t", "0" }, 2, { "--duration", "'0'", "1ms.." } },
+		{ { "--size", "3" }, 2, { "--size", "'3'", "8..4k" } },
+		{ { "--mode", "foo" }, 2, { "--mode", "'foo'", "any|same-cpu|cross-cpu" } },
+		{ { "--margin", "90%" }, 2, { "--margin", "'90%'", "0.01%..50%" } },
+		{ { "--ratio", "x" }, 2, { "--ratio", "'x'", "0..1" } },
+		{ { "--nope" }, 1, { "unknown option '--nope'", "", "" } },
+		{ { "-z" }, 1, { "unknown option '-z'", "", "" } },
+		{ { "-j" }, 1, { "'--count' (-j) needs a value", "1..4096", "" } },
+		{ { "--flag=1" }, 1, { "takes no value", "", "" } },
+	};
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct params p;
+		struct opt_group g;
+		struct opts_result res;
+		char err[512];
+
+		assert_int_equal(parse(&p, &g, &res, err, sizeof(err), cases[i].argc,
+				       cases[i].argv),
+				 -1);
+		/* exactly one line */
+		assert_non_null(strchr(err, '\n'));
+		assert_ptr_equal(strchr(err, '\n') + 1, err + strlen(err));
+		for (k = 0; k < 3; k++) {
+			if (!cases[i].expect[k][0])
+				continue;
+			if (!strstr(err, cases[i].expect[k]))
+				fail_msg("case %zu: '%s' not in '%s'", i, cases[i].expect[k], err);
+		}
+		opts_release(&g, 1);
+		opts_result_release(&res);
+	}
+}
+
+static void test_opts_help(void **state)
+{
+	struct params p = defaults;
+	struct opt_group g = { .title = "test options", .opts = table, .base = &p,
+			       .defaults = &defaults };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	opts_print_help(f, &g, 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "-j, --count N"));
+	assert_non_null(strstr(buf, "(default 4; 1..4096)"));
+	assert_non_null(strstr(buf, "(default 5s; 1ms..1440m)"));
+	assert_non_null(strstr(buf, "--trace[=auto]"));
+	assert_non_null(strstr(buf, "any|same-cpu|cross-cpu"));
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_duration),
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_parse_cpulist),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_opts_every_type),
+		cmocka_unit_test(test_opts_defaults_and_seen),
+		cmocka_unit_test(test_opts_errors),
+		cmocka_unit_test(test_opts_help),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
