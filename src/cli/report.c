@@ -429,30 +429,19 @@ void report_summary_text(FILE *f, const char *title, const struct report_summary
 
 /* ---- environment and profile ---- */
 
-/* The first of several candidate keys that the fingerprint has. */
-static const char *env_first(const struct env *env, const char *const *keys)
+static const char *env_or(const struct env *env, const char *key, const char *absent)
 {
-	const char *v;
+	const char *v = env_get(env, key);
 
-	for (; *keys; keys++) {
-		v = env_get(env, *keys);
-		if (v && *v)
-			return v;
-	}
-	return "unknown";
+	return v && *v ? v : absent;
 }
 
 void report_env_text(FILE *f, const struct env *env)
 {
-	static const char *const kernel[] = { "kernel.release", NULL };
-	static const char *const preempt[] = { "kernel.preempt", "sched.preempt",
-					       "kernel.preemption", NULL };
-	static const char *const cpus[] = { "cpu.online", "cpu.count", "cpus.online", NULL };
-	static const char *const governor[] = { "cpu.governor", "cpufreq.governor", NULL };
-
-	fprintf(f, "environment: kernel %s, preemption %s, CPUs %s, governor %s\n",
-		env_first(env, kernel), env_first(env, preempt), env_first(env, cpus),
-		env_first(env, governor));
+	fprintf(f, "environment: kernel %s, preemption %s, CPUs online %s (allowed %s), governor %s\n",
+		env_or(env, "kernel.release", "unknown"), env_or(env, "kernel.preempt", "unknown"),
+		env_or(env, "cpu.online", "unknown"), env_or(env, "cpu.allowed", "unknown"),
+		env_or(env, "cpu.governor", "unknown"));
 }
 
 void report_profile_text(FILE *f, const char *workload, const char *profile)
