@@ -44,4 +44,22 @@ int probes_setup(struct probe_set *ps, const struct probe_params *pp, const char
 		 char *err, size_t errlen);
 void probes_release(struct probe_set *ps);
 
+/* Does the set trace (--trace granted)? */
+bool probes_tracing(const struct probe_set *ps);
+
+/*
+ * The same probes without the tracer: a view into ps (do not release it),
+ * for an untraced calibration sample that measures the tracing overhead.
+ */
+struct probe_set probes_untraced(const struct probe_set *ps);
+
+/*
+ * The tracing overhead line printed with a traced result, from the median
+ * ops/s of the traced samples and of untraced samples of the same config:
+ * "tracing overhead: 6.2% fewer ops/s (traced 181204, untraced 193180)".
+ * Returns the overhead as a fraction (positive: tracing slowed the workload).
+ */
+double probes_overhead_line(double traced_ops_per_s, double untraced_ops_per_s, char *buf,
+			    size_t len);
+
 #endif

@@ -1,0 +1,274 @@
+/*
+ * probes.c: the probes of probes.h and the option group that selects them.
+ *
+ * Order in a probe set: perf software counters, the delayed-entity sampler,
+ * then (with --trace) the tracer, last, so that probes_untraced() is a
+ * prefix of the set. Every probe decides in probes_setup() or start()
+ * whether it can measure; what it cannot, it reports in stop() as
+ * unavailable with the reason, so a sample never carries an invented zero.
+ */
+#include "sys/probes.h"
+#include "sys/perf.h"
+#include "sys/sched_debug.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const struct opt probe_opts[] = {
+	{ .type = OPT_END },
+};
+
+const struct probe_params probe_defaults = {
+	.trace = TRACE_OFF,
+};
+
+#define SAMPLER_PERIOD_NS 100000000ULL /* 10 Hz */
+
+/* ---- perf software counters ---- */
+
+static const struct {
+	uint64_t config;
+	const char *what;
+} perf_events[] = {
+	{ PERF_COUNT_SW_CONTEXT_SWITCHES, "context switches" },
+	{ PERF_COUNT_SW_CPU_MIGRATIONS, "CPU migrations" },
+};
+#define NPERF ARRAY_SIZE(perf_events)
+
+struct perf_probe {
+	int *fds; /* NPERF per task */
+	size_t nfds;
+	char why[METRIC_WHY_MAX]; /* set when the counters cannot be had */
+};
+
+static void perf_close_all(struct perf_probe *pp)
+{
+	size_t i;
+
+	for (i = 0; i < pp->nfds; i++)
+		if (pp->fds[i] >= 0)
+			close(pp->fds[i]);
+	free(pp->fds);
+	pp->fds = NULL;
+	pp->nfds = 0;
+}
+
+static int perf_probe_start(void *state, const pid_t *tids, size_t ntids)
+{
+	struct perf_probe *pp = state;
+	size_t t, e;
+
+	perf_close_all(pp);
+	pp->why[0] = '\0';
+	pp->fds = xmalloc(ntids * NPERF * sizeof(*pp->fds));
+	for (t = 0; t < ntids; t++) {
+		for (e = 0; e < NPERF; e++) {
+			int fd = perf_sw_open(perf_events[e].config, tids[t]);
+
+			if (fd < 0) {
+				char reason[96];
+
+				perf_denied_reason(errno, reason, sizeof(reason));
+				snprintf(pp->why, sizeof(pp->why), "unavailable (%s)", reason);
+				debug("perf %s of task %d: %s", perf_events[e].what, (int)tids[t],
+				      strerror(errno));
+				perf_close_all(pp);
+				return 0; /* the sample goes on without these counters */
+			}
+			pp->fds[pp->nfds++] = fd;
+		}
+	}
+	return 0;
+}
+
+static void perf_probe_stop(void *state, struct sample *s)
+{
+	struct perf_probe *pp = state;
+	uint64_t sum[NPERF] = { 0 }, v;
+	size_t i;
+
+	if (!pp->why[0] && !pp->nfds)
+		snprintf(pp->why, sizeof(pp->why), "unavailable (no task was counted)");
+	for (i = 0; i < pp->nfds && !pp->why[0]; i++) {
+		if (perf_count_read(pp->fds[i], &v)) {
+			snprintf(pp->why, sizeof(pp->why), "unavailable (reading a counter: %s)",
+				 strerror(errno));
+			break;
+		}
+		sum[i % NPERF] += v;
+	}
+	perf_close_all(pp);
+	if (!pp->why[0] && !s->ops)
+		snprintf(pp->why, sizeof(pp->why), "unavailable (no ops in the sample)");
+	if (pp->why[0]) {
+		sample_unavailable(s, "perf_ctxsw_per_op", BETTER_LOWER, METRIC_EVIDENCE, "%s",
+				   pp->why);
+		sample_unavailable(s, "perf_migrations_per_kop", BETTER_LOWER, METRIC_EVIDENCE,
+				   "%s", pp->why);
+		return;
+	}
+	sample_set(s, "perf_ctxsw_per_op", (double)sum[0] / (double)s->ops, BETTER_LOWER,
+		   METRIC_EVIDENCE);
+	sample_set(s, "perf_migrations_per_kop", (double)sum[1] * 1000.0 / (double)s->ops,
+		   BETTER_LOWER, METRIC_EVIDENCE);
+}
+
+static const struct probe_ops perf_probe_ops = {
+	.name = "perf",
+	.start = perf_probe_start,
+	.stop = perf_probe_stop,
+};
+
+/* ---- delayed entities from sched/debug ---- */
+
+struct delayed_probe {
+	char path[4096];
+	char why[METRIC_WHY_MAX]; /* set at setup when the file cannot be used */
+	struct sched_debug_sampler sampler;
+};
+
+static int delayed_probe_start(void *state, const pid_t *tids, size_t ntids)
+{
+	struct delayed_probe *dp = state;
+
+	(void)tids;
+	(void)ntids;
+	if (dp->why[0])
+		return 0;
+	return sched_debug_sampler_start(&dp->sampler, dp->path, SAMPLER_PERIOD_NS);
+}
+
+static void delayed_probe_stop(void *state, struct sample *s)
+{
+	struct delayed_probe *dp = state;
+	struct sched_debug_sampler *sm = &dp->sampler;
+	char why[METRIC_WHY_MAX];
+
+	if (dp->why[0]) {
+		snprintf(why, sizeof(why), "%s", dp->why);
+	} else {
+		sched_debug_sampler_stop(sm);
+		if (sm->readings) {
+			sample_set(s, "delayed_mean", sm->sum / (double)sm->readings,
+				   BETTER_NEUTRAL, METRIC_EVIDENCE);
+			sample_set(s, "delayed_max", (double)sm->max, BETTER_NEUTRAL,
+				   METRIC_EVIDENCE);
+			return;
+		}
+		if (sm->why[0])
+			snprintf(why, sizeof(why), "unavailable (%.100s)", sm->why);
+		else
+			snprintf(why, sizeof(why),
+				 "unavailable (no reading: the sample was shorter than %llums)",
+				 SAMPLER_PERIOD_NS / 2000000ULL);
+	}
+	sample_unavailable(s, "delayed_mean", BETTER_NEUTRAL, METRIC_EVIDENCE, "%s", why);
+	sample_unavailable(s, "delayed_max", BETTER_NEUTRAL, METRIC_EVIDENCE, "%s", why);
+}
+
+static const struct probe_ops delayed_probe_ops = {
+	.name = "sched_debug",
+	.start = delayed_probe_start,
+	.stop = delayed_probe_stop,
+};
+
+static void delayed_probe_init(struct delayed_probe *dp, const char *debugfs)
+{
+	struct sched_debug_delayed *d = xmalloc(sizeof(*d));
+	char why[METRIC_WHY_MAX - 16];
+
+	snprintf(dp->path, sizeof(dp->path), "%s/sched/debug", debugfs);
+	if (sched_debug_read(dp->path, d, why, sizeof(why)))
+		snprintf(dp->why, sizeof(dp->why), "unavailable (%s)", why);
+	else
+		debug("delayed entities from '%s' (%s)", dp->path,
+		      sched_debug_source_name(d->source));
+	free(d);
+}
+
+/* ---- the set ---- */
+
+static void add_probe(struct probe_set *ps, const struct probe_ops *ops, void *state)
+{
+	ps->probes = xrealloc(ps->probes, (ps->n + 1) * sizeof(*ps->probes));
+	ps->probes[ps->n].ops = ops;
+	ps->probes[ps->n].state = state;
+	ps->n++;
+}
+
+int probes_setup(struct probe_set *ps, const struct probe_params *pp, const char *debugfs,
+		 char *err, size_t errlen)
+{
+	struct perf_probe *perf;
+	struct delayed_probe *dp;
+
+	(void)pp;
+	(void)err;
+	(void)errlen;
+	memset(ps, 0, sizeof(*ps));
+	if (!debugfs)
+		debugfs = "/sys/kernel/debug";
+
+	perf = xcalloc(1, sizeof(*perf));
+	add_probe(ps, &perf_probe_ops, perf);
+
+	dp = xcalloc(1, sizeof(*dp));
+	delayed_probe_init(dp, debugfs);
+	add_probe(ps, &delayed_probe_ops, dp);
+	return 0;
+}
+
+void probes_release(struct probe_set *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++) {
+		struct probe *p = &ps->probes[i];
+
+		if (p->ops == &perf_probe_ops) {
+			perf_close_all(p->state);
+		} else if (p->ops == &delayed_probe_ops) {
+			struct delayed_probe *dp = p->state;
+
+			sched_debug_sampler_stop(&dp->sampler);
+		}
+		free(p->state);
+	}
+	free(ps->probes);
+	memset(ps, 0, sizeof(*ps));
+}
+
+bool probes_tracing(const struct probe_set *ps)
+{
+	(void)ps;
+	return false;
+}
+
+struct probe_set probes_untraced(const struct probe_set *ps)
+{
+	struct probe_set view = *ps;
+
+	if (probes_tracing(ps))
+		view.n--;
+	return view;
+}
+
+double probes_overhead_line(double traced_ops_per_s, double untraced_ops_per_s, char *buf,
+			    size_t len)
+{
+	double overhead;
+
+	if (untraced_ops_per_s <= 0) {
+		snprintf(buf, len, "tracing overhead: unknown (no untraced ops/s)");
+		return 0;
+	}
+	overhead = 1.0 - traced_ops_per_s / untraced_ops_per_s;
+	snprintf(buf, len, "tracing overhead: %.1f%% %s ops/s (traced %.0f, untraced %.0f)",
+		 overhead * 100.0 * (overhead < 0 ? -1 : 1), overhead < 0 ? "more" : "fewer",
+		 traced_ops_per_s, untraced_ops_per_s);
+	return overhead;
+}

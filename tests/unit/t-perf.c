@@ -1,0 +1,273 @@
+/*
+ * t-perf.c: the probes of probes.c on a forked pair of our own that plays
+ * perf-bench-style ping-pong over two pipes on one CPU: the perf counters
+ * see about two context switches per round trip when permitted, and report
+ * "unavailable (perf_event_paranoid=N)" (never a zero) to a user without
+ * privileges; the delayed-entity sampler yields readings as root, and a
+ * reason when sched/debug is missing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner/sample.h"
+#include "sys/perf.h"
+#include "sys/probes.h"
+#include "util/util.h"
+
+#define ROUND_TRIPS 2000
+
+struct pair {
+	pid_t pid[2];
+	int go[2];
+};
+
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Fork the two tasks; they wait for a byte on go before playing. */
+static void pair_spawn(struct pair *p)
+{
+	int a[2], b[2], t;
+
+	if (pipe(p->go) || pipe(a) || pipe(b))
+		fail_msg("pipe: %s", strerror(errno));
+	for (t = 0; t < 2; t++) {
+		p->pid[t] = fork();
+		if (p->pid[t] < 0)
+			fail_msg("fork: %s", strerror(errno));
+		if (p->pid[t] == 0) {
+			uint32_t token = 0;
+			char c;
+			int i, rd = t ? a[0] : b[0], wr = t ? b[1] : a[1];
+
+			pin_cpu0();
+			if (read(p->go[0], &c, 1) != 1)
+				_exit(3);
+			for (i = 0; i < ROUND_TRIPS; i++) {
+				if (t == 1 && write(wr, &token, 4) != 4)
+					_exit(4);
+				if (read(rd, &token, 4) != 4)
+					_exit(5);
+				if (t == 0 && write(wr, &token, 4) != 4)
+					_exit(4);
+			}
+			_exit(0);
+		}
+	}
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
+	close(p->go[0]);
+}
+
+/* Release both, wait until both exited without reaping them (WNOWAIT). */
+static void pair_play(struct pair *p)
+{
+	siginfo_t si;
+	int t;
+
+	if (write(p->go[1], "gg", 2) != 2)
+		fail_msg("release: %s", strerror(errno));
+	close(p->go[1]);
+	for (t = 0; t < 2; t++)
+		if (waitid(P_PID, (id_t)p->pid[t], &si, WEXITED | WNOWAIT))
+			fail_msg("waitid: %s", strerror(errno));
+}
+
+static int pair_reap(struct pair *p)
+{
+	int t, st, bad = 0;
+
+	for (t = 0; t < 2; t++) {
+		if (waitpid(p->pid[t], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+			bad = 1;
+	}
+	return bad;
+}
+
+/* One "sample" of the pair with every probe of ps. */
+static void run_pair(struct probe_set *ps, struct sample *s)
+{
+	struct pair p;
+	size_t i;
+
+	sample_init(s);
+	pair_spawn(&p);
+	for (i = 0; i < ps->n; i++)
+		if (ps->probes[i].ops->start(ps->probes[i].state, p.pid, 2))
+			fail_msg("probe %s failed to start", ps->probes[i].ops->name);
+	pair_play(&p);
+	s->ops = ROUND_TRIPS;
+	for (i = 0; i < ps->n; i++)
+		ps->probes[i].ops->stop(ps->probes[i].state, s);
+	if (pair_reap(&p))
+		fail_msg("a task of the pair failed");
+}
+
+static void test_perf_counts_switches(void **state)
+{
+	struct probe_set ps;
+	struct sample *s = malloc(sizeof(*s));
+	const struct metric *m;
+	char err[256];
+
+	(void)state;
+	if (!perf_privileged() && perf_paranoid() >= 2) {
+		free(s);
+		skip();
+	}
+	assert_int_equal(probes_setup(&ps, &probe_defaults, "/sys/kernel/debug", err, sizeof(err)),
+			 0);
+	run_pair(&ps, s);
+	m = sample_get(s, "perf_ctxsw_per_op");
+	assert_non_null(m);
+	if (!m->available)
+		fail_msg("perf counters unavailable: %s", m->why);
+	/* on one CPU every round trip switches to the other task and back */
+	if (m->value < 1.5 || m->value > 2.5)
+		fail_msg("perf_ctxsw_per_op %g not about 2", m->value);
+	assert_int_equal(m->flags & METRIC_EVIDENCE, METRIC_EVIDENCE);
+	assert_int_equal(m->better, BETTER_LOWER);
+	m = sample_get(s, "perf_migrations_per_kop");
+	assert_non_null(m);
+	assert_true(m->available);
+	assert_true(m->value >= 0 && m->value < 100);
+	probes_release(&ps);
+	free(s);
+}
+
+/* As nobody under perf_event_paranoid >= 2: unavailable with the reason. */
+static void test_perf_unprivileged(void **state)
+{
+	pid_t pid;
+	int st, paranoid = perf_paranoid();
+	char want[64];
+
+	(void)state;
+	if (geteuid() != 0 || paranoid < 2)
+		skip();
+	snprintf(want, sizeof(want), "unavailable (perf_event_paranoid=%d)", paranoid);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct probe_set ps;
+		struct sample *s = malloc(sizeof(*s));
+		const struct metric *m;
+		char err[256];
+
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(10);
+		if (probes_setup(&ps, &probe_defaults, "/sys/kernel/debug", err, sizeof(err)))
+			_exit(11);
+		run_pair(&ps, s);
+		m = sample_get(s, "perf_ctxsw_per_op");
+		if (!m || m->available || strcmp(m->why, want))
+			_exit(12);
+		m = sample_get(s, "perf_migrations_per_kop");
+		if (!m || m->available || m->value != 0 || strcmp(m->why, want))
+			_exit(13);
+		/* sched/debug is root-only: a reason, not a number */
+		m = sample_get(s, "delayed_mean");
+		if (!m || m->available || !strstr(m->why, "Permission denied"))
+			_exit(14);
+		probes_release(&ps);
+		free(s);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+static void test_delayed_sampler(void **state)
+{
+	struct probe_set ps;
+	struct sample *s = malloc(sizeof(*s));
+	const struct metric *m;
+	char err[256];
+	size_t i;
+	pid_t self = getpid();
+
+	(void)state;
+	if (access("/sys/kernel/debug/sched/debug", R_OK)) {
+		free(s);
+		skip();
+	}
+	assert_int_equal(probes_setup(&ps, &probe_defaults, "/sys/kernel/debug", err, sizeof(err)),
+			 0);
+	sample_init(s);
+	s->ops = 1;
+	for (i = 0; i < ps.n; i++)
+		assert_int_equal(ps.probes[i].ops->start(ps.probes[i].state, &self, 1), 0);
+	sleep_ns(330000000ULL);
+	for (i = 0; i < ps.n; i++)
+		ps.probes[i].ops->stop(ps.probes[i].state, s);
+	m = sample_get(s, "delayed_mean");
+	assert_non_null(m);
+	if (!m->available)
+		fail_msg("delayed_mean unavailable: %s", m->why);
+	assert_true(m->value >= 0);
+	m = sample_get(s, "delayed_max");
+	assert_true(m && m->available && m->value >= 0);
+	probes_release(&ps);
+	free(s);
+}
+
+static void test_delayed_missing(void **state)
+{
+	struct probe_set ps;
+	struct sample *s = malloc(sizeof(*s));
+	const struct metric *m;
+	char err[256];
+	size_t i;
+	pid_t self = getpid();
+
+	(void)state;
+	assert_int_equal(probes_setup(&ps, &probe_defaults, "/nonexistent", err, sizeof(err)), 0);
+	sample_init(s);
+	s->ops = 1;
+	for (i = 0; i < ps.n; i++)
+		assert_int_equal(ps.probes[i].ops->start(ps.probes[i].state, &self, 1), 0);
+	for (i = 0; i < ps.n; i++)
+		ps.probes[i].ops->stop(ps.probes[i].state, s);
+	m = sample_get(s, "delayed_mean");
+	assert_non_null(m);
+	assert_false(m->available);
+	assert_non_null(strstr(m->why, "cannot read '/nonexistent/sched/debug'"));
+	probes_release(&ps);
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_perf_counts_switches),
+		cmocka_unit_test(test_perf_unprivileged),
+		cmocka_unit_test(test_delayed_sampler),
+		cmocka_unit_test(test_delayed_missing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
