@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/experiment.h"
 #include "cli/report.h"
+#include "sys/probes.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -117,6 +118,38 @@ static int one_sample(struct run_state *st, const struct run_spec *spec, bool wa
 	return 0;
 }
 
+/*
+ * With --trace, one untraced sample of the same config after the traced
+ * ones measures what tracing costs; it is stored under its own config and
+ * never enters the summary. Returns -1 on a setup error.
+ */
+static int calibrate(struct run_state *st, const struct run_spec *traced,
+		     const struct probe_set *ps, char *line, size_t len)
+{
+	struct probe_set view = probes_untraced(ps);
+	struct run_spec spec = *traced;
+	struct sample s;
+	int64_t config_id;
+	double traced_median = running_median(st);
+
+	if (!(traced_median > 0))
+		return 0;
+	spec.probes = view.probes;
+	spec.nprobes = view.n;
+	if (experiment_add_config(&st->ex, "untraced calibration", NULL, &config_id))
+		return 0;
+	sample_init(&s);
+	if (runner_sample(&spec, st->rp->duration_ns, &s))
+		return -1;
+	experiment_add_sample(&st->ex, config_id, &s);
+	if (s.status == SAMPLE_OK)
+		probes_overhead_line(traced_median, s.ops_per_s, line, len);
+	else
+		snprintf(line, len, "tracing overhead: unknown (the untraced sample %s: %.200s)",
+			 sample_status_name(s.status), s.reason);
+	return 0;
+}
+
 static void print_header(const struct run_state *st)
 {
 	const struct run_params *rp = st->rp;
@@ -188,14 +221,16 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	struct run_params rp = runner_defaults;
 	struct experiment_opts eo;
 	struct opts_result res;
-	struct opt_group fixed[2], groups[4];
+	struct probe_params pp = probe_defaults;
+	struct probe_set ps;
+	struct opt_group fixed[3], groups[5], pgroups[3];
 	struct report_summary rs;
 	struct run_state st;
 	struct run_spec spec;
 	const struct workload *wl;
 	const char *base_profile = NULL, *status;
 	json_object *params;
-	char profile[160], err[512], title[96];
+	char profile[160], err[512], title[96], overhead[512] = "";
 	void *parsed, *wlp;
 	size_t i;
 	int ret = EXIT_OK, sig = 0, setup_failed = 0;
@@ -203,7 +238,9 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	memset(fixed, 0, sizeof(fixed));
 	fixed[0] = (struct opt_group){ .title = "runner options", .opts = runner_opts, .base = &rp,
 				       .defaults = &runner_defaults };
-	fixed[1] = cli_common_group(ctx);
+	fixed[1] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
+				       .defaults = &probe_defaults };
+	fixed[2] = cli_common_group(ctx);
 	wl = experiment_pick_workload("run", fixed, ARRAY_SIZE(fixed), argc, argv);
 
 	parsed = xmalloc(wl->params_size);
@@ -215,6 +252,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 					.defaults = wl->defaults };
 	groups[2] = experiment_opts_group(&eo, wl);
 	groups[3] = fixed[1];
+	groups[4] = fixed[2];
 	cli_parse("run", run_usage, run_description, groups, ARRAY_SIZE(groups), argc, argv, 0,
 		  &res, ctx);
 	if (res.npos > 1)
@@ -231,10 +269,17 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 		die_usage("run: %s", err);
 	if (runner_check(&spec, err, sizeof(err)))
 		die_usage("run: %s", err);
+	if (probes_setup(&ps, &pp, ctx->debugfs, err, sizeof(err)))
+		die_skip("run: %s", err);
+	spec.probes = ps.probes;
+	spec.nprobes = ps.n;
 
 	/* The parameters actually used: the resolved workload set, not the parsed one. */
-	groups[1].base = wlp;
-	params = experiment_params_json(groups, 2);
+	pgroups[0] = groups[0];
+	pgroups[1] = groups[1];
+	pgroups[1].base = wlp;
+	pgroups[2] = groups[3];
+	params = experiment_params_json(pgroups, ARRAY_SIZE(pgroups));
 
 	runner_signals_install();
 	memset(&st, 0, sizeof(st));
@@ -262,6 +307,9 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 		else if (st.samples[st.nsamples - 1].status == SAMPLE_INTERRUPTED)
 			break;
 	}
+	if (!setup_failed && !runner_stop_signal() && !st.ex.store_failed && probes_tracing(&ps) &&
+	    calibrate(&st, &spec, &ps, overhead, sizeof(overhead)))
+		setup_failed = 1;
 	progress_clear(&st.progress);
 	sig = runner_stop_signal();
 
@@ -282,6 +330,8 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	switch (ctx->format) {
 	case FMT_TEXT:
 		report_summary_text(stdout, NULL, &rs);
+		if (overhead[0])
+			printf("%s\n", overhead);
 		report_env_text(stdout, st.ex.have_env_end ? &st.ex.env_end : &st.ex.env_start);
 		if (!ctx->no_store && !st.ex.store_failed && !ctx->quiet)
 			printf("stored: experiment %s in %s\n", st.ex.info.uuid,
@@ -307,6 +357,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 out:
 	json_object_put(params);
 	free(st.samples);
+	probes_release(&ps);
 	experiment_opts_release(&eo);
 	opts_result_release(&res);
 	free(parsed);
