@@ -169,7 +169,7 @@ static void print_header(const struct run_state *st)
 }
 
 static void print_json(struct run_state *st, json_object *params, const struct report_summary *rs,
-		       const char *status, int sig)
+		       const char *status, int sig, const char *overhead)
 {
 	json_object *o = json_object_new_object(), *samples = json_object_new_array(),
 		    *env = json_object_new_object(), *exp = json_object_new_object();
@@ -212,6 +212,8 @@ static void print_json(struct run_state *st, json_object *params, const struct r
 		json_object_array_add(samples, report_sample_json(&st->samples[i]));
 	json_object_object_add(o, "samples", samples);
 	json_object_object_add(o, "summary", report_summary_json(rs));
+	json_object_object_add(o, "tracing_overhead",
+			       overhead[0] ? json_object_new_string(overhead) : NULL);
 	report_json_print(stdout, o);
 	json_object_put(o);
 }
@@ -232,7 +234,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	json_object *params;
 	char profile[160], err[512], title[96], overhead[512] = "";
 	void *parsed, *wlp;
-	size_t i;
+	size_t i, ngroups;
 	int ret = EXIT_OK, sig = 0, setup_failed = 0;
 
 	memset(fixed, 0, sizeof(fixed));
@@ -251,10 +253,11 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	groups[1] = (struct opt_group){ .title = title, .opts = wl->opts, .base = parsed,
 					.defaults = wl->defaults };
 	groups[2] = experiment_opts_group(&eo, wl);
-	groups[3] = fixed[1];
-	groups[4] = fixed[2];
-	cli_parse("run", run_usage, run_description, groups, ARRAY_SIZE(groups), argc, argv, 0,
-		  &res, ctx);
+	ngroups = 3;
+	if (probe_opts[0].type != OPT_END)
+		groups[ngroups++] = fixed[1];
+	groups[ngroups++] = fixed[2];
+	cli_parse("run", run_usage, run_description, groups, ngroups, argc, argv, 0, &res, ctx);
 	if (res.npos > 1)
 		die_usage("run: unexpected argument '%s': one workload at most", res.pos[1]);
 	cli_require_format("run", ctx,
@@ -278,7 +281,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	pgroups[0] = groups[0];
 	pgroups[1] = groups[1];
 	pgroups[1].base = wlp;
-	pgroups[2] = groups[3];
+	pgroups[2] = fixed[1];
 	params = experiment_params_json(pgroups, ARRAY_SIZE(pgroups));
 
 	runner_signals_install();
@@ -338,7 +341,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 			       cli_db_path(ctx));
 		break;
 	case FMT_JSON:
-		print_json(&st, params, &rs, status, sig);
+		print_json(&st, params, &rs, status, sig, overhead);
 		break;
 	case FMT_METRICS_BRIEF:
 		if (report_noisy(&rs))

@@ -101,6 +101,17 @@ const char *report_metric_label(const char *name)
 	return name;
 }
 
+/* Position in the table above (unknown names after every known one). */
+static size_t metric_rank(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(metric_labels); i++)
+		if (!strcmp(metric_labels[i].name, name))
+			return i;
+	return ARRAY_SIZE(metric_labels);
+}
+
 static bool metric_is_raw(const char *name)
 {
 	size_t i;
@@ -258,6 +269,16 @@ int report_summarize(const struct sample *s, size_t n, struct report_summary *rs
 			continue;
 		for (k = 0; k < s[i].nmetrics; k++)
 			add_name(rs, &alloc, s[i].metrics[k].name, s[i].metrics[k].better);
+	}
+
+	/* a stable order for people: the primary metric, then counters per op */
+	for (k = 1; k < rs->nmetrics; k++) {
+		struct metric_summary tmp = rs->m[k];
+		size_t j = k, r = metric_rank(tmp.name);
+
+		for (; j > 0 && metric_rank(rs->m[j - 1].name) > r; j--)
+			rs->m[j] = rs->m[j - 1];
+		rs->m[j] = tmp;
 	}
 
 	x = xcalloc(n ? n : 1, sizeof(*x));

@@ -35,7 +35,7 @@ stop() {
 	out=$(cat "$TMP/out")
 	like "$out" "^sample 2/100: [0-9.]+ ops/s" "$1: completed samples were printed"
 	like "$out" "^summary: [0-9]+ samples" "$1: the summary of the completed samples is printed"
-	like "$(cat "$TMP/err")" "stopped by $1" "$1: says it was stopped"
+	like "$(cat "$TMP/err")" "stopped by SIG$1" "$1: says it was stopped"
 }
 
 stop INT 130
