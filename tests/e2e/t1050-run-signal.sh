@@ -16,12 +16,17 @@ fi
 stop() {
 	launch run pipe -j 2 -t 300ms -n 100 --warmup 0 --db "$TMP/sig.db"
 	pid=$!
+	# wait for two completed samples and a third one running
 	i=0
-	while ! grep -q '^sample 2/100' "$TMP/out" 2>/dev/null && [ $i -lt 300 ]; do
+	kids=""
+	while [ $i -lt 300 ]; do
+		if grep -q '^sample 2/100' "$TMP/out" 2>/dev/null; then
+			kids=$(descendants $pid)
+			[ -n "$kids" ] && break
+		fi
 		sleep 0.1
 		i=$((i + 1))
 	done
-	kids=$(descendants $pid)
 	ok "[ -n '$kids' ]" "$1: the run has workload processes before the signal"
 	kill -"$1" $pid
 	wait $pid
