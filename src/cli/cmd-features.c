@@ -1,13 +1,251 @@
 /*
- * cmd-features.c: `wakebench features` (not built yet: this file is replaced by the
- * command's implementation).
+ * cmd-features.c: `wakebench features [show | set NAME... | restore]`.
+ *
+ * show prints the kernel's own line (the form to paste into a bug report);
+ * set changes features on purpose and persistently (the journal protects
+ * only the window of the write itself) and prints how to undo it; restore
+ * puts back what a crashed wakebench left changed. Every subcommand first
+ * recovers a journal whose owner is gone, because any command that touches
+ * features must leave the kernel as the user had it.
+ *
+ * Under kernel lockdown the file cannot even be read: show decodes the
+ * state read-only from sched/debug and the kernel's BTF, prints it, and
+ * still exits 77 with the lockdown message, because the file itself (and so
+ * `set` and `ab`) is unusable here.
  */
 #include "cli/cli.h"
+#include "sys/features.h"
+
+#include <json-c/json.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char usage_line[] = "[show | set [NO_]NAME... | restore] [options]";
+static const char description[] =
+	"Read the scheduler features in <debugfs>/sched/features; set one or more on\n"
+	"purpose (persistently, with a one-token-per-write read-back); restore what a\n"
+	"crashed wakebench left changed. Under kernel lockdown, show decodes the\n"
+	"state read-only from sched/debug and the kernel's BTF and exits 77.";
+
+static void btf_path(const struct ctx *ctx, char *buf, size_t len)
+{
+	if (!ctx->root || !strcmp(ctx->root, "/"))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%s/sys/kernel/btf/vmlinux", ctx->root);
+}
+
+static const char *source_name(enum features_source s)
+{
+	switch (s) {
+	case FEATURES_SRC_FILE:
+		return "sched/features";
+	case FEATURES_SRC_DEBUG_BTF:
+		return "sched/debug+btf";
+	case FEATURES_SRC_NONE:
+		break;
+	}
+	return "none";
+}
+
+/* Recover a dead owner's journal; a live owner is only mentioned. */
+static int recover_first(const struct ctx *ctx, bool quiet_busy)
+{
+	enum features_fail fail = FEATURES_OK;
+	char why[2048];
+	pid_t owner = 0;
+	int rc;
+
+	rc = features_recover(ctx->state_dir, &owner, &fail, why, sizeof(why));
+	if (rc < 0) {
+		error("%s", why);
+		return features_fail_exit(fail);
+	}
+	if (rc == 1 && !quiet_busy)
+		warning("wakebench pid %d is changing the scheduler features right now and will "
+			"restore them when it ends",
+			(int)owner);
+	return 0;
+}
+
+static void print_json(const struct features *f, const char *debugfs, const char *why)
+{
+	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	char line[FEATURES_LINE_MAX];
+	size_t i;
+
+	features_format(f, line, sizeof(line));
+	rtrim(line);
+	json_object_object_add(o, "debugfs", json_object_new_string(debugfs));
+	json_object_object_add(o, "source", json_object_new_string(source_name(f->source)));
+	json_object_object_add(o, "writable",
+			       json_object_new_boolean(f->source == FEATURES_SRC_FILE));
+	if (why)
+		json_object_object_add(o, "why", json_object_new_string(why));
+	json_object_object_add(o, "line", json_object_new_string(line));
+	for (i = 0; i < f->n; i++) {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "name", json_object_new_string(f->name[i]));
+		json_object_object_add(e, "on", json_object_new_boolean(f->on[i]));
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(o, "features", arr);
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+static int features_show(const struct ctx *ctx)
+{
+	struct features f;
+	char why[2048], btf[PATH_MAX], line[FEATURES_LINE_MAX];
+	int rc;
+
+	rc = recover_first(ctx, false);
+	if (rc)
+		return rc;
+	btf_path(ctx, btf, sizeof(btf));
+	if (features_read_any(ctx->debugfs, btf[0] ? btf : NULL, &f, why, sizeof(why))) {
+		error("%s", why);
+		return features_fail_exit(f.fail);
+	}
+	if (ctx->format == FMT_JSON) {
+		print_json(&f, ctx->debugfs, f.source == FEATURES_SRC_FILE ? NULL : why);
+	} else {
+		features_format(&f, line, sizeof(line));
+		fputs(line, stdout);
+	}
+	if (f.source == FEATURES_SRC_FILE)
+		return EXIT_OK;
+	error("%s; the state above was decoded read-only from '%s/sched/debug' "
+	      "(.sysctl_sched_features) with the names in the kernel's BTF",
+	      why, ctx->debugfs);
+	return EXIT_SKIP;
+}
+
+static int features_set(const struct ctx *ctx, const char **tokens, size_t n)
+{
+	struct features_session s;
+	struct features live;
+	char why[4096];
+	bool seen[FEATURES_MAX] = { false };
+	size_t i, changed = 0;
+	int rc;
+
+	if (!n)
+		die_usage("features: 'set' needs a feature name (NAME or NO_NAME)");
+	rc = recover_first(ctx, true);
+	if (rc)
+		return rc;
+	if (features_read(ctx->debugfs, &live, why, sizeof(why))) {
+		error("%s", why);
+		return features_fail_exit(live.fail);
+	}
+	for (i = 0; i < n; i++) {
+		size_t idx;
+		bool on;
+
+		if (features_token(&live, tokens[i], &idx, &on, why, sizeof(why)))
+			die_usage("features: %s", why);
+		if (seen[idx])
+			die_usage("features: feature '%s' is given twice", live.name[idx]);
+		seen[idx] = true;
+		(void)on;
+	}
+	if (features_session_begin(&s, ctx->debugfs, ctx->state_dir, why, sizeof(why))) {
+		error("%s", why);
+		return features_fail_exit(s.fail);
+	}
+	if (features_session_apply(&s, tokens, n, why, sizeof(why))) {
+		char why2[2048];
+
+		error("%s", why);
+		if (features_session_restore(&s, why2, sizeof(why2)))
+			error("%s", why2);
+		return features_fail_exit(s.fail);
+	}
+	if (features_session_keep(&s, why, sizeof(why))) {
+		error("%s", why);
+		return EXIT_RUNTIME;
+	}
+	for (i = 0; i < s.original.n; i++) {
+		if (s.original.on[i] == s.live.on[i])
+			continue;
+		printf("%s: %s -> %s\n", s.original.name[i], s.original.on[i] ? "on" : "off",
+		       s.live.on[i] ? "on" : "off");
+		changed++;
+	}
+	if (!changed) {
+		printf("nothing changed: already as requested\n");
+		return EXIT_OK;
+	}
+	printf("this change persists until reboot; undo with: wakebench features set");
+	for (i = 0; i < s.original.n; i++)
+		if (s.original.on[i] != s.live.on[i])
+			printf(" %s%s", s.original.on[i] ? "" : "NO_", s.original.name[i]);
+	if (strcmp(ctx->debugfs, "/sys/kernel/debug"))
+		printf(" --debugfs %s", ctx->debugfs);
+	printf("\n");
+	return EXIT_OK;
+}
+
+static int features_restore_cmd(const struct ctx *ctx)
+{
+	struct features_journal j;
+	enum features_fail fail = FEATURES_OK;
+	char path[PATH_MAX], why[2048];
+	pid_t owner = 0;
+	int rc;
+
+	features_journal_path(ctx->state_dir, path, sizeof(path));
+	rc = features_journal_read(path, &j, why, sizeof(why));
+	if (rc == 1) {
+		printf("nothing to restore: no features journal in '%s'\n", ctx->state_dir);
+		return EXIT_OK;
+	}
+	rc = features_recover(ctx->state_dir, &owner, &fail, why, sizeof(why));
+	if (rc < 0) {
+		error("%s", why);
+		return features_fail_exit(fail);
+	}
+	if (rc == 1) {
+		error("wakebench pid %d is running and owns '%s'; it restores the features when "
+		      "it ends (stop it with: kill -TERM %d)",
+		      (int)owner, path, (int)owner);
+		return EXIT_RUNTIME;
+	}
+	printf("restored: no features journal is left in '%s'\n", ctx->state_dir);
+	return EXIT_OK;
+}
 
 int cmd_features(int argc, const char **argv, struct ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
-	(void)ctx;
-	return error("'features' is not built yet");
+	struct opt_group groups[1];
+	struct opts_result res;
+	const char *sub;
+	int rc;
+
+	groups[0] = cli_common_group(ctx);
+	cli_parse("features", usage_line, description, groups, ARRAY_SIZE(groups), argc, argv, 0,
+		  &res, ctx);
+	cli_require_format("features", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
+	sub = res.npos ? res.pos[0] : "show";
+	if (!strcmp(sub, "show")) {
+		if (res.npos > 1)
+			die_usage("features: 'show' takes no arguments, got '%s'", res.pos[1]);
+		rc = features_show(ctx);
+	} else if (!strcmp(sub, "set")) {
+		rc = features_set(ctx, res.pos + 1, res.npos - 1);
+	} else if (!strcmp(sub, "restore")) {
+		if (res.npos > 1)
+			die_usage("features: 'restore' takes no arguments, got '%s'", res.pos[1]);
+		rc = features_restore_cmd(ctx);
+	} else {
+		die_usage("features: unknown subcommand '%s', allowed show|set|restore", sub);
+	}
+	opts_result_release(&res);
+	opts_release(groups, ARRAY_SIZE(groups));
+	return rc;
 }

@@ -63,20 +63,60 @@ int stats_median_ci_ranks(size_t n, double conf, size_t *lo_rank, size_t *hi_ran
 /* ---- effects between two configs ---- */
 
 struct effect {
-	bool valid;	    /* false: insufficient samples */
-	size_t n_a, n_b;    /* unpaired: group sizes; paired: number of pairs */
+	bool valid;	    /* false: insufficient samples (see why) */
+	size_t n_a, n_b;    /* unpaired: group sizes; paired: number of pairs (both) */
 	double est;	    /* relative change of B vs A (Hodges-Lehmann on logs) */
 	double lo, hi;	    /* CI of est */
-	double conf;	    /* confidence level used */
+	double conf;	    /* confidence level requested */
+	double attained;    /* coverage the order-statistic CI attains (>= conf) */
 	double p;	    /* two-sided p-value (exact for small n) */
+	bool p_exact;	    /* p from the exact null distribution, not the normal one */
+	double statistic;   /* Mann-Whitney U of B (pairs b > a, ties 1/2) or V (sum of positive
+			       ranks) */
 	const char *method; /* "mann-whitney-hl", "wilcoxon-signed-rank-hl" */
+	const char *why;    /* when !valid: a short reason, e.g. "insufficient samples" */
 };
 
-/* Unpaired (different boots, kernels, hosts): at least 4 per side. */
+/*
+ * Unpaired (different boots, kernels, hosts): Hodges-Lehmann shift of
+ * log b - log a with the Mann-Whitney CI and p-value; at least 4 per side.
+ * Exact p when both sides have fewer than 50 values and there are no ties,
+ * normal approximation with tie and continuity correction otherwise.
+ * Paired: d_i = log b_i - log a_i of adjacent samples; Hodges-Lehmann
+ * (median of Walsh averages) with the signed-rank CI and p-value; exact p
+ * below 50 pairs without ties or zero differences.
+ *
+ * Values must be positive and finite; otherwise (and with too few values
+ * for a CI at conf) the effect is returned with valid = false and why set.
+ * Returns -1 (nothing printed) only for a conf outside (0, 1).
+ */
 int stats_effect_unpaired(const double *a, size_t na, const double *b, size_t nb, double conf,
 			  struct effect *e);
-/* Paired: a[i] and b[i] are adjacent samples of the two arms. */
 int stats_effect_paired(const double *a, const double *b, size_t n, double conf, struct effect *e);
+
+/* ---- rank building blocks (rank.c), exposed for tests and reuse ---- */
+
+/*
+ * Exact null distribution (no ties) of the Mann-Whitney U for samples of
+ * na and nb: cdf[u] = P(U <= u) for u = 0..na*nb. -1 when na*nb > 10^6.
+ */
+int stats_mann_whitney_null_cdf(size_t na, size_t nb, double *cdf);
+/*
+ * Exact null distribution (no ties, no zeros) of the Wilcoxon signed-rank
+ * V (sum of the ranks of positive differences) for n differences:
+ * cdf[v] = P(V <= v) for v = 0..n(n+1)/2. -1 when n > 1000.
+ */
+int stats_signed_rank_null_cdf(size_t n, double *cdf);
+/* The k-th smallest (1-based) b_j - a_i, a and b sorted ascending; NAN if k is out of range. */
+double stats_kth_pairwise_difference(const double *a_sorted, size_t na, const double *b_sorted,
+				     size_t nb, uint64_t k);
+/* The k-th smallest (1-based) Walsh average (d_i + d_j) / 2, i <= j, d sorted. */
+double stats_kth_walsh_average(const double *d_sorted, size_t n, uint64_t k);
+/* Several k at once (enumerates small matrices once, selects in large ones). */
+void stats_pairwise_difference_kths(const double *a_sorted, size_t na, const double *b_sorted,
+				    size_t nb, const uint64_t *ks, size_t nk, double *out);
+void stats_walsh_average_kths(const double *d_sorted, size_t n, const uint64_t *ks, size_t nk,
+			      double *out);
 
 /* ---- verdicts ---- */
 
@@ -90,21 +130,54 @@ enum verdict {
 
 /*
  * better: +1 higher is better, -1 lower is better (enum better in
- * runner/sample.h). margin: e.g. 0.02.
+ * runner/sample.h); a neutral metric (0) is judged as higher-is-better, so
+ * callers should word its verdict as "higher"/"lower". margin: e.g. 0.02,
+ * on the relative scale of est/lo/hi (a negative margin counts as 0).
+ *   CI entirely above +margin: improvement (regression if lower is better)
+ *   CI entirely below -margin: regression (improvement if lower is better)
+ *   CI entirely within [-margin, +margin]: no change larger than the margin
+ *   otherwise inconclusive; an invalid effect: insufficient.
  */
 enum verdict stats_verdict(const struct effect *e, double margin, int better);
+/* For people: "insufficient samples", "inconclusive", "no change", ... */
 const char *stats_verdict_name(enum verdict v);
+/* For JSON/CSV: "insufficient", "inconclusive", "no-change", "regression", "improvement". */
+const char *stats_verdict_key(enum verdict v);
+/* Regression, improvement or no change: what --until-decided waits for. */
+bool stats_verdict_decided(enum verdict v);
 /*
  * For an inconclusive verdict: roughly how many samples per arm (or pairs)
- * would make the CI narrow enough to decide, assuming the spread stays as
- * observed. 0 when it cannot be estimated.
+ * in total would make the CI narrow enough to decide, assuming the
+ * estimate and the spread stay as observed (half-widths on the log scale
+ * shrink as sqrt(n / n'); unequal arms count as their harmonic mean).
+ * 0 when the verdict is not inconclusive, the margin is 0, or the
+ * estimate sits exactly on the margin (no number of samples decides).
  */
 size_t stats_samples_to_decide(const struct effect *e, double margin);
 
 /* ---- adaptive length (ab --until-decided) ---- */
 
-/* The fixed schedule of looks (numbers of pairs) and the per-look level. */
+/*
+ * The fixed schedule of looks, in pairs: 10, 16, 24, 32, 48, 64. Each
+ * look uses the per-look level stats_adaptive_conf(conf, nlooks) =
+ * 1 - (1 - conf) / nlooks (Bonferroni), so the chance that any look
+ * gives a wrong decided verdict stays below 1 - conf. A run may stop
+ * early (--max-samples, --max-time) and take its last look then, as long
+ * as it makes at most nlooks looks in all. Fewer than 10 pairs: no look
+ * (analyse as a fixed-length run at conf).
+ */
 size_t stats_adaptive_looks(const size_t **looks);
 double stats_adaptive_conf(double overall_conf, size_t nlooks);
+/* The next scheduled look after npairs pairs; 0 when the schedule is over. */
+size_t stats_adaptive_next_look(size_t npairs);
+/*
+ * The effect and verdict at look `look` (0-based index in the schedule)
+ * from all npairs pairs so far (a[i], b[i] adjacent samples of the two
+ * arms): stats_effect_paired at the per-look level, then stats_verdict.
+ * Stop when stats_verdict_decided() is true.
+ */
+enum verdict stats_adaptive_verdict(const double *a, const double *b, size_t npairs, size_t look,
+				    double overall_conf, double margin, int better,
+				    struct effect *e);
 
 #endif

@@ -54,4 +54,137 @@ int store_add_env(struct store *st, int64_t exp_id, const char *phase, const str
 /* status: "complete", "interrupted", "failed". */
 int store_end_experiment(struct store *st, int64_t exp_id, const char *status);
 
+/* ---- environment entries ---- */
+
+/* Append the stored entries of one phase ("start" or "end") to *out. */
+int store_load_env(struct store *st, int64_t exp_id, const char *phase, struct env *out);
+/* Add (or replace) one entry, e.g. a key learnt after store_add_env(). */
+int store_add_env_entry(struct store *st, int64_t exp_id, const char *phase, const char *key,
+			const char *value, enum impact impact);
+
+/* ---- finding and reading experiments ---- */
+
+/*
+ * ref: a numeric id, or a prefix of a UUID (at least 4 characters). Prints
+ * one line naming the reference when it is unknown or ambiguous.
+ */
+int store_find_experiment(struct store *st, const char *ref, int64_t *exp_id);
+
+struct store_experiment {
+	int64_t id;
+	char uuid[37];
+	char *kind, *workload, *profile, *params_json, *cmdline, *version;
+	char *label; /* NULL when none */
+	char *host, *kernel;
+	uint64_t started_ns, ended_ns; /* CLOCK_REALTIME; ended_ns 0 while running */
+	/*
+	 * "running", "complete", "interrupted", "failed". A stored "running"
+	 * whose owner process is gone (or whose boot is over) reads as
+	 * "interrupted".
+	 */
+	char status[16];
+	int64_t nsamples; /* every stored sample, warm-ups and failures included */
+};
+
+struct store_config {
+	int64_t id, exp_id;
+	char *name;     /* "default", "DELAY_DEQUEUE=off" */
+	char *features; /* "NO_DELAY_DEQUEUE PREEMPT_SHORT ..." or NULL when unknown */
+};
+
+/* Filters of compare/export; NULL or 0 members do not filter. */
+struct store_filter {
+	const char *workload, *profile, *label, *kernel, *host;
+	uint64_t since_ns; /* experiments started at or after (CLOCK_REALTIME) */
+	int64_t exp_id;
+};
+
+/* Experiments matching f (may be NULL), oldest first. */
+int store_list_experiments(struct store *st, const struct store_filter *f,
+			   struct store_experiment **out, size_t *n);
+void store_experiments_free(struct store_experiment *v, size_t n);
+/* Configs of the experiments matching f, by id. */
+int store_list_configs(struct store *st, const struct store_filter *f, struct store_config **out,
+		       size_t *n);
+void store_configs_free(struct store_config *v, size_t n);
+
+/* One stored sample as store_foreach_sample() hands it out. */
+struct store_row {
+	int64_t sample_id;
+	const struct store_experiment *exp;
+	const struct store_config *cfg;
+	const struct sample *s; /* valid during the callback only */
+};
+
+enum {
+	STORE_ROWS_STATS = 1 << 0,      /* only status ok and not warm-up */
+	STORE_ROWS_NO_METRICS = 1 << 1, /* fixed fields only (faster) */
+};
+
+/*
+ * Call fn for every sample of the experiments matching f, by experiment and
+ * sample index. fn returns 0 to go on; a non-zero return stops the walk and
+ * is returned.
+ */
+int store_foreach_sample(struct store *st, const struct store_filter *f, unsigned flags,
+			 int (*fn)(void *arg, const struct store_row *row), void *arg);
+
+/* Columns whose stored values `compare` and `export` can list. */
+enum store_field {
+	STORE_FIELD_WORKLOAD = 0,
+	STORE_FIELD_PROFILE,
+	STORE_FIELD_LABEL,
+	STORE_FIELD_KERNEL,
+	STORE_FIELD_HOST,
+};
+
+/* Distinct non-NULL values of a field over all experiments, sorted. */
+int store_distinct(struct store *st, enum store_field field, char ***vals, size_t *n);
+void store_strings_free(char **v, size_t n);
+/*
+ * Names of the metrics stored for the samples of the experiments matching
+ * f, in the order samples list them (for column headers).
+ */
+int store_metric_names(struct store *st, const struct store_filter *f, char ***names, size_t *n);
+
+/*
+ * For each filter value that no stored experiment has, print one line
+ * naming the option (--workload, --profile, --label, --kernel, --host) of
+ * command cmd, the value and the values that exist; -1 if any was unknown.
+ */
+int store_filter_check(struct store *st, const struct store_filter *f, const char *cmd);
+
+/*
+ * Parse a --since value: "2026-04-01", "2026-04-01T12:00[:00]" (local
+ * time), or a duration meaning "that long ago" ("2h", "90m"). -1 on a
+ * malformed value (nothing printed: the caller names the option).
+ */
+int store_parse_since(const char *s, uint64_t *since_ns);
+
+/* ---- merging ---- */
+
+/*
+ * Merge the store at src_path (only read, never modified; an older schema
+ * is upgraded in memory) into dst: experiments whose UUID dst already has
+ * are skipped. One transaction. *new_exp_ids (malloc'd, may be NULL) gets
+ * the ids of the added experiments in dst.
+ */
+int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids, size_t *nadded,
+		 size_t *nskipped);
+
+/* ---- schema ---- */
+
+/* The schema version this wakebench writes (PRAGMA user_version). */
+int store_schema_version(void);
+/* The schema version of an open store (after any upgrade). */
+int store_user_version(struct store *st);
+/* "ok", or the first problem reported by PRAGMA integrity_check (malloc'd). */
+char *store_integrity_check(struct store *st);
+/*
+ * For tests: create a store at an older schema version (1 ..
+ * store_schema_version()) holding one complete experiment written the way
+ * that version stored it, so that upgrades can be tested from every version.
+ */
+int store_create_legacy(const char *path, int version);
+
 #endif

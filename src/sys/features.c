@@ -250,7 +250,7 @@ static int open_failure(const char *debugfs, const char *path, const char *verb,
 	case EPERM:
 		return fail_with(fail, FEATURES_LOCKDOWN, why, whylen,
 				 "kernel lockdown prevents %s '%s' (Operation not permitted even "
-				 "for root; see /sys/kernel/security/lockdown)",
+				 "for root: Secure Boot or lockdown= is in force)",
 				 verb, path);
 	case EACCES:
 		return fail_with(fail, FEATURES_NOT_ROOT, why, whylen,

@@ -17,26 +17,41 @@
 
 #include "stats/stats.h"
 
+/*
+ * cmocka 1.1's assert_float_equal compares floats (and casts its
+ * unparenthesised arguments): compare doubles, naming the line.
+ */
+#define assert_close(a, b, tol) check_close((a), (b), (tol), #a, __FILE__, __LINE__)
+
+static void check_close(double got, double want, double tol, const char *expr, const char *file,
+			int line)
+{
+	if (fabs(got - want) <= tol || (got == want))
+		return;
+	print_error("%s = %.17g, expected %.17g (tolerance %g)\n", expr, got, want, tol);
+	_fail(file, line);
+}
+
 static void test_moments(void **state)
 {
 	static const double x[] = {2, 4, 4, 4, 5, 5, 7, 9};
 	static const double one[] = {3};
 
 	(void)state;
-	assert_float_equal(stats_mean(x, 8), 5.0, 1e-12);
-	assert_float_equal(stats_median(x, 8), 4.5, 1e-12);
+	assert_close(stats_mean(x, 8), 5.0, 1e-12);
+	assert_close(stats_median(x, 8), 4.5, 1e-12);
 	/* sum of squared deviations 32, n - 1 = 7 */
-	assert_float_equal(stats_stddev(x, 8), sqrt(32.0 / 7), 1e-12);
-	assert_float_equal(stats_sem(x, 8), sqrt(32.0 / 7) / sqrt(8), 1e-12);
+	assert_close(stats_stddev(x, 8), sqrt(32.0 / 7), 1e-12);
+	assert_close(stats_sem(x, 8), sqrt(32.0 / 7) / sqrt(8), 1e-12);
 	/* |x - 4.5| sorted: .5 .5 .5 .5 .5 2.5 2.5 4.5 -> median .5 */
-	assert_float_equal(stats_mad(x, 8), 0.5, 1e-12);
-	assert_float_equal(stats_median(x, 7), 4.0, 1e-12);
+	assert_close(stats_mad(x, 8), 0.5, 1e-12);
+	assert_close(stats_median(x, 7), 4.0, 1e-12);
 
 	assert_true(isnan(stats_stddev(one, 1)));
 	assert_true(isnan(stats_sem(one, 1)));
 	assert_true(isnan(stats_median(one, 0)));
 	assert_true(isnan(stats_mean(one, 0)));
-	assert_float_equal(stats_median(one, 1), 3.0, 0);
+	assert_close(stats_median(one, 1), 3.0, 0);
 }
 
 /*
@@ -64,17 +79,17 @@ static void test_median_ci_published(void **state)
 		assert_int_equal(stats_median_ci_ranks(table[i].n, 0.95, &lo, &hi, &cov), 0);
 		assert_int_equal(lo, table[i].lo);
 		assert_int_equal(hi, table[i].hi);
-		assert_float_equal(cov, table[i].coverage, 0.0005);
+		assert_close(cov, table[i].coverage, 0.0005);
 	}
 	/* 99%: n = 10 needs the whole range; n = 20 gives ranks 4 and 17 */
 	assert_int_equal(stats_median_ci_ranks(10, 0.99, &lo, &hi, &cov), 0);
 	assert_int_equal(lo, 1);
 	assert_int_equal(hi, 10);
-	assert_float_equal(cov, 0.998, 0.0005);
+	assert_close(cov, 0.998, 0.0005);
 	assert_int_equal(stats_median_ci_ranks(20, 0.99, &lo, &hi, &cov), 0);
 	assert_int_equal(lo, 4);
 	assert_int_equal(hi, 17);
-	assert_float_equal(cov, 0.9974, 0.00005);
+	assert_close(cov, 0.9974, 0.00005);
 
 	/* n too small: even [min, max] covers only 1 - 2/2^n */
 	assert_int_equal(stats_median_ci_ranks(5, 0.95, &lo, &hi, &cov), -1);
@@ -107,7 +122,7 @@ static void test_median_ci_exact(void **state)
 		assert_int_equal(stats_median_ci_ranks(n, 0.95, &lo, &hi, &cov), 0);
 		assert_int_equal(lo, best);
 		assert_int_equal(hi, n + 1 - best);
-		assert_float_equal(cov, best_cov, 1e-9);
+		assert_close(cov, best_cov, 1e-9);
 	}
 }
 
@@ -122,17 +137,17 @@ static void test_summarize(void **state)
 	(void)state;
 	assert_int_equal(stats_summarize(x, 10, 0.95, &s, out), 0);
 	assert_int_equal(s.n, 10);
-	assert_float_equal(s.median, 5.5, 1e-12);
+	assert_close(s.median, 5.5, 1e-12);
 	assert_true(s.ci_valid);
-	assert_float_equal(s.ci_lo, 2, 0); /* ranks 2 and 9 */
-	assert_float_equal(s.ci_hi, 9, 0);
-	assert_float_equal(s.ci_level, 0.978515625, 1e-12); /* 1 - 22/1024 */
-	assert_float_equal(s.mean, 5.5, 1e-12);
-	assert_float_equal(s.stddev, sqrt(82.5 / 9), 1e-12);
-	assert_float_equal(s.sem, sqrt(82.5 / 9) / sqrt(10), 1e-12);
-	assert_float_equal(s.cv, sqrt(82.5 / 9) / 5.5, 1e-12);
-	assert_float_equal(s.min, 1, 0);
-	assert_float_equal(s.max, 10, 0);
+	assert_close(s.ci_lo, 2, 0); /* ranks 2 and 9 */
+	assert_close(s.ci_hi, 9, 0);
+	assert_close(s.ci_level, 0.978515625, 1e-12); /* 1 - 22/1024 */
+	assert_close(s.mean, 5.5, 1e-12);
+	assert_close(s.stddev, sqrt(82.5 / 9), 1e-12);
+	assert_close(s.sem, sqrt(82.5 / 9) / sqrt(10), 1e-12);
+	assert_close(s.cv, sqrt(82.5 / 9) / 5.5, 1e-12);
+	assert_close(s.min, 1, 0);
+	assert_close(s.max, 10, 0);
 	assert_int_equal(s.noutliers, 0);
 	for (i = 0; i < 10; i++)
 		assert_false(out[i]);
@@ -141,7 +156,7 @@ static void test_summarize(void **state)
 	assert_int_equal(stats_summarize(small, 5, 0.95, &s, NULL), 0);
 	assert_false(s.ci_valid);
 	assert_true(isnan(s.ci_lo));
-	assert_float_equal(s.median, 3, 0);
+	assert_close(s.median, 3, 0);
 
 	assert_int_equal(stats_summarize(small, 0, 0.95, &s, NULL), -1);
 	assert_int_equal(stats_summarize(small, 5, 0, &s, NULL), -1);
@@ -168,16 +183,16 @@ static void test_outliers_mad(void **state)
 
 	(void)state;
 	assert_int_equal(stats_summarize(x, 10, 0.95, &s, out), 0);
-	assert_float_equal(s.median, 11, 0);
-	assert_float_equal(s.mad, 1, 0);
+	assert_close(s.median, 11, 0);
+	assert_close(s.mad, 1, 0);
 	assert_int_equal(s.noutliers, 2);
 	assert_true(out[7]);  /* 50: 39 away */
 	assert_true(out[9]);  /* 17: 6 away > 5.19 */
 	assert_false(out[8]); /* 16: 5 away < 5.19 */
 	assert_false(out[0]);
 	/* flagged, never dropped: the moments still include them */
-	assert_float_equal(s.max, 50, 0);
-	assert_float_equal(s.mean, 15.9, 1e-12);
+	assert_close(s.max, 50, 0);
+	assert_close(s.mean, 15.9, 1e-12);
 }
 
 static void test_outliers_mad_zero(void **state)
@@ -195,18 +210,18 @@ static void test_outliers_mad_zero(void **state)
 
 	(void)state;
 	assert_int_equal(stats_summarize(x, 7, 0.95, &s, out), 0);
-	assert_float_equal(s.mad, 0, 0);
+	assert_close(s.mad, 0, 0);
 	assert_int_equal(s.noutliers, 1);
 	assert_true(out[6]);
 	assert_false(out[5]);
 
 	assert_int_equal(stats_summarize(same, 6, 0.95, &s, out), 0);
 	assert_int_equal(s.noutliers, 0);
-	assert_float_equal(s.stddev, 0, 0);
-	assert_float_equal(s.cv, 0, 0);
+	assert_close(s.stddev, 0, 0);
+	assert_close(s.cv, 0, 0);
 	assert_false(stats_summary_noisy(&s, STATS_NOISE_CV_DEFAULT));
 	assert_true(s.ci_valid);
-	assert_float_equal(s.ci_lo, 4, 0);
+	assert_close(s.ci_lo, 4, 0);
 }
 
 int main(void)

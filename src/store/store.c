@@ -1,0 +1,1552 @@
+/*
+ * store.c: the results store, and the only file in wakebench with SQL in it.
+ *
+ * It owns the schema and its ordered migrations (PRAGMA user_version), the
+ * checks made before a file is touched (not SQLite, another program's
+ * database, a newer schema, read-only, no directory), the writes of `run`
+ * and `ab` (one transaction per sample with its metrics, so a crash loses at
+ * most the sample in progress), the reads of `show`, `compare` and `export`
+ * (plain C structs, never SQL outside this file), and `import`, which merges
+ * another store by experiment UUID. Opening never creates or changes
+ * anything when it fails. A read-only open of an older store upgrades a copy
+ * in memory, so old files stay readable without being written.
+ *
+ * Experiments record their owner (pid, its start time, the boot id) so that
+ * one left "running" by a killed process reads as "interrupted".
+ */
+#include "store/store.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+#include <uuid/uuid.h>
+
+/* "wake": marks a SQLite file as a wakebench store. */
+#define STORE_APPLICATION_ID 0x77616b65
+#define STORE_BUSY_TIMEOUT_MS 10000
+
+/*
+ * Ordered migrations: migrations[i] brings a store from version i to i + 1.
+ * Never edit a step once it has shipped; add one.
+ */
+static const char *const migrations[] = {
+	/* 1: the tables */
+	"CREATE TABLE experiments ("
+	" id INTEGER PRIMARY KEY,"
+	" uuid TEXT NOT NULL UNIQUE,"
+	" kind TEXT NOT NULL,"
+	" workload TEXT NOT NULL,"
+	" profile TEXT,"
+	" params TEXT," /* JSON */
+	" cmdline TEXT,"
+	" version TEXT,"
+	" label TEXT,"
+	" host TEXT,"
+	" kernel TEXT,"
+	" started_ns INTEGER NOT NULL,"
+	" ended_ns INTEGER,"
+	" status TEXT NOT NULL DEFAULT 'running'"
+	"  CHECK (status IN ('running', 'complete', 'interrupted', 'failed')));"
+	"CREATE TABLE configs ("
+	" id INTEGER PRIMARY KEY,"
+	" experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL,"
+	" features TEXT,"
+	" UNIQUE (experiment_id, name));"
+	"CREATE TABLE samples ("
+	" id INTEGER PRIMARY KEY,"
+	" experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,"
+	" config_id INTEGER NOT NULL REFERENCES configs(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL,"
+	" warmup INTEGER NOT NULL CHECK (warmup IN (0, 1)),"
+	" status TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'interrupted')),"
+	" reason TEXT,"
+	" start_realtime_ns INTEGER,"
+	" duration_ns INTEGER,"
+	" wall_ns INTEGER,"
+	" instances INTEGER,"
+	" ops INTEGER,"
+	" real_s REAL,"
+	" usr_s REAL,"
+	" sys_s REAL,"
+	" ops_per_s REAL,"
+	" ops_per_cpu_s REAL);"
+	"CREATE TABLE sample_metrics ("
+	" sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,"
+	" pos INTEGER NOT NULL," /* order within the sample */
+	" name TEXT NOT NULL,"
+	" value REAL," /* NULL when unavailable */
+	" available INTEGER NOT NULL CHECK (available IN (0, 1)),"
+	" why TEXT,"
+	" better INTEGER NOT NULL DEFAULT 0 CHECK (better IN (-1, 0, 1)),"
+	" flags INTEGER NOT NULL DEFAULT 0,"
+	" PRIMARY KEY (sample_id, pos)) WITHOUT ROWID;"
+	"CREATE TABLE env ("
+	" experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,"
+	" phase TEXT NOT NULL CHECK (phase IN ('start', 'end')),"
+	" key TEXT NOT NULL,"
+	" value TEXT,"
+	" impact INTEGER NOT NULL," /* enum impact */
+	" PRIMARY KEY (experiment_id, phase, key)) WITHOUT ROWID;",
+
+	/* 2: the owner of an experiment, to tell "running" from "killed" */
+	"ALTER TABLE experiments ADD COLUMN owner_pid INTEGER;"
+	"ALTER TABLE experiments ADD COLUMN owner_start_ticks INTEGER;"
+	"ALTER TABLE experiments ADD COLUMN owner_boot_id TEXT;",
+
+	/* 3: indexes for compare/export over many samples and for merging */
+	"CREATE INDEX samples_by_experiment ON samples(experiment_id, id);"
+	"CREATE INDEX configs_by_experiment ON configs(experiment_id);"
+	"CREATE INDEX experiments_by_start ON experiments(started_ns);",
+};
+
+#define STORE_VERSION ((int)ARRAY_SIZE(migrations))
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	bool readonly;
+	char boot_id[64];
+	sqlite3_stmt *ins_sample, *ins_metric;
+};
+
+int store_schema_version(void)
+{
+	return STORE_VERSION;
+}
+
+static int db_error(sqlite3 *db, const char *path, const char *what)
+{
+	return error("store '%s': %s: %s", path, what, sqlite3_errmsg(db));
+}
+
+static int st_error(struct store *st, const char *what)
+{
+	return db_error(st->db, st->path, what);
+}
+
+static int exec(sqlite3 *db, const char *path, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	error("store '%s': %s", path, msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+static void rollback(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int prepare(struct store *st, const char *sql, sqlite3_stmt **stmt)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, stmt, NULL) != SQLITE_OK)
+		return st_error(st, "cannot prepare a query");
+	return 0;
+}
+
+static int pragma_int(sqlite3 *db, const char *sql, int *out)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Bind a string, or NULL for NULL or "". */
+static void bind_text(sqlite3_stmt *stmt, int i, const char *s)
+{
+	if (s && *s)
+		sqlite3_bind_text(stmt, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(stmt, i);
+}
+
+static char *col_strdup(sqlite3_stmt *stmt, int i)
+{
+	const unsigned char *t = sqlite3_column_text(stmt, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static const char *col_text(sqlite3_stmt *stmt, int i)
+{
+	const unsigned char *t = sqlite3_column_text(stmt, i);
+
+	return t ? (const char *)t : "";
+}
+
+/* ---- the owner of a running experiment ---- */
+
+static void read_boot_id(char *buf, size_t len)
+{
+	if (read_line_file("/proc/sys/kernel/random/boot_id", buf, len))
+		buf[0] = '\0';
+}
+
+/* Field 22 of /proc/<pid>/stat: the process's start time in clock ticks. */
+static int64_t proc_start_ticks(long pid)
+{
+	char path[64], *buf = NULL, *p;
+	long long ticks = -1;
+	size_t len;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (read_file(path, &buf, &len))
+		return -1;
+	p = strrchr(buf, ')');
+	/* After ")" come field 3 (state) and onwards. */
+	for (field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		ticks = strtoll(p + 1, NULL, 10);
+	free(buf);
+	return ticks;
+}
+
+static bool owner_alive(struct store *st, sqlite3_stmt *stmt, int col)
+{
+	long pid;
+	int64_t ticks;
+	const char *boot;
+
+	if (sqlite3_column_type(stmt, col) == SQLITE_NULL)
+		return false;
+	pid = (long)sqlite3_column_int64(stmt, col);
+	ticks = sqlite3_column_int64(stmt, col + 1);
+	boot = col_text(stmt, col + 2);
+	if (st->boot_id[0] && strcmp(boot, st->boot_id))
+		return false;
+	if (pid <= 0 || (kill((pid_t)pid, 0) && errno == ESRCH))
+		return false;
+	return proc_start_ticks(pid) == ticks;
+}
+
+/* ---- opening ---- */
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * Look at the file's header before SQLite opens it, so that a file we must
+ * refuse is never touched. *version gets the schema version, -1 for an
+ * empty file.
+ */
+static int check_header(const char *path, off_t size, int *version)
+{
+	unsigned char h[100];
+	uint32_t app_id;
+	int fd;
+	ssize_t n;
+
+	*version = -1;
+	if (size == 0)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno("cannot open store '%s'", path);
+	n = read_full(fd, h, sizeof(h));
+	close(fd);
+	if (n < 0)
+		return error_errno("cannot read store '%s'", path);
+	if (n < (ssize_t)sizeof(h) || memcmp(h, "SQLite format 3", 16))
+		return error("'%s' is not a wakebench store (not an SQLite database)", path);
+	app_id = be32(h + 68);
+	*version = (int)be32(h + 60);
+	if (app_id != 0 && app_id != STORE_APPLICATION_ID)
+		return error("'%s' is not a wakebench store (an SQLite database of another "
+			     "program, application id 0x%08x)",
+			     path, app_id);
+	if (*version > STORE_VERSION)
+		return error("store '%s' has schema version %d, newer than this wakebench "
+			     "understands (%d): use a newer wakebench",
+			     path, *version, STORE_VERSION);
+	return 0;
+}
+
+/* mkdir -p of the directory that will hold path. */
+static int mkdir_parents(const char *path)
+{
+	char *dir = xstrdup(path), *p;
+	int ret = 0;
+
+	p = strrchr(dir, '/');
+	if (!p || p == dir) {
+		free(dir);
+		return 0;
+	}
+	*p = '\0';
+	for (p = dir + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST) {
+			ret = error_errno("cannot create the store's directory '%s'", dir);
+			break;
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+	if (!ret) {
+		struct stat sb;
+
+		if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
+			ret = error("cannot create the store's directory '%s': %s", dir,
+				    strerror(ENOTDIR));
+	}
+	free(dir);
+	return ret;
+}
+
+/* Checks made on the open connection (the WAL may hold a newer header). */
+static int check_schema(sqlite3 *db, const char *path, int *version)
+{
+	int app_id = 0, ntables = 0;
+
+	if (pragma_int(db, "PRAGMA application_id", &app_id) ||
+	    pragma_int(db, "PRAGMA user_version", version) ||
+	    pragma_int(db, "SELECT count(*) FROM sqlite_master", &ntables)) {
+		if (sqlite3_errcode(db) == SQLITE_NOTADB)
+			return error("'%s' is not a wakebench store (not an SQLite database)",
+				     path);
+		return db_error(db, path, "cannot read the schema");
+	}
+	if ((uint32_t)app_id != 0 && (uint32_t)app_id != STORE_APPLICATION_ID)
+		return error("'%s' is not a wakebench store (an SQLite database of another "
+			     "program, application id 0x%08x)",
+			     path, (uint32_t)app_id);
+	if (*version > STORE_VERSION)
+		return error("store '%s' has schema version %d, newer than this wakebench "
+			     "understands (%d): use a newer wakebench",
+			     path, *version, STORE_VERSION);
+	if (*version == 0 && ntables > 0)
+		return error("'%s' is not a wakebench store (an SQLite database with other "
+			     "tables)",
+			     path);
+	return 0;
+}
+
+static int apply_migrations(sqlite3 *db, const char *path, int to)
+{
+	char sql[96];
+	int v, from;
+
+	if (exec(db, path, "BEGIN IMMEDIATE"))
+		return -1;
+	/* Re-read inside the transaction: another process may have upgraded it. */
+	if (pragma_int(db, "PRAGMA user_version", &from))
+		goto fail;
+	if (from > to) {
+		error("store '%s' has schema version %d, newer than this wakebench understands "
+		      "(%d): use a newer wakebench",
+		      path, from, to);
+		goto fail;
+	}
+	for (v = from; v < to; v++)
+		if (exec(db, path, migrations[v]))
+			goto fail;
+	if (from < to) {
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; PRAGMA application_id = %d",
+			 to, STORE_APPLICATION_ID);
+		if (exec(db, path, sql))
+			goto fail;
+	}
+	if (!exec(db, path, "COMMIT"))
+		return 0;
+fail:
+	if (!sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static void setup_connection(sqlite3 *db)
+{
+	sqlite3_extended_result_codes(db, 1);
+	sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
+	sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+}
+
+/* Replace *db by an in-memory copy (to upgrade without writing the file). */
+static int copy_to_memory(sqlite3 **db, const char *path)
+{
+	sqlite3 *mem;
+	sqlite3_backup *b;
+	int rc;
+
+	if (sqlite3_open(":memory:", &mem) != SQLITE_OK) {
+		sqlite3_close(mem);
+		return error("store '%s': cannot open an in-memory copy", path);
+	}
+	b = sqlite3_backup_init(mem, "main", *db, "main");
+	if (!b) {
+		db_error(mem, path, "cannot copy the store");
+		sqlite3_close(mem);
+		return -1;
+	}
+	rc = sqlite3_backup_step(b, -1);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		error("store '%s': cannot copy the store: %s", path, sqlite3_errstr(rc));
+		sqlite3_close(mem);
+		return -1;
+	}
+	sqlite3_close(*db);
+	*db = mem;
+	setup_connection(mem);
+	return 0;
+}
+
+static int prepare_writes(struct store *st)
+{
+	if (prepare(st,
+		    "INSERT INTO samples (experiment_id, config_id, idx, warmup, status, reason,"
+		    " start_realtime_ns, duration_ns, wall_ns, instances, ops, real_s, usr_s,"
+		    " sys_s, ops_per_s, ops_per_cpu_s)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+		    &st->ins_sample))
+		return -1;
+	return prepare(st,
+		       "INSERT INTO sample_metrics (sample_id, pos, name, value, available, why,"
+		       " better, flags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+		       &st->ins_metric);
+}
+
+int store_open(const char *path, unsigned flags, struct store **out)
+{
+	bool ro = flags & STORE_READONLY, created = false;
+	struct store *st;
+	struct stat sb;
+	sqlite3 *db = NULL;
+	int version = -1, oflags;
+
+	*out = NULL;
+	if (!path || !*path)
+		return error("no store path given");
+	if (stat(path, &sb) == 0) {
+		if (!S_ISREG(sb.st_mode))
+			return error("'%s' is not a wakebench store (not a regular file)", path);
+		if (check_header(path, sb.st_size, &version))
+			return -1;
+		if (!ro && (access(path, W_OK) || !(sb.st_mode & 0222)))
+			return error("store '%s' is read-only (%s)", path,
+				     errno == EROFS ? strerror(EROFS) : "no write permission");
+		if (ro && version < 0)
+			return error("store '%s' is empty: nothing stored yet", path);
+	} else if (errno == ENOENT) {
+		if (ro || !(flags & STORE_CREATE))
+			return error("no store at '%s': nothing stored yet", path);
+		if (mkdir_parents(path))
+			return -1;
+		created = true;
+	} else {
+		return error_errno("cannot open store '%s'", path);
+	}
+
+	oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	if (created)
+		oflags |= SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
+		if (db)
+			db_error(db, path, "cannot open");
+		else
+			error("store '%s': cannot open", path);
+		goto fail;
+	}
+	setup_connection(db);
+	if (check_schema(db, path, &version))
+		goto fail;
+	if (ro) {
+		if (version < STORE_VERSION &&
+		    (copy_to_memory(&db, path) || apply_migrations(db, path, STORE_VERSION)))
+			goto fail;
+	} else {
+		char mode[16] = "";
+		sqlite3_stmt *stmt;
+
+		if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &stmt, NULL) !=
+		    SQLITE_OK) {
+			db_error(db, path, "cannot enable write-ahead logging");
+			goto fail;
+		}
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			snprintf(mode, sizeof(mode), "%s", col_text(stmt, 0));
+		sqlite3_finalize(stmt);
+		if (strcmp(mode, "wal")) {
+			db_error(db, path, "cannot enable write-ahead logging");
+			goto fail;
+		}
+		/* WAL with NORMAL survives a killed process; only power loss may cost a commit. */
+		if (exec(db, path, "PRAGMA synchronous = NORMAL") ||
+		    apply_migrations(db, path, STORE_VERSION))
+			goto fail;
+	}
+
+	st = xcalloc(1, sizeof(*st));
+	st->db = db;
+	st->path = xstrdup(path);
+	st->readonly = ro;
+	read_boot_id(st->boot_id, sizeof(st->boot_id));
+	if (!ro && prepare_writes(st)) {
+		store_close(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+fail:
+	sqlite3_close(db);
+	if (created) {
+		char side[PATH_MAX];
+
+		unlink(path);
+		snprintf(side, sizeof(side), "%s-wal", path);
+		unlink(side);
+		snprintf(side, sizeof(side), "%s-shm", path);
+		unlink(side);
+	}
+	return -1;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_finalize(st->ins_sample);
+	sqlite3_finalize(st->ins_metric);
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+int store_user_version(struct store *st)
+{
+	int v = -1;
+
+	pragma_int(st->db, "PRAGMA user_version", &v);
+	return v;
+}
+
+char *store_integrity_check(struct store *st)
+{
+	sqlite3_stmt *stmt;
+	char *res;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA integrity_check", -1, &stmt, NULL) != SQLITE_OK)
+		return xstrdup(sqlite3_errmsg(st->db));
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		res = xstrdup(col_text(stmt, 0));
+	else
+		res = xstrdup(sqlite3_errmsg(st->db));
+	sqlite3_finalize(stmt);
+	return res;
+}
+
+/* ---- writing ---- */
+
+static int writable(struct store *st)
+{
+	if (st->readonly)
+		return error("store '%s' was opened read-only", st->path);
+	return 0;
+}
+
+/* Step a write statement to completion, then reset it. */
+static int step_done(struct store *st, sqlite3_stmt *stmt, const char *what)
+{
+	int rc = sqlite3_step(stmt);
+
+	if (rc != SQLITE_DONE) {
+		st_error(st, what);
+		sqlite3_reset(stmt);
+		return -1;
+	}
+	sqlite3_reset(stmt);
+	return 0;
+}
+
+int store_begin_experiment(struct store *st, struct experiment_info *info, int64_t *exp_id)
+{
+	sqlite3_stmt *stmt;
+	int ret;
+
+	if (writable(st))
+		return -1;
+	if (!info->uuid[0]) {
+		uuid_t u;
+
+		uuid_generate_random(u);
+		uuid_unparse_lower(u, info->uuid);
+	}
+	if (prepare(st,
+		    "INSERT INTO experiments (uuid, kind, workload, profile, params, cmdline,"
+		    " version, label, host, kernel, started_ns, status, owner_pid,"
+		    " owner_start_ticks, owner_boot_id)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'running', ?12, ?13,"
+		    " ?14)",
+		    &stmt))
+		return -1;
+	bind_text(stmt, 1, info->uuid);
+	bind_text(stmt, 2, info->kind ? info->kind : "run");
+	bind_text(stmt, 3, info->workload ? info->workload : "unknown");
+	bind_text(stmt, 4, info->profile);
+	bind_text(stmt, 5, info->params_json);
+	bind_text(stmt, 6, info->cmdline);
+	bind_text(stmt, 7, info->version ? info->version : WAKEBENCH_VERSION);
+	bind_text(stmt, 8, info->label);
+	bind_text(stmt, 9, info->host);
+	bind_text(stmt, 10, info->kernel);
+	sqlite3_bind_int64(stmt, 11, (sqlite3_int64)(info->started_ns ? info->started_ns
+								     : realtime_ns()));
+	sqlite3_bind_int64(stmt, 12, (sqlite3_int64)getpid());
+	sqlite3_bind_int64(stmt, 13, (sqlite3_int64)proc_start_ticks((long)getpid()));
+	bind_text(stmt, 14, st->boot_id);
+	ret = step_done(st, stmt, "cannot store the experiment");
+	sqlite3_finalize(stmt);
+	if (!ret)
+		*exp_id = (int64_t)sqlite3_last_insert_rowid(st->db);
+	return ret;
+}
+
+int store_add_config(struct store *st, int64_t exp_id, const char *name, const char *features,
+		     int64_t *config_id)
+{
+	sqlite3_stmt *stmt;
+	int ret;
+
+	if (writable(st) ||
+	    prepare(st, "INSERT INTO configs (experiment_id, name, features) VALUES (?1, ?2, ?3)",
+		    &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, exp_id);
+	bind_text(stmt, 2, name && *name ? name : "default");
+	bind_text(stmt, 3, features);
+	ret = step_done(st, stmt, "cannot store the config");
+	sqlite3_finalize(stmt);
+	if (!ret)
+		*config_id = (int64_t)sqlite3_last_insert_rowid(st->db);
+	return ret;
+}
+
+int store_add_sample(struct store *st, int64_t exp_id, int64_t config_id, const struct sample *s)
+{
+	sqlite3_stmt *q = st->ins_sample, *m = st->ins_metric;
+	sqlite3_int64 sample_id;
+	size_t i;
+
+	if (writable(st) || exec(st->db, st->path, "BEGIN IMMEDIATE"))
+		return -1;
+	sqlite3_bind_int64(q, 1, exp_id);
+	sqlite3_bind_int64(q, 2, config_id);
+	sqlite3_bind_int64(q, 3, s->index);
+	sqlite3_bind_int(q, 4, s->warmup ? 1 : 0);
+	sqlite3_bind_text(q, 5, sample_status_name(s->status), -1, SQLITE_STATIC);
+	bind_text(q, 6, s->reason);
+	sqlite3_bind_int64(q, 7, (sqlite3_int64)s->start_realtime_ns);
+	sqlite3_bind_int64(q, 8, (sqlite3_int64)s->duration_ns);
+	sqlite3_bind_int64(q, 9, (sqlite3_int64)s->wall_ns);
+	sqlite3_bind_int64(q, 10, s->instances);
+	sqlite3_bind_int64(q, 11, (sqlite3_int64)s->ops);
+	sqlite3_bind_double(q, 12, s->real_s);
+	sqlite3_bind_double(q, 13, s->usr_s);
+	sqlite3_bind_double(q, 14, s->sys_s);
+	sqlite3_bind_double(q, 15, s->ops_per_s);
+	sqlite3_bind_double(q, 16, s->ops_per_cpu_s);
+	if (step_done(st, q, "cannot store the sample"))
+		goto fail;
+	sample_id = sqlite3_last_insert_rowid(st->db);
+	for (i = 0; i < s->nmetrics; i++) {
+		const struct metric *mt = &s->metrics[i];
+
+		sqlite3_bind_int64(m, 1, sample_id);
+		sqlite3_bind_int64(m, 2, (sqlite3_int64)i);
+		sqlite3_bind_text(m, 3, mt->name, -1, SQLITE_TRANSIENT);
+		if (mt->available)
+			sqlite3_bind_double(m, 4, mt->value);
+		else
+			sqlite3_bind_null(m, 4);
+		sqlite3_bind_int(m, 5, mt->available ? 1 : 0);
+		bind_text(m, 6, mt->available ? NULL : mt->why);
+		sqlite3_bind_int(m, 7, mt->better > 0 ? 1 : mt->better < 0 ? -1 : 0);
+		sqlite3_bind_int64(m, 8, mt->flags);
+		if (step_done(st, m, "cannot store a metric of the sample"))
+			goto fail;
+	}
+	if (!exec(st->db, st->path, "COMMIT"))
+		return 0;
+fail:
+	rollback(st);
+	return -1;
+}
+
+static int check_phase(const char *phase)
+{
+	if (!phase || (strcmp(phase, "start") && strcmp(phase, "end")))
+		return error("environment phase '%s' is not start or end", phase ? phase : "");
+	return 0;
+}
+
+static int insert_env(struct store *st, sqlite3_stmt *stmt, int64_t exp_id, const char *phase,
+		      const char *key, const char *value, enum impact impact)
+{
+	sqlite3_bind_int64(stmt, 1, exp_id);
+	sqlite3_bind_text(stmt, 2, phase, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, key, -1, SQLITE_TRANSIENT);
+	if (value)
+		sqlite3_bind_text(stmt, 4, value, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(stmt, 4);
+	sqlite3_bind_int(stmt, 5, (int)impact);
+	return step_done(st, stmt, "cannot store an environment key");
+}
+
+#define SQL_INSERT_ENV                                                                          \
+	"INSERT OR REPLACE INTO env (experiment_id, phase, key, value, impact)"                 \
+	" VALUES (?1, ?2, ?3, ?4, ?5)"
+
+int store_add_env(struct store *st, int64_t exp_id, const char *phase, const struct env *env)
+{
+	sqlite3_stmt *stmt;
+	size_t i;
+
+	if (writable(st) || check_phase(phase) || prepare(st, SQL_INSERT_ENV, &stmt))
+		return -1;
+	if (exec(st->db, st->path, "BEGIN IMMEDIATE"))
+		goto fail;
+	for (i = 0; i < env->n; i++)
+		if (insert_env(st, stmt, exp_id, phase, env->e[i].key, env->e[i].value,
+			       env->e[i].impact))
+			goto fail;
+	if (exec(st->db, st->path, "COMMIT"))
+		goto fail;
+	sqlite3_finalize(stmt);
+	return 0;
+fail:
+	rollback(st);
+	sqlite3_finalize(stmt);
+	return -1;
+}
+
+int store_add_env_entry(struct store *st, int64_t exp_id, const char *phase, const char *key,
+			const char *value, enum impact impact)
+{
+	sqlite3_stmt *stmt;
+	int ret;
+
+	if (writable(st) || check_phase(phase) || prepare(st, SQL_INSERT_ENV, &stmt))
+		return -1;
+	ret = insert_env(st, stmt, exp_id, phase, key, value, impact);
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+int store_end_experiment(struct store *st, int64_t exp_id, const char *status)
+{
+	sqlite3_stmt *stmt;
+	int ret;
+
+	if (!status || (strcmp(status, "complete") && strcmp(status, "interrupted") &&
+			strcmp(status, "failed")))
+		return error("experiment status '%s' is not complete, interrupted or failed",
+			     status ? status : "");
+	if (writable(st) ||
+	    prepare(st, "UPDATE experiments SET status = ?2, ended_ns = ?3 WHERE id = ?1", &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, exp_id);
+	sqlite3_bind_text(stmt, 2, status, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 3, (sqlite3_int64)realtime_ns());
+	ret = step_done(st, stmt, "cannot end the experiment");
+	sqlite3_finalize(stmt);
+	if (!ret && sqlite3_changes(st->db) != 1)
+		ret = error("store '%s': no experiment %lld", st->path, (long long)exp_id);
+	return ret;
+}
+
+/* ---- reading ---- */
+
+int store_load_env(struct store *st, int64_t exp_id, const char *phase, struct env *out)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (check_phase(phase) ||
+	    prepare(st,
+		    "SELECT key, value, impact FROM env WHERE experiment_id = ?1 AND phase = ?2"
+		    " ORDER BY key",
+		    &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, exp_id);
+	sqlite3_bind_text(stmt, 2, phase, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		int impact = sqlite3_column_int(stmt, 2);
+
+		if (impact < IMPACT_STRONG || impact > IMPACT_RUN)
+			impact = IMPACT_RUN;
+		env_set(out, col_text(stmt, 0), (enum impact)impact, "%s", col_text(stmt, 1));
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return st_error(st, "cannot read the environment");
+	return 0;
+}
+
+int store_find_experiment(struct store *st, const char *ref, int64_t *exp_id)
+{
+	sqlite3_stmt *stmt;
+	size_t i, len = ref ? strlen(ref) : 0;
+	bool digits = len > 0, hex = len > 0;
+	int rc, nfound = 0;
+	char first[37] = "", second[37] = "";
+
+	for (i = 0; i < len; i++) {
+		digits &= isdigit((unsigned char)ref[i]) != 0;
+		hex &= isxdigit((unsigned char)ref[i]) || ref[i] == '-';
+	}
+	if (digits) {
+		uint64_t id;
+
+		if (!parse_u64(ref, &id) && id <= INT64_MAX) {
+			if (prepare(st, "SELECT id FROM experiments WHERE id = ?1", &stmt))
+				return -1;
+			sqlite3_bind_int64(stmt, 1, (sqlite3_int64)id);
+			rc = sqlite3_step(stmt);
+			sqlite3_finalize(stmt);
+			if (rc == SQLITE_ROW) {
+				*exp_id = (int64_t)id;
+				return 0;
+			}
+		}
+	}
+	if (!hex || len < 4 || len > 36)
+		return error("no experiment '%s' in '%s' (give an id or at least 4 characters of "
+			     "a UUID)",
+			     ref ? ref : "", st->path);
+	if (prepare(st,
+		    "SELECT id, uuid FROM experiments WHERE substr(uuid, 1, ?2) = lower(?1)"
+		    " ORDER BY id LIMIT 2",
+		    &stmt))
+		return -1;
+	sqlite3_bind_text(stmt, 1, ref, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(stmt, 2, (int)len);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (nfound == 0) {
+			*exp_id = sqlite3_column_int64(stmt, 0);
+			snprintf(first, sizeof(first), "%s", col_text(stmt, 1));
+		} else {
+			snprintf(second, sizeof(second), "%s", col_text(stmt, 1));
+		}
+		nfound++;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return st_error(st, "cannot look up the experiment");
+	if (nfound == 0)
+		return error("no experiment '%s' in '%s'", ref, st->path);
+	if (nfound > 1)
+		return error("experiment '%s' is ambiguous in '%s' (%s, %s, ...): give more of "
+			     "the UUID",
+			     ref, st->path, first, second);
+	return 0;
+}
+
+/* The WHERE clause every filtered query shares; parameters ?1..?7. */
+#define SQL_FILTER                                                                              \
+	" (?1 IS NULL OR e.workload = ?1) AND (?2 IS NULL OR e.profile = ?2)"                  \
+	" AND (?3 IS NULL OR e.label = ?3) AND (?4 IS NULL OR e.kernel = ?4)"                  \
+	" AND (?5 IS NULL OR e.host = ?5) AND (?6 IS NULL OR e.started_ns >= ?6)"              \
+	" AND (?7 IS NULL OR e.id = ?7)"
+
+static void bind_filter(sqlite3_stmt *stmt, const struct store_filter *f)
+{
+	static const struct store_filter none;
+
+	if (!f)
+		f = &none;
+	bind_text(stmt, 1, f->workload);
+	bind_text(stmt, 2, f->profile);
+	bind_text(stmt, 3, f->label);
+	bind_text(stmt, 4, f->kernel);
+	bind_text(stmt, 5, f->host);
+	if (f->since_ns)
+		sqlite3_bind_int64(stmt, 6, (sqlite3_int64)f->since_ns);
+	else
+		sqlite3_bind_null(stmt, 6);
+	if (f->exp_id)
+		sqlite3_bind_int64(stmt, 7, f->exp_id);
+	else
+		sqlite3_bind_null(stmt, 7);
+}
+
+static void experiment_release(struct store_experiment *e)
+{
+	free(e->kind);
+	free(e->workload);
+	free(e->profile);
+	free(e->params_json);
+	free(e->cmdline);
+	free(e->version);
+	free(e->label);
+	free(e->host);
+	free(e->kernel);
+}
+
+void store_experiments_free(struct store_experiment *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		experiment_release(&v[i]);
+	free(v);
+}
+
+int store_list_experiments(struct store *st, const struct store_filter *f,
+			   struct store_experiment **out, size_t *n)
+{
+	sqlite3_stmt *stmt;
+	struct store_experiment *v = NULL;
+	size_t cnt = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (prepare(st,
+		    "SELECT e.id, e.uuid, e.kind, e.workload, e.profile, e.params, e.cmdline,"
+		    " e.version, e.label, e.host, e.kernel, e.started_ns, e.ended_ns, e.status,"
+		    " (SELECT count(*) FROM samples s WHERE s.experiment_id = e.id),"
+		    " e.owner_pid, e.owner_start_ticks, e.owner_boot_id"
+		    " FROM experiments e WHERE" SQL_FILTER " ORDER BY e.started_ns, e.id",
+		    &stmt))
+		return -1;
+	bind_filter(stmt, f);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct store_experiment *e;
+		const char *status = col_text(stmt, 13);
+
+		if (cnt == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			v = xrealloc(v, alloc * sizeof(*v));
+		}
+		e = &v[cnt++];
+		memset(e, 0, sizeof(*e));
+		e->id = sqlite3_column_int64(stmt, 0);
+		snprintf(e->uuid, sizeof(e->uuid), "%s", col_text(stmt, 1));
+		e->kind = col_strdup(stmt, 2);
+		e->workload = col_strdup(stmt, 3);
+		e->profile = col_strdup(stmt, 4);
+		e->params_json = col_strdup(stmt, 5);
+		e->cmdline = col_strdup(stmt, 6);
+		e->version = col_strdup(stmt, 7);
+		e->label = col_strdup(stmt, 8);
+		e->host = col_strdup(stmt, 9);
+		e->kernel = col_strdup(stmt, 10);
+		e->started_ns = (uint64_t)sqlite3_column_int64(stmt, 11);
+		e->ended_ns = (uint64_t)sqlite3_column_int64(stmt, 12);
+		if (!strcmp(status, "running") && !owner_alive(st, stmt, 15))
+			status = "interrupted";
+		snprintf(e->status, sizeof(e->status), "%s", status);
+		e->nsamples = sqlite3_column_int64(stmt, 14);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_experiments_free(v, cnt);
+		return st_error(st, "cannot read the experiments");
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+void store_configs_free(struct store_config *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].features);
+	}
+	free(v);
+}
+
+int store_list_configs(struct store *st, const struct store_filter *f, struct store_config **out,
+		       size_t *n)
+{
+	sqlite3_stmt *stmt;
+	struct store_config *v = NULL;
+	size_t cnt = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (prepare(st,
+		    "SELECT c.id, c.experiment_id, c.name, c.features FROM configs c"
+		    " JOIN experiments e ON e.id = c.experiment_id WHERE" SQL_FILTER
+		    " ORDER BY c.id",
+		    &stmt))
+		return -1;
+	bind_filter(stmt, f);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (cnt == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			v = xrealloc(v, alloc * sizeof(*v));
+		}
+		v[cnt].id = sqlite3_column_int64(stmt, 0);
+		v[cnt].exp_id = sqlite3_column_int64(stmt, 1);
+		v[cnt].name = col_strdup(stmt, 2);
+		v[cnt].features = col_strdup(stmt, 3);
+		cnt++;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_configs_free(v, cnt);
+		return st_error(st, "cannot read the configs");
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+static const struct store_config *find_config(const struct store_config *v, size_t n, int64_t id)
+{
+	size_t lo = 0, hi = n;
+
+	/* configs are listed by id */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].id == id)
+			return &v[mid];
+		if (v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static enum sample_status parse_status(const char *s)
+{
+	if (!strcmp(s, "ok"))
+		return SAMPLE_OK;
+	if (!strcmp(s, "interrupted"))
+		return SAMPLE_INTERRUPTED;
+	return SAMPLE_FAILED;
+}
+
+static void fill_sample(sqlite3_stmt *q, struct sample *s)
+{
+	s->index = (uint32_t)sqlite3_column_int64(q, 2);
+	s->warmup = sqlite3_column_int(q, 3) != 0;
+	s->status = parse_status(col_text(q, 4));
+	snprintf(s->reason, sizeof(s->reason), "%s", col_text(q, 5));
+	s->start_realtime_ns = (uint64_t)sqlite3_column_int64(q, 6);
+	s->duration_ns = (uint64_t)sqlite3_column_int64(q, 7);
+	s->wall_ns = (uint64_t)sqlite3_column_int64(q, 8);
+	s->instances = (uint32_t)sqlite3_column_int64(q, 9);
+	s->ops = (uint64_t)sqlite3_column_int64(q, 10);
+	s->real_s = sqlite3_column_double(q, 11);
+	s->usr_s = sqlite3_column_double(q, 12);
+	s->sys_s = sqlite3_column_double(q, 13);
+	s->ops_per_s = sqlite3_column_double(q, 14);
+	s->ops_per_cpu_s = sqlite3_column_double(q, 15);
+	s->nmetrics = 0;
+}
+
+static void fill_metric(sqlite3_stmt *m, struct sample *s)
+{
+	struct metric *mt;
+
+	if (s->nmetrics >= SAMPLE_MAX_METRICS)
+		return;
+	mt = &s->metrics[s->nmetrics++];
+	snprintf(mt->name, sizeof(mt->name), "%s", col_text(m, 1));
+	mt->available = sqlite3_column_int(m, 3) != 0;
+	mt->value = mt->available ? sqlite3_column_double(m, 2) : 0;
+	snprintf(mt->why, sizeof(mt->why), "%s", col_text(m, 4));
+	mt->better = sqlite3_column_int(m, 5);
+	mt->flags = (unsigned)sqlite3_column_int64(m, 6);
+}
+
+int store_foreach_sample(struct store *st, const struct store_filter *f, unsigned flags,
+			 int (*fn)(void *arg, const struct store_row *row), void *arg)
+{
+	struct store_experiment *exps = NULL;
+	struct store_config *cfgs = NULL;
+	size_t nexps = 0, ncfgs = 0, i;
+	sqlite3_stmt *q = NULL, *m = NULL;
+	struct sample *s = NULL;
+	int ret = -1, rc = SQLITE_DONE, mrc = SQLITE_DONE;
+	bool stats = flags & STORE_ROWS_STATS, metrics = !(flags & STORE_ROWS_NO_METRICS);
+
+	if (store_list_experiments(st, f, &exps, &nexps) ||
+	    store_list_configs(st, f, &cfgs, &ncfgs))
+		goto out;
+	if (prepare(st,
+		    stats ? "SELECT id, config_id, idx, warmup, status, reason, start_realtime_ns,"
+			    " duration_ns, wall_ns, instances, ops, real_s, usr_s, sys_s,"
+			    " ops_per_s, ops_per_cpu_s FROM samples WHERE experiment_id = ?1"
+			    " AND status = 'ok' AND warmup = 0 ORDER BY id"
+			  : "SELECT id, config_id, idx, warmup, status, reason, start_realtime_ns,"
+			    " duration_ns, wall_ns, instances, ops, real_s, usr_s, sys_s,"
+			    " ops_per_s, ops_per_cpu_s FROM samples WHERE experiment_id = ?1"
+			    " ORDER BY id",
+		    &q))
+		goto out;
+	if (metrics &&
+	    prepare(st,
+		    "SELECT m.sample_id, m.name, m.value, m.available, m.why, m.better, m.flags"
+		    " FROM samples s JOIN sample_metrics m ON m.sample_id = s.id"
+		    " WHERE s.experiment_id = ?1 ORDER BY m.sample_id, m.pos",
+		    &m))
+		goto out;
+	s = xmalloc(sizeof(*s));
+	sample_init(s);
+	for (i = 0; i < nexps; i++) {
+		struct store_row row = { .exp = &exps[i], .s = s };
+
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, exps[i].id);
+		if (m) {
+			sqlite3_reset(m);
+			sqlite3_bind_int64(m, 1, exps[i].id);
+			mrc = sqlite3_step(m);
+		}
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			row.sample_id = sqlite3_column_int64(q, 0);
+			row.cfg = find_config(cfgs, ncfgs, sqlite3_column_int64(q, 1));
+			fill_sample(q, s);
+			while (m && mrc == SQLITE_ROW && sqlite3_column_int64(m, 0) < row.sample_id)
+				mrc = sqlite3_step(m);
+			while (m && mrc == SQLITE_ROW &&
+			       sqlite3_column_int64(m, 0) == row.sample_id) {
+				fill_metric(m, s);
+				mrc = sqlite3_step(m);
+			}
+			if (m && mrc != SQLITE_ROW && mrc != SQLITE_DONE)
+				break;
+			ret = fn(arg, &row);
+			if (ret)
+				goto out;
+		}
+		if (rc != SQLITE_DONE || (m && mrc != SQLITE_ROW && mrc != SQLITE_DONE)) {
+			ret = st_error(st, "cannot read the samples");
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(s);
+	sqlite3_finalize(q);
+	sqlite3_finalize(m);
+	store_experiments_free(exps, nexps);
+	store_configs_free(cfgs, ncfgs);
+	return ret;
+}
+
+void store_strings_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+int store_distinct(struct store *st, enum store_field field, char ***vals, size_t *n)
+{
+	/* Column names come from this table only, never from input. */
+	static const char *const sql[] = {
+		[STORE_FIELD_WORKLOAD] = "SELECT DISTINCT workload FROM experiments"
+					 " WHERE workload IS NOT NULL ORDER BY 1",
+		[STORE_FIELD_PROFILE] = "SELECT DISTINCT profile FROM experiments"
+					" WHERE profile IS NOT NULL ORDER BY 1",
+		[STORE_FIELD_LABEL] = "SELECT DISTINCT label FROM experiments"
+				      " WHERE label IS NOT NULL ORDER BY 1",
+		[STORE_FIELD_KERNEL] = "SELECT DISTINCT kernel FROM experiments"
+				       " WHERE kernel IS NOT NULL ORDER BY 1",
+		[STORE_FIELD_HOST] = "SELECT DISTINCT host FROM experiments"
+				     " WHERE host IS NOT NULL ORDER BY 1",
+	};
+	sqlite3_stmt *stmt;
+	char **v = NULL;
+	size_t cnt = 0;
+	int rc;
+
+	*vals = NULL;
+	*n = 0;
+	if ((unsigned)field >= ARRAY_SIZE(sql))
+		BUG("store field %d", (int)field);
+	if (prepare(st, sql[field], &stmt))
+		return -1;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		v = xrealloc(v, (cnt + 1) * sizeof(*v));
+		v[cnt++] = xstrdup(col_text(stmt, 0));
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_strings_free(v, cnt);
+		return st_error(st, "cannot read the stored values");
+	}
+	*vals = v;
+	*n = cnt;
+	return 0;
+}
+
+int store_metric_names(struct store *st, const struct store_filter *f, char ***names, size_t *n)
+{
+	sqlite3_stmt *stmt;
+	char **v = NULL;
+	size_t cnt = 0;
+	int rc;
+
+	*names = NULL;
+	*n = 0;
+	if (prepare(st,
+		    "SELECT m.name FROM experiments e JOIN samples s ON s.experiment_id = e.id"
+		    " JOIN sample_metrics m ON m.sample_id = s.id WHERE" SQL_FILTER
+		    " GROUP BY m.name ORDER BY min(m.pos), m.name",
+		    &stmt))
+		return -1;
+	bind_filter(stmt, f);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		v = xrealloc(v, (cnt + 1) * sizeof(*v));
+		v[cnt++] = xstrdup(col_text(stmt, 0));
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_strings_free(v, cnt);
+		return st_error(st, "cannot read the metric names");
+	}
+	*names = v;
+	*n = cnt;
+	return 0;
+}
+
+int store_filter_check(struct store *st, const struct store_filter *f, const char *cmd)
+{
+	const struct {
+		enum store_field field;
+		const char *option, *value;
+	} checks[] = {
+		{ STORE_FIELD_WORKLOAD, "workload", f->workload },
+		{ STORE_FIELD_PROFILE, "profile", f->profile },
+		{ STORE_FIELD_LABEL, "label", f->label },
+		{ STORE_FIELD_KERNEL, "kernel", f->kernel },
+		{ STORE_FIELD_HOST, "host", f->host },
+	};
+	size_t i, k, n;
+	int ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(checks); i++) {
+		char **vals, *list;
+		size_t len = 1;
+		bool found = false;
+
+		if (!checks[i].value || !*checks[i].value)
+			continue;
+		if (store_distinct(st, checks[i].field, &vals, &n))
+			return -1;
+		for (k = 0; k < n; k++) {
+			found |= !strcmp(vals[k], checks[i].value);
+			len += strlen(vals[k]) + 1;
+		}
+		if (!found) {
+			list = xmalloc(len);
+			list[0] = '\0';
+			for (k = 0; k < n; k++) {
+				if (k)
+					strcat(list, "|");
+				strcat(list, vals[k]);
+			}
+			ret = error("%s: option '--%s': no stored experiment has '%s', stored %s", cmd,
+				    checks[i].option, checks[i].value, n ? list : "none");
+			free(list);
+		}
+		store_strings_free(vals, n);
+	}
+	return ret;
+}
+
+int store_parse_since(const char *s, uint64_t *since_ns)
+{
+	static const char *const formats[] = { "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M",
+					       "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d" };
+	uint64_t ago_ns;
+	size_t i;
+
+	if (!s || !*s)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		struct tm tm;
+		const char *end;
+		time_t t;
+
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(s, formats[i], &tm);
+		if (!end || *end)
+			continue;
+		tm.tm_isdst = -1;
+		t = mktime(&tm);
+		if (t == (time_t)-1 || t < 0)
+			return -1;
+		*since_ns = (uint64_t)t * 1000000000ull;
+		return 0;
+	}
+	if (parse_duration_ns(s, &ago_ns))
+		return -1;
+	*since_ns = realtime_ns() > ago_ns ? realtime_ns() - ago_ns : 1;
+	return 0;
+}
+
+/* ---- merging ---- */
+
+static int query_int64(struct store *st, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (prepare(st, sql, &stmt))
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_ROW)
+		return st_error(st, "cannot read the store");
+	return 0;
+}
+
+/* Run one INSERT ... SELECT of the merge with the id offsets bound. */
+static int merge_step(struct store *st, const char *sql, int64_t eoff, int64_t coff, int64_t soff)
+{
+	sqlite3_stmt *stmt;
+	int ret;
+
+	if (prepare(st, sql, &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, eoff);
+	if (sqlite3_bind_parameter_count(stmt) >= 2)
+		sqlite3_bind_int64(stmt, 2, coff);
+	if (sqlite3_bind_parameter_count(stmt) >= 3)
+		sqlite3_bind_int64(stmt, 3, soff);
+	ret = step_done(st, stmt, "cannot merge");
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+static const char *const merge_sql[] = {
+	"INSERT INTO main.experiments (id, uuid, kind, workload, profile, params, cmdline,"
+	" version, label, host, kernel, started_ns, ended_ns, status, owner_pid,"
+	" owner_start_ticks, owner_boot_id)"
+	" SELECT id + ?1, uuid, kind, workload, profile, params, cmdline, version, label, host,"
+	" kernel, started_ns, ended_ns, status, owner_pid, owner_start_ticks, owner_boot_id"
+	" FROM src.experiments WHERE id IN (SELECT id FROM temp.merge_exps) ORDER BY id",
+
+	"INSERT INTO main.configs (id, experiment_id, name, features)"
+	" SELECT id + ?2, experiment_id + ?1, name, features FROM src.configs"
+	" WHERE experiment_id IN (SELECT id FROM temp.merge_exps) ORDER BY id",
+
+	"INSERT INTO main.samples (id, experiment_id, config_id, idx, warmup, status, reason,"
+	" start_realtime_ns, duration_ns, wall_ns, instances, ops, real_s, usr_s, sys_s,"
+	" ops_per_s, ops_per_cpu_s)"
+	" SELECT id + ?3, experiment_id + ?1, config_id + ?2, idx, warmup, status, reason,"
+	" start_realtime_ns, duration_ns, wall_ns, instances, ops, real_s, usr_s, sys_s,"
+	" ops_per_s, ops_per_cpu_s FROM src.samples"
+	" WHERE experiment_id IN (SELECT id FROM temp.merge_exps) ORDER BY id",
+
+	"INSERT INTO main.sample_metrics (sample_id, pos, name, value, available, why, better,"
+	" flags)"
+	" SELECT m.sample_id + ?3, m.pos, m.name, m.value, m.available, m.why, m.better, m.flags"
+	" FROM src.sample_metrics m JOIN src.samples s ON s.id = m.sample_id"
+	" WHERE s.experiment_id IN (SELECT id FROM temp.merge_exps) AND ?1 = ?1 AND ?2 = ?2"
+	" ORDER BY m.sample_id, m.pos",
+
+	"INSERT INTO main.env (experiment_id, phase, key, value, impact)"
+	" SELECT experiment_id + ?1, phase, key, value, impact FROM src.env"
+	" WHERE experiment_id IN (SELECT id FROM temp.merge_exps)",
+};
+
+int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids, size_t *nadded,
+		 size_t *nskipped)
+{
+	struct store *src = NULL;
+	unsigned char *image;
+	sqlite3_int64 size = 0;
+	sqlite3_stmt *stmt = NULL;
+	int64_t eoff, coff, soff, total = 0;
+	int64_t *ids = NULL;
+	size_t cnt = 0, i;
+	bool attached = false;
+	int rc, ret = -1;
+
+	if (new_exp_ids)
+		*new_exp_ids = NULL;
+	*nadded = *nskipped = 0;
+	if (writable(dst))
+		return -1;
+	/* Read-only: validates the file and upgrades an older schema in memory. */
+	if (store_open(src_path, STORE_READONLY, &src))
+		return -1;
+	image = sqlite3_serialize(src->db, "main", &size, 0);
+	store_close(src);
+	if (!image)
+		return error("store '%s': cannot read it into memory", src_path);
+	/* A WAL-mode image must say "rollback journal" to load as an in-memory database. */
+	if (size >= 100)
+		image[18] = image[19] = 1;
+	if (exec(dst->db, dst->path, "ATTACH DATABASE ':memory:' AS src")) {
+		sqlite3_free(image);
+		return -1;
+	}
+	attached = true;
+	rc = sqlite3_deserialize(dst->db, "src", image, size, size,
+				 SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE);
+	if (rc != SQLITE_OK) {
+		error("store '%s': cannot load it for merging: %s", src_path, sqlite3_errstr(rc));
+		goto out;
+	}
+	if (exec(dst->db, dst->path, "BEGIN IMMEDIATE"))
+		goto out;
+	if (exec(dst->db, dst->path,
+		 "CREATE TEMP TABLE merge_exps (id INTEGER PRIMARY KEY);"
+		 "INSERT INTO temp.merge_exps SELECT id FROM src.experiments"
+		 " WHERE uuid NOT IN (SELECT uuid FROM main.experiments)") ||
+	    query_int64(dst, "SELECT count(*) FROM src.experiments", &total) ||
+	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.experiments", &eoff) ||
+	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.configs", &coff) ||
+	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.samples", &soff))
+		goto fail;
+	for (i = 0; i < ARRAY_SIZE(merge_sql); i++)
+		if (merge_step(dst, merge_sql[i], eoff, coff, soff))
+			goto fail;
+	if (prepare(dst, "SELECT id + ?1 FROM temp.merge_exps ORDER BY id", &stmt))
+		goto fail;
+	sqlite3_bind_int64(stmt, 1, eoff);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		ids = xrealloc(ids, (cnt + 1) * sizeof(*ids));
+		ids[cnt++] = sqlite3_column_int64(stmt, 0);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		st_error(dst, "cannot merge");
+		goto fail;
+	}
+	if (exec(dst->db, dst->path, "DROP TABLE temp.merge_exps; COMMIT"))
+		goto fail;
+	*nadded = cnt;
+	*nskipped = (size_t)total - cnt;
+	if (new_exp_ids) {
+		*new_exp_ids = ids;
+		ids = NULL;
+	}
+	ret = 0;
+	goto out;
+fail:
+	rollback(dst);
+	sqlite3_exec(dst->db, "DROP TABLE IF EXISTS temp.merge_exps", NULL, NULL, NULL);
+out:
+	free(ids);
+	if (attached)
+		sqlite3_exec(dst->db, "DETACH DATABASE src", NULL, NULL, NULL);
+	return ret;
+}
+
+/* ---- test support: stores as older versions wrote them ---- */
+
+int store_create_legacy(const char *path, int version)
+{
+	/* Written with the columns of version 1, which every later version keeps. */
+	static const char *const data =
+		"INSERT INTO experiments (id, uuid, kind, workload, profile, params, cmdline,"
+		" version, label, host, kernel, started_ns, ended_ns, status) VALUES (1,"
+		" '00000000-0000-4000-8000-00000000000' || ?1, 'run', 'pipe', 'stress-ng-0.15',"
+		" '{\"instances\":4}', 'wakebench run pipe', '0.0.1', 'legacy', 'oldhost',"
+		" '6.6.78', 1700000000000000000, 1700000100000000000, 'complete');"
+		"INSERT INTO configs (id, experiment_id, name, features) VALUES (1, 1, 'default',"
+		" 'DELAY_DEQUEUE');"
+		"INSERT INTO samples (id, experiment_id, config_id, idx, warmup, status, reason,"
+		" start_realtime_ns, duration_ns, wall_ns, instances, ops, real_s, usr_s, sys_s,"
+		" ops_per_s, ops_per_cpu_s) VALUES"
+		" (1, 1, 1, 0, 0, 'ok', NULL, 1700000001000000000, 5000000000, 5000100000, 4,"
+		"  1000000, 5.0, 1.0, 9.0, 200000.0, 100000.0),"
+		" (2, 1, 1, 1, 0, 'failed', 'instance 2 died', 1700000006000000000, 5000000000,"
+		"  100000, 4, 0, 0, 0, 0, 0, 0);"
+		"INSERT INTO sample_metrics (sample_id, pos, name, value, available, why, better,"
+		" flags) VALUES (1, 0, 'ctxsw_per_op', 2.5, 1, NULL, -1, 1),"
+		" (1, 1, 'migrations_per_kop', NULL, 0, 'no /proc/pid/sched', -1, 1);"
+		"INSERT INTO env (experiment_id, phase, key, value, impact) VALUES"
+		" (1, 'start', 'kernel.release', '6.6.78', 0),"
+		" (1, 'end', 'kernel.release', '6.6.78', 0);";
+	sqlite3 *db = NULL;
+	sqlite3_stmt *stmt;
+	struct stat sb;
+	char sql[96];
+	int v, rc;
+
+	if (version < 1 || version > STORE_VERSION)
+		return error("no store schema version %d", version);
+	if (!stat(path, &sb))
+		return error("'%s' exists already", path);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK)
+		goto fail;
+	setup_connection(db);
+	if (exec(db, path, "PRAGMA journal_mode = WAL; BEGIN"))
+		goto fail;
+	for (v = 0; v < version; v++)
+		if (exec(db, path, migrations[v]))
+			goto fail;
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; PRAGMA application_id = %d",
+		 version, STORE_APPLICATION_ID);
+	if (exec(db, path, sql))
+		goto fail;
+	/* Each statement of `data` in turn, the version bound as the UUID's last digit. */
+	{
+		const char *tail = data;
+
+		while (tail && *tail) {
+			if (sqlite3_prepare_v2(db, tail, -1, &stmt, &tail) != SQLITE_OK)
+				goto fail;
+			if (!stmt)
+				break;
+			if (sqlite3_bind_parameter_count(stmt) >= 1)
+				sqlite3_bind_int(stmt, 1, version);
+			rc = sqlite3_step(stmt);
+			sqlite3_finalize(stmt);
+			if (rc != SQLITE_DONE)
+				goto fail;
+		}
+	}
+	if (exec(db, path, "COMMIT"))
+		goto fail;
+	sqlite3_close(db);
+	return 0;
+fail:
+	if (db)
+		db_error(db, path, "cannot create a legacy store");
+	sqlite3_close(db);
+	return -1;
+}
