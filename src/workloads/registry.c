@@ -6,10 +6,10 @@
 
 #include <string.h>
 
-
+extern const struct workload workload_pipe;
 
 const struct workload *const workloads[] = {
-
+	&workload_pipe,
 	NULL,
 };
 
