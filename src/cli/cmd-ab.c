@@ -467,11 +467,6 @@ static size_t effects_of(const struct ab_state *st, const char *name, int better
 	return neff;
 }
 
-static bool decided(enum verdict v)
-{
-	return v == VERDICT_NO_CHANGE || v == VERDICT_REGRESSION || v == VERDICT_IMPROVEMENT;
-}
-
 /* Are all main effects of the primary metric decided at this level? */
 static bool all_decided(const struct ab_state *st, double conf)
 {
@@ -480,7 +475,7 @@ static bool all_decided(const struct ab_state *st, double conf)
 
 	effects_of(st, "ops_per_s", st->wl->better, conf, eff);
 	for (k = 0; k < st->nfeat; k++)
-		if (!decided(eff[k].v))
+		if (!stats_verdict_decided(eff[k].v))
 			return false;
 	return true;
 }
@@ -500,14 +495,16 @@ static void print_effect_line(const char *label, const struct ab_effect *e, cons
 	char est[32], lo[32], hi[32];
 
 	if (!e->e.valid) {
-		printf("  %-28s %s: %s\n", label, metric, e->e.why ? e->e.why : "not computed");
+		printf("  %-28s %s%sn/a: %s\n", label, metric, metric[0] ? " " : "",
+		       e->e.why ? e->e.why : "not computed");
 		return;
 	}
 	format_pct(e->e.est, est, sizeof(est));
 	format_pct(e->e.lo, lo, sizeof(lo));
 	format_pct(e->e.hi, hi, sizeof(hi));
-	printf("  %-28s %s %s [%g%% CI %s, %s], Wilcoxon p = %.3g (%zu %s)\n", label, metric, est,
-	       e->e.conf * 100.0, lo, hi, e->e.p, e->e.n_a, e->e.n_a == 1 ? "unit" : "units");
+	printf("  %-28s %s%s%s [%g%% CI %s, %s], Wilcoxon p = %.3g (%zu %s)\n", label, metric,
+	       metric[0] ? " " : "", est, e->e.conf * 100.0, lo, hi, e->e.p, e->e.n_a,
+	       e->e.n_a == 1 ? "unit" : "units");
 }
 
 static const char *verdict_text(const struct ab_state *st, const struct ab_effect *e,
@@ -570,6 +567,26 @@ static int metric_better(const struct ab_state *st, const char *name)
 	return BETTER_NEUTRAL;
 }
 
+/* Why a metric was never measured in a usable sample, or NULL when it was. */
+static const char *unavailable_why(const struct ab_state *st, const char *name)
+{
+	const char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < st->nsamples; i++) {
+		const struct sample *s = &st->samples[i];
+		const struct metric *m;
+
+		if (s->warmup || s->status != SAMPLE_OK || !(m = sample_get(s, name)))
+			continue;
+		if (m->available)
+			return NULL;
+		if (!why)
+			why = m->why;
+	}
+	return why;
+}
+
 /* Keys that differ between arm 0 and arm m, apart from the features and per-run facts. */
 static size_t env_extra(const struct ab_state *st, unsigned m, struct env_delta **out)
 {
@@ -582,7 +599,7 @@ static size_t env_extra(const struct ab_state *st, unsigned m, struct env_delta 
 	}
 	n = env_diff(&st->arms[0].env, &st->arms[m].env, &d);
 	for (i = 0; i < n; i++)
-		if (d[i].impact != IMPACT_RUN && strcmp(d[i].key, "sched.features"))
+		if (d[i].impact != IMPACT_RUN && strncmp(d[i].key, "sched.features", 14))
 			d[k++] = d[i];
 	*out = d;
 	return k;
@@ -627,6 +644,10 @@ static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t 
 			struct ab_effect e[3];
 
 			effects_of(st, ev[i], metric_better(st, ev[i]), conf, e);
+			if (unavailable_why(st, ev[i])) {
+				printf("  %-28s %s\n", ev[i], unavailable_why(st, ev[i]));
+				continue;
+			}
 			for (k = 0; k < st->nfeat; k++) {
 				char label[128];
 
@@ -672,7 +693,7 @@ static json_object *effect_json(const struct ab_state *st, const struct ab_effec
 	json_object_object_add(o, "p", report_json_double(e->e.p));
 	json_object_object_add(o, "method",
 			       e->e.method ? json_object_new_string(e->e.method) : NULL);
-	json_object_object_add(o, "verdict", json_object_new_string(stats_verdict_name(e->v)));
+	json_object_object_add(o, "verdict", json_object_new_string(stats_verdict_key(e->v)));
 	json_object_object_add(o, "verdict_text",
 			       json_object_new_string(verdict_text(st, e, buf, sizeof(buf))));
 	if (!e->e.valid && e->e.why)
@@ -825,6 +846,13 @@ static int check_features(struct ab_state *st, const struct strlist *fl)
 		return features_fail_exit(live.fail);
 	}
 	return 0;
+}
+
+static const char *unit_word(const struct ab_state *st, size_t n)
+{
+	if (st->nfeat == 1)
+		return n == 1 ? "pair" : "pairs";
+	return n == 1 ? "block" : "blocks";
 }
 
 /* Was the option of this long name given (its bit in the group's `seen`)? */
@@ -1003,19 +1031,20 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	print_header(&st);
 	start_ns = now_ns();
 	if (ap.until_decided) {
-		size_t k = 0, li = 0;
+		/*
+		 * The stats engine's schedule up to --max-samples, which is the
+		 * last look; Bonferroni over the k looks that can happen.
+		 */
+		size_t plan[64], k = 0, li = 0;
 
 		nlooks = stats_adaptive_looks(&looks);
-		for (i = 0; i < nlooks && looks[i] <= ap.max_samples; i++)
-			k++;
-		if (!k)
-			k = 1;
+		for (i = 0; i < nlooks && looks[i] < ap.max_samples && k < ARRAY_SIZE(plan) - 1; i++)
+			plan[k++] = looks[i];
+		plan[k++] = ap.max_samples;
 		conf = stats_adaptive_conf(0.95, k);
 		progress_init(&st.progress, cli_progress_enabled(ctx), (unsigned)ap.max_samples);
 		for (;;) {
-			size_t target = li < k && li < nlooks && looks[li] <= ap.max_samples
-						? looks[li]
-						: ap.max_samples;
+			size_t target = plan[li < k ? li : k - 1];
 			bool out_of_time = false;
 
 			while (st.nunits < target && !runner_stop_signal() && !st.setup_failed &&
@@ -1033,16 +1062,15 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 			if (all_decided(&st, conf)) {
 				info("ab: decided after %zu %s (look %zu of at most %zu, each at "
 				     "%.4g%% confidence)",
-				     st.nunits, st.nfeat == 1 ? "pairs" : "blocks", li, k,
-				     conf * 100.0);
+				     st.nunits, unit_word(&st, st.nunits), li, k, conf * 100.0);
 				break;
 			}
 			if (out_of_time) {
-				info("ab: --max-time reached after %zu units: not decided",
-				     st.nunits);
+				info("ab: --max-time reached after %zu %s: not decided", st.nunits,
+				     unit_word(&st, st.nunits));
 				break;
 			}
-			if (li >= k || st.nunits >= ap.max_samples) {
+			if (li >= k) {
 				info("ab: --max-samples reached: not decided");
 				break;
 			}
@@ -1098,7 +1126,7 @@ out_restore:
 	if (sig) {
 		status = "interrupted";
 		warning("ab: stopped by %s after %zu complete %s", sig_name(sig),
-			complete_units(&st), st.nfeat == 1 ? "pairs" : "blocks");
+			complete_units(&st), unit_word(&st, complete_units(&st)));
 	} else if (ret || st.setup_failed || st.ex.store_failed || !complete_units(&st)) {
 		status = "failed";
 	} else {
