@@ -788,24 +788,6 @@ int store_end_experiment(struct store *st, int64_t exp_id, const char *status)
 
 /* ---- reading ---- */
 
-/*
- * Append one entry (until sys/env.c with env_set() is on main: struct env is
- * a plain array of malloc'd key/value pairs, released by env_release()).
- */
-static void env_put(struct env *env, const char *key, enum impact impact, const char *value)
-{
-	struct env_entry *e;
-
-	if (env->n == env->alloc) {
-		env->alloc = env->alloc ? 2 * env->alloc : 32;
-		env->e = xrealloc(env->e, env->alloc * sizeof(*env->e));
-	}
-	e = &env->e[env->n++];
-	e->key = xstrdup(key);
-	e->value = xstrdup(value);
-	e->impact = impact;
-}
-
 int store_load_env(struct store *st, int64_t exp_id, const char *phase, struct env *out)
 {
 	sqlite3_stmt *stmt;
@@ -824,7 +806,7 @@ int store_load_env(struct store *st, int64_t exp_id, const char *phase, struct e
 
 		if (impact < IMPACT_STRONG || impact > IMPACT_RUN)
 			impact = IMPACT_RUN;
-		env_put(out, col_text(stmt, 0), (enum impact)impact, col_text(stmt, 1));
+		env_set(out, col_text(stmt, 0), (enum impact)impact, "%s", col_text(stmt, 1));
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE)
@@ -1231,6 +1213,81 @@ int store_distinct(struct store *st, enum store_field field, char ***vals, size_
 	*vals = v;
 	*n = cnt;
 	return 0;
+}
+
+int store_metric_names(struct store *st, const struct store_filter *f, char ***names, size_t *n)
+{
+	sqlite3_stmt *stmt;
+	char **v = NULL;
+	size_t cnt = 0;
+	int rc;
+
+	*names = NULL;
+	*n = 0;
+	if (prepare(st,
+		    "SELECT m.name FROM experiments e JOIN samples s ON s.experiment_id = e.id"
+		    " JOIN sample_metrics m ON m.sample_id = s.id WHERE" SQL_FILTER
+		    " GROUP BY m.name ORDER BY min(m.pos), m.name",
+		    &stmt))
+		return -1;
+	bind_filter(stmt, f);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		v = xrealloc(v, (cnt + 1) * sizeof(*v));
+		v[cnt++] = xstrdup(col_text(stmt, 0));
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_strings_free(v, cnt);
+		return st_error(st, "cannot read the metric names");
+	}
+	*names = v;
+	*n = cnt;
+	return 0;
+}
+
+int store_filter_check(struct store *st, const struct store_filter *f, const char *cmd)
+{
+	const struct {
+		enum store_field field;
+		const char *option, *value;
+	} checks[] = {
+		{ STORE_FIELD_WORKLOAD, "workload", f->workload },
+		{ STORE_FIELD_PROFILE, "profile", f->profile },
+		{ STORE_FIELD_LABEL, "label", f->label },
+		{ STORE_FIELD_KERNEL, "kernel", f->kernel },
+		{ STORE_FIELD_HOST, "host", f->host },
+	};
+	size_t i, k, n;
+	int ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(checks); i++) {
+		char **vals, *list;
+		size_t len = 1;
+		bool found = false;
+
+		if (!checks[i].value || !*checks[i].value)
+			continue;
+		if (store_distinct(st, checks[i].field, &vals, &n))
+			return -1;
+		for (k = 0; k < n; k++) {
+			found |= !strcmp(vals[k], checks[i].value);
+			len += strlen(vals[k]) + 1;
+		}
+		if (!found) {
+			list = xmalloc(len);
+			list[0] = '\0';
+			for (k = 0; k < n; k++) {
+				if (k)
+					strcat(list, "|");
+				strcat(list, vals[k]);
+			}
+			ret = error("%s: option '--%s': no stored experiment has '%s', stored %s", cmd,
+				    checks[i].option, checks[i].value, n ? list : "none");
+			free(list);
+		}
+		store_strings_free(vals, n);
+	}
+	return ret;
 }
 
 int store_parse_since(const char *s, uint64_t *since_ns)

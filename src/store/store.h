@@ -141,6 +141,18 @@ enum store_field {
 /* Distinct non-NULL values of a field over all experiments, sorted. */
 int store_distinct(struct store *st, enum store_field field, char ***vals, size_t *n);
 void store_strings_free(char **v, size_t n);
+/*
+ * Names of the metrics stored for the samples of the experiments matching
+ * f, in the order samples list them (for column headers).
+ */
+int store_metric_names(struct store *st, const struct store_filter *f, char ***names, size_t *n);
+
+/*
+ * For each filter value that no stored experiment has, print one line
+ * naming the option (--workload, --profile, --label, --kernel, --host) of
+ * command cmd, the value and the values that exist; -1 if any was unknown.
+ */
+int store_filter_check(struct store *st, const struct store_filter *f, const char *cmd);
 
 /*
  * Parse a --since value: "2026-04-01", "2026-04-01T12:00[:00]" (local

@@ -17,9 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <json-c/json.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
+#include "store/store.h"
 #include "sys/env.h"
 
 static char fixture_dir[4096];
@@ -302,6 +306,8 @@ static void test_collect_x86(void **state)
 	assert_non_null(strstr(features, "PLACE_LAG "));
 	assert_non_null(strstr(features, " DELAY_DEQUEUE "));
 	assert_key(&env, "sched.base_slice_ns", "3000000", IMPACT_MEDIUM);
+	/* No sched/debug in this tree: the read-only fallback says so. */
+	assert_key(&env, "sched.features_debug", env_debugfs_reason(ENOENT), IMPACT_STRONG);
 	assert_key(&env, "sched.migration_cost_ns", "500000", IMPACT_MEDIUM);
 	assert_key(&env, "kernel.config.CONFIG_PREEMPT_VOLUNTARY", "y", IMPACT_MEDIUM);
 	assert_key(&env, "kernel.config.CONFIG_NO_HZ_FULL", "y", IMPACT_MEDIUM);
@@ -378,6 +384,25 @@ static void test_collect_config_gz(void **state)
 	assert_key(&env, "kernel.config.CONFIG_PREEMPT_RT", "absent from config", IMPACT_MEDIUM);
 	env_release(&env);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Without base_slice_ns (lockdown), the base slice comes from sched/debug (in ms). */
+static void test_base_slice_from_debug(void **state)
+{
+	char dir[] = "/tmp/wakebench-t-env.XXXXXX", cmd[8192];
+	struct env_opts o = { .root = dir, .debugfs = dir };
+	struct env env = { 0 };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "mkdir %s/sched && cp %s %s/sched/debug", dir,
+		 fixture("sched-debug-6.18.txt"), dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(env_collect(&env, &o), 0);
+	assert_key(&env, "sched.base_slice_ns", "1400000", IMPACT_MEDIUM);
+	env_release(&env);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -469,6 +494,119 @@ static void test_diff(void **state)
 	env_release(&b);
 }
 
+/* Store one experiment whose start fingerprint is env; returns its id. */
+static int64_t store_experiment(struct store *st, const struct env *env, const char *label)
+{
+	struct experiment_info info = {
+		.kind = "run", .workload = "pipe", .profile = "stress-ng-0.15",
+		.params_json = "{}", .cmdline = "wakebench run pipe", .version = WAKEBENCH_VERSION,
+		.label = label, .host = "raspberrypi", .kernel = env_get(env, "kernel.release"),
+		.started_ns = 1764460800000000000ULL,
+	};
+	int64_t id;
+
+	assert_int_equal(store_begin_experiment(st, &info, &id), 0);
+	assert_int_equal(store_add_env(st, id, "start", env), 0);
+	assert_int_equal(store_end_experiment(st, id, "complete"), 0);
+	return id;
+}
+
+/* Run `wakebench env ARGS` in-process; its stdout into *out. */
+static int run_env_cmd(const char *db, const char **args, int nargs, char **out)
+{
+	char path[] = "/tmp/wakebench-t-env-out.XXXXXX";
+	struct ctx ctx = { .db_path = db, .debugfs = "/sys/kernel/debug", .root = "/" };
+	int fd = mkstemp(path), saved, rc;
+
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	rc = cmd_env(nargs, args, &ctx);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(fd);
+	assert_int_equal(read_file(path, out, NULL), 0);
+	unlink(path);
+	return rc;
+}
+
+/* env --diff A B between two stored experiments, in text and JSON. */
+static void test_diff_stored(void **state)
+{
+	char dir[] = "/tmp/wakebench-t-env.XXXXXX", db[256], ida[32], uuidb[16], *out;
+	struct env_opts o = { .debugfs = "/nonexistent" };
+	struct env a = { 0 }, b = { 0 };
+	struct store *st;
+	int64_t id_a, id_b;
+	char root[4096];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/results.db", dir);
+	snprintf(root, sizeof(root), "%s", fixture("root-pi5"));
+	o.root = root;
+	assert_int_equal(env_collect(&a, &o), 0);
+	assert_int_equal(env_collect(&b, &o), 0);
+	env_set(&b, "cpu.governor", IMPACT_STRONG, "performance (cpus 0-3)");
+	env_set(&b, "run.loadavg", IMPACT_RUN, "3.00 2.00 1.00");
+
+	assert_int_equal(store_open(db, STORE_CREATE, &st), 0);
+	id_a = store_experiment(st, &a, NULL);
+	id_b = store_experiment(st, &b, "governor");
+	{
+		struct store_filter f = { .exp_id = id_b };
+		struct store_experiment *e;
+		size_t n;
+
+		assert_int_equal(store_list_experiments(st, &f, &e, &n), 0);
+		assert_int_equal(n, 1);
+		snprintf(uuidb, sizeof(uuidb), "%.8s", e->uuid);
+		store_experiments_free(e, n);
+	}
+	store_close(st);
+	snprintf(ida, sizeof(ida), "%lld", (long long)id_a);
+
+	{
+		const char *args[] = { "--diff", ida, uuidb };
+
+		assert_int_equal(run_env_cmd(db, args, 3, &out), 0);
+		assert_non_null(strstr(out, "2 keys differ"));
+		assert_non_null(strstr(out, "strong    cpu.governor\n"
+					    "          A: ondemand (cpus 0-3)\n"
+					    "          B: performance (cpus 0-3)\n"));
+		/* run-class keys come last */
+		assert_true(strstr(out, "run.loadavg") > strstr(out, "cpu.governor"));
+		free(out);
+	}
+	{
+		const char *args[] = { "--diff", ida, ida, "--format", "json" };
+
+		assert_int_equal(run_env_cmd(db, args, 5, &out), 0);
+		struct json_object *j = json_tokener_parse(out), *diffs, *ja;
+
+		assert_non_null(j);
+		assert_true(json_object_object_get_ex(j, "differences", &diffs));
+		assert_int_equal(json_object_array_length(diffs), 0);
+		assert_true(json_object_object_get_ex(j, "a", &ja));
+		assert_true(json_object_object_get_ex(ja, "id", &ja));
+		assert_int_equal(json_object_get_int64(ja), id_a);
+		json_object_put(j);
+		free(out);
+	}
+	{
+		const char *args[] = { "--diff", ida, "424242" };
+
+		assert_int_equal(run_env_cmd(db, args, 3, &out), EXIT_USAGE);
+		free(out);
+	}
+	env_release(&a);
+	env_release(&b);
+	snprintf(root, sizeof(root), "rm -rf %s", dir);
+	assert_int_equal(system(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -478,7 +616,9 @@ int main(void)
 		cmocka_unit_test(test_flavour),		  cmocka_unit_test(test_collect_pi5),
 		cmocka_unit_test(test_collect_x86),	  cmocka_unit_test(test_collect_empty),
 		cmocka_unit_test(test_collect_config_gz), cmocka_unit_test(test_collect_live),
+		cmocka_unit_test(test_base_slice_from_debug),
 		cmocka_unit_test(test_set_get),		  cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_diff_stored),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

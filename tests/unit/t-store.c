@@ -57,18 +57,6 @@ static int teardown(void **state)
 	return rc ? -1 : 0;
 }
 
-static void env_free_entries(struct env *env)
-{
-	size_t i;
-
-	for (i = 0; i < env->n; i++) {
-		free(env->e[i].key);
-		free(env->e[i].value);
-	}
-	free(env->e);
-	memset(env, 0, sizeof(*env));
-}
-
 static void make_sample(struct sample *s, uint32_t index, double ops_per_s)
 {
 	sample_init(s);
@@ -247,11 +235,11 @@ static void test_write_and_read(void **state)
 	assert_string_equal(loaded.e[0].key, "cpu.governor");
 	assert_int_equal(loaded.e[0].impact, IMPACT_MEDIUM);
 	assert_string_equal(loaded.e[1].value, "6.18.0");
-	env_free_entries(&loaded);
+	env_release(&loaded);
 	assert_int_equal(store_load_env(st, exp_id, "end", &loaded), 0);
 	assert_int_equal(loaded.n, 1);
 	assert_int_equal(loaded.e[0].impact, IMPACT_RUN);
-	env_free_entries(&loaded);
+	env_release(&loaded);
 
 	assert_int_equal(store_distinct(st, STORE_FIELD_LABEL, &vals, &n), 0);
 	assert_int_equal(n, 1);
@@ -539,7 +527,7 @@ static void test_import(void **state)
 
 		assert_int_equal(store_load_env(st, 4, "start", &env), 0);
 		assert_int_equal(env.n, 1);
-		env_free_entries(&env);
+		env_release(&env);
 	}
 	{
 		struct collect c = { 0 };
