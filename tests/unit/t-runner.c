@@ -282,7 +282,7 @@ static void check_ok_sample(const struct sample *s, unsigned instances)
 	assert_int_equal(s->status, SAMPLE_OK);
 	assert_int_equal(s->instances, instances);
 	assert_true(s->ops > 0);
-	assert_true(s->real_s > 0.09 && s->real_s < 3.0);
+	assert_true(s->real_s > 0.09 && s->real_s < 10.0); /* a busy machine is slow */
 	assert_true(s->ops_per_s > 0);
 	assert_true(s->usr_s + s->sys_s > 0);
 	assert_true(s->wall_ns >= 90 * MS);
@@ -340,6 +340,8 @@ struct saboteur {
 	int action; /* 0: kill a reader, 1: raise SIGINT */
 	useconds_t delay_us;
 	int killed;
+	uint64_t acted_ns; /* when it acted */
+	uint64_t done_ns;  /* when runner_sample() returned */
 };
 
 static pid_t find_reader(void)
@@ -390,6 +392,7 @@ static void *saboteur_main(void *arg)
 		kill(getpid(), SIGINT);
 		sb->killed = 1;
 	}
+	sb->acted_ns = now_ns();
 	return NULL;
 }
 
@@ -407,7 +410,8 @@ static void run_sabotaged(struct saboteur *sb, struct sample *s)
 	spec.rp = &rp;
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(pthread_create(&th, NULL, saboteur_main, sb), 0);
-	assert_int_equal(runner_sample(&spec, 2000 * MS, s), 0);
+	assert_int_equal(runner_sample(&spec, 5000 * MS, s), 0);
+	sb->done_ns = now_ns();
 	pthread_join(th, NULL);
 }
 
@@ -415,7 +419,6 @@ static void test_sample_task_killed(void **state)
 {
 	struct saboteur sb = { .action = 0, .delay_us = 300000 };
 	struct sample s;
-	uint64_t t0 = now_ns();
 
 	(void)state;
 	run_sabotaged(&sb, &s);
@@ -424,8 +427,8 @@ static void test_sample_task_killed(void **state)
 	assert_int_equal(s.status, SAMPLE_FAILED);
 	assert_true(s.reason[0] != '\0');
 	assert_non_null(strstr(s.reason, "instance"));
-	/* The failure ends the sample early, not after its 2 s. */
-	assert_true(now_ns() - t0 < 1900 * MS);
+	/* The failure ends the sample early, not after its 5 s. */
+	assert_true(sb.done_ns - sb.acted_ns < 2000 * MS);
 	assert_nothing_left();
 }
 
@@ -433,7 +436,6 @@ static void test_sample_interrupted(void **state)
 {
 	struct saboteur sb = { .action = 1, .delay_us = 300000 };
 	struct sample s;
-	uint64_t t0 = now_ns();
 
 	(void)state;
 	runner_signals_install();
@@ -442,7 +444,7 @@ static void test_sample_interrupted(void **state)
 	assert_int_equal(s.status, SAMPLE_INTERRUPTED);
 	assert_non_null(strstr(s.reason, "SIGINT"));
 	/* Stopped within a second of the signal. */
-	assert_true(now_ns() - t0 < 1300 * MS);
+	assert_true(sb.done_ns - sb.acted_ns < 1000 * MS);
 	assert_nothing_left();
 
 	/* Once a stop signal was seen no further sample starts. */
@@ -483,7 +485,7 @@ static void test_parent_killed(void **state)
 	assert_int_equal(count_workload_procs(false), 4);
 	assert_int_equal(kill(runner, SIGKILL), 0);
 	t0 = now_ns();
-	deadline = t0 + 1000 * MS;
+	deadline = t0 + 3000 * MS; /* the sample would run until 5 s */
 	while (now_ns() < deadline) {
 		pid_t p = waitpid(-1, &status, WNOHANG);
 
@@ -495,7 +497,7 @@ static void test_parent_killed(void **state)
 			usleep(5000);
 	}
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
-	/* Everything (runner, instances, readers) is gone within a second. */
+	/* Everything (runner, instances, readers) is gone long before 5 s. */
 	assert_int_equal(alive, 0);
 	assert_nothing_left();
 }
