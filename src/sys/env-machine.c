@@ -359,8 +359,77 @@ static void probe_page_size(struct env_ctx *c)
 			bytes, flavour);
 }
 
+/*
+ * The Raspberry Pi firmware's throttling bits ("50005" in hex): under-voltage,
+ * frequency capped, throttled, soft temperature limit, now (bits 0-3) and
+ * since boot (bits 16-19). The firmware node's name differs between boards
+ * (soc:firmware, soc@107c000000:firmware), so look one level under each
+ * platform device.
+ */
+static const struct {
+	unsigned long bit;
+	const char *what;
+} throttle_bits[] = {
+	{ 1ul << 0, "under-voltage now" },
+	{ 1ul << 1, "frequency capped now" },
+	{ 1ul << 2, "throttled now" },
+	{ 1ul << 3, "soft temperature limit now" },
+	{ 1ul << 16, "under-voltage occurred" },
+	{ 1ul << 17, "frequency capped occurred" },
+	{ 1ul << 18, "throttled occurred" },
+	{ 1ul << 19, "soft temperature limit occurred" },
+};
+
+void env_throttled_describe(unsigned long bits, char *buf, size_t len)
+{
+	size_t used, i;
+	int first = 1;
+
+	used = (size_t)snprintf(buf, len, "0x%lx (", bits);
+	for (i = 0; i < ARRAY_SIZE(throttle_bits) && used < len; i++) {
+		if (!(bits & throttle_bits[i].bit))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", first ? "" : ", ",
+					 throttle_bits[i].what);
+		first = 0;
+	}
+	if (used < len)
+		snprintf(buf + used, len - used, "%s)", first ? "none" : "");
+}
+
+static void probe_throttled(struct env_ctx *c)
+{
+	char **devs, **sub, rel[PATH_MAX], desc[256], *v = NULL;
+	size_t n = list_dir(c, "/sys/devices/platform", "", &devs), i, j, m;
+
+	for (i = 0; i < n && !v; i++) {
+		snprintf(rel, sizeof(rel), "/sys/devices/platform/%s", devs[i]);
+		m = list_dir(c, rel, "", &sub);
+		for (j = 0; j < m && !v; j++) {
+			size_t l = strlen(sub[j]);
+
+			if (l < 8 || strcmp(sub[j] + l - 8, "firmware"))
+				continue;
+			snprintf(rel, sizeof(rel), "/sys/devices/platform/%s/%s/get_throttled",
+				 devs[i], sub[j]);
+			v = env_read_trim(c, rel);
+		}
+		free_names(sub, m);
+	}
+	free_names(devs, n);
+	if (v) {
+		env_throttled_describe(strtoul(v, NULL, 16), desc, sizeof(desc));
+		env_set(c->env, "cpu.throttled", IMPACT_RUN, "%s", desc);
+	} else {
+		env_set(c->env, "cpu.throttled", IMPACT_RUN,
+			"absent (no Raspberry Pi firmware get_throttled)");
+	}
+	free(v);
+}
+
 void env_probe_platform(struct env_ctx *c)
 {
+	probe_throttled(c);
 	probe_thermal(c);
 	probe_mitigations(c);
 	probe_page_size(c);

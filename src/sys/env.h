@@ -99,6 +99,9 @@ void env_format_cpulist(const uint8_t *bitmap, size_t nbits, char *buf, size_t l
  */
 char *env_group_by_cpu(const char *const *vals, size_t ncpus);
 
+/* Raspberry Pi firmware throttling bits as "0x50000 (under-voltage occurred, throttled occurred)". */
+void env_throttled_describe(unsigned long bits, char *buf, size_t len);
+
 /* The flavour of a kernel release: "rpi-2712" for "6.12.25+rpt-rpi-2712", "amd64". */
 void env_kernel_flavour(const char *release, char *buf, size_t len);
 

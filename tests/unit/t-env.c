@@ -231,6 +231,21 @@ static void test_flavour(void **state)
 	}
 }
 
+static void test_throttled(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	env_throttled_describe(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0x0 (none)");
+	env_throttled_describe(0x50005, buf, sizeof(buf));
+	assert_string_equal(buf, "0x50005 (under-voltage now, throttled now, under-voltage "
+				 "occurred, throttled occurred)");
+	env_throttled_describe(0x80008, buf, sizeof(buf));
+	assert_string_equal(buf, "0x80008 (soft temperature limit now, soft temperature limit "
+				 "occurred)");
+}
+
 static void test_collect_pi5(void **state)
 {
 	char root[4096];
@@ -267,6 +282,8 @@ static void test_collect_pi5(void **state)
 	assert_key(&env, "cpu.idle_driver", "psci_idle", IMPACT_MEDIUM);
 	assert_key(&env, "cpu.idle_governor", "menu", IMPACT_MEDIUM);
 	assert_key(&env, "thermal.cpu-thermal", "61.8 C", IMPACT_RUN);
+	assert_key(&env, "cpu.throttled", "0x50000 (under-voltage occurred, throttled occurred)",
+		   IMPACT_RUN);
 	assert_key(&env, "mitigations.spectre_v2", "Mitigation: CSV2, BHB", IMPACT_MEDIUM);
 	assert_key(&env, "mitigations.cmdline", "absent (default auto)", IMPACT_MEDIUM);
 	assert_key(&env, "mem.page_size", "16 KiB (kernel flavour rpi-2712)", IMPACT_WEAK);
@@ -322,6 +339,8 @@ static void test_collect_x86(void **state)
 	assert_key(&env, "mitigations.cmdline", "off", IMPACT_MEDIUM);
 	assert_key(&env, "mitigations.spec_store_bypass", "Vulnerable", IMPACT_MEDIUM);
 	assert_key(&env, "thermal.acpitz", "27.8 C", IMPACT_RUN);
+	assert_key(&env, "cpu.throttled", "absent (no Raspberry Pi firmware get_throttled)",
+		   IMPACT_RUN);
 	assert_key(&env, "thermal.x86_pkg_temp", "45.0 C", IMPACT_RUN);
 	assert_key(&env, "thermal.acpitz.thermal_zone2", "29.8 C", IMPACT_RUN);
 	assert_key(&env, "mem.page_size", "4 KiB (kernel flavour amd64)", IMPACT_WEAK);
@@ -613,7 +632,8 @@ int main(void)
 		cmocka_unit_test(test_debugfs_reason),	  cmocka_unit_test(test_cmdline_param),
 		cmocka_unit_test(test_config_value),	  cmocka_unit_test(test_preempt_derive),
 		cmocka_unit_test(test_cpulist),		  cmocka_unit_test(test_group_by_cpu),
-		cmocka_unit_test(test_flavour),		  cmocka_unit_test(test_collect_pi5),
+		cmocka_unit_test(test_flavour),
+		cmocka_unit_test(test_throttled),		  cmocka_unit_test(test_collect_pi5),
 		cmocka_unit_test(test_collect_x86),	  cmocka_unit_test(test_collect_empty),
 		cmocka_unit_test(test_collect_config_gz), cmocka_unit_test(test_collect_live),
 		cmocka_unit_test(test_base_slice_from_debug),
