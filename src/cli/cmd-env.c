@@ -16,18 +16,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 struct env_params {
 	bool diff;
 };
 
-static const struct env_params env_defaults = { .diff = false };
+static const struct env_params env_defaults = {.diff = false};
 
 static const struct opt env_opts_table[] = {
-	{ .type = OPT_FLAG, .long_name = "diff", .offset = offsetof(struct env_params, diff),
-	  .help = "list the keys that differ between stored experiments A and B "
-		  "(ids or UUID prefixes)" },
-	OPT_END_ROW,
+    {.type = OPT_FLAG,
+     .long_name = "diff",
+     .offset = offsetof(struct env_params, diff),
+     .help = "list the keys that differ between stored experiments A and B "
+	     "(ids or UUID prefixes)"},
+    OPT_END_ROW,
 };
 
 static size_t key_width(const struct env *env)
@@ -82,14 +86,14 @@ static void print_json(const struct env *env)
 	}
 	json_object_object_add(root, "keys", keys);
 	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								    JSON_C_TO_STRING_NOSLASHESCAPE));
+								JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 }
 
 static int env_now(const struct ctx *ctx)
 {
-	struct env_opts o = { .root = ctx->root, .debugfs = ctx->debugfs };
-	struct env env = { 0 };
+	struct env_opts o = {.root = ctx->root, .debugfs = ctx->debugfs};
+	struct env env = {0};
 
 	if (env_collect(&env, &o)) {
 		env_release(&env);
@@ -103,15 +107,152 @@ static int env_now(const struct ctx *ctx)
 	return EXIT_OK;
 }
 
+/* One side of --diff: the experiment and its start fingerprint. */
+struct side {
+	const char *ref;
+	struct store_experiment *exp;
+	struct env env;
+};
+
+static int load_side(struct store *st, struct side *sd)
+{
+	struct store_filter f = {0};
+	size_t n = 0;
+	int64_t id;
+
+	if (store_find_experiment(st, sd->ref, &id))
+		return EXIT_USAGE; /* the store named the unknown reference */
+	f.exp_id = id;
+	if (store_list_experiments(st, &f, &sd->exp, &n))
+		return EXIT_RUNTIME;
+	if (n != 1) {
+		store_experiments_free(sd->exp, n);
+		sd->exp = NULL;
+		error("experiment '%s' vanished from the store", sd->ref);
+		return EXIT_RUNTIME;
+	}
+	if (store_load_env(st, id, "start", &sd->env))
+		return EXIT_RUNTIME;
+	if (!sd->env.n)
+		warning("experiment %lld ('%s') has no stored fingerprint", (long long)id, sd->ref);
+	return EXIT_OK;
+}
+
+static void side_release(struct side *sd)
+{
+	if (sd->exp)
+		store_experiments_free(sd->exp, 1);
+	env_release(&sd->env);
+}
+
+static void describe(const char *tag, const struct store_experiment *e)
+{
+	char when[32] = "?";
+	time_t t = (time_t)(e->started_ns / 1000000000ULL);
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);
+	printf("%s: experiment %lld (%.8s) %s %s, kernel %s, host %s, %s%s%s\n", tag,
+	       (long long)e->id, e->uuid, e->kind ? e->kind : "?", e->workload ? e->workload : "?",
+	       e->kernel ? e->kernel : "?", e->host ? e->host : "?", when,
+	       e->label ? ", label " : "", e->label ? e->label : "");
+}
+
+static void print_diff_text(const struct side *a, const struct side *b, const struct env_delta *d,
+			    size_t n)
+{
+	size_t i;
+
+	describe("A", a->exp);
+	describe("B", b->exp);
+	if (!n) {
+		printf("\nno differences in %zu keys\n", a->env.n);
+		return;
+	}
+	printf("\n%zu key%s differ%s (strongest first):\n", n, n == 1 ? "" : "s",
+	       n == 1 ? "s" : "");
+	for (i = 0; i < n; i++) {
+		printf("\n%-8s  %s\n", env_impact_name(d[i].impact), d[i].key);
+		printf("          A: %s\n", d[i].a ? d[i].a : "(not recorded)");
+		printf("          B: %s\n", d[i].b ? d[i].b : "(not recorded)");
+	}
+}
+
+static struct json_object *exp_json(const struct store_experiment *e)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_int64(e->id));
+	json_object_object_add(o, "uuid", json_object_new_string(e->uuid));
+	json_object_object_add(o, "kernel", e->kernel ? json_object_new_string(e->kernel) : NULL);
+	json_object_object_add(o, "host", e->host ? json_object_new_string(e->host) : NULL);
+	json_object_object_add(o, "label", e->label ? json_object_new_string(e->label) : NULL);
+	return o;
+}
+
+static void print_diff_json(const struct side *a, const struct side *b, const struct env_delta *d,
+			    size_t n)
+{
+	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(root, "a", exp_json(a->exp));
+	json_object_object_add(root, "b", exp_json(b->exp));
+	for (i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "key", json_object_new_string(d[i].key));
+		json_object_object_add(o, "impact",
+				       json_object_new_string(env_impact_name(d[i].impact)));
+		json_object_object_add(o, "a", d[i].a ? json_object_new_string(d[i].a) : NULL);
+		json_object_object_add(o, "b", d[i].b ? json_object_new_string(d[i].b) : NULL);
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(root, "differences", arr);
+	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+static int env_diff_cmd(const struct ctx *ctx, const char *ref_a, const char *ref_b)
+{
+	const char *path = cli_db_path(ctx);
+	struct side a = {.ref = ref_a}, b = {.ref = ref_b};
+	struct env_delta *d = NULL;
+	struct store *st;
+	size_t n;
+	int rc;
+
+	if (access(path, F_OK))
+		die_usage("env: no experiment '%s': the store '%s' does not exist", ref_a, path);
+	if (store_open(path, STORE_READONLY, &st))
+		return EXIT_RUNTIME;
+	rc = load_side(st, &a);
+	if (!rc)
+		rc = load_side(st, &b);
+	if (!rc) {
+		n = env_diff(&a.env, &b.env, &d);
+		if (ctx->format == FMT_JSON)
+			print_diff_json(&a, &b, d, n);
+		else
+			print_diff_text(&a, &b, d, n);
+		free(d);
+	}
+	side_release(&a);
+	side_release(&b);
+	store_close(st);
+	return rc;
+}
+
 int cmd_env(int argc, const char **argv, struct ctx *ctx)
 {
 	struct env_params p = env_defaults;
 	struct opt_group groups[2] = {
-		{ .title = "env options", .opts = env_opts_table, .base = &p,
-		  .defaults = &env_defaults },
-		cli_common_group(ctx),
+	    {.title = "env options", .opts = env_opts_table, .base = &p, .defaults = &env_defaults},
+	    cli_common_group(ctx),
 	};
-	struct opts_result res = { 0 };
+	struct opts_result res = {0};
 	int rc;
 
 	cli_parse("env", "[--diff EXP_A EXP_B] [options]",
@@ -122,11 +263,11 @@ int cmd_env(int argc, const char **argv, struct ctx *ctx)
 	cli_require_format("env", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
 	if (!p.diff && res.npos)
 		die_usage("env: unexpected argument '%s' (did you mean --diff A B?)", res.pos[0]);
-	if (p.diff) {
-		opts_result_release(&res);
-		die_usage("env: option '--diff': needs the results store, not built yet");
-	}
-	rc = env_now(ctx);
+	if (p.diff && res.npos != 2)
+		die_usage("env: option '--diff': needs two experiments (ids or UUID prefixes), "
+			  "got %zu",
+			  res.npos);
+	rc = p.diff ? env_diff_cmd(ctx, res.pos[0], res.pos[1]) : env_now(ctx);
 	opts_result_release(&res);
 	return rc;
 }

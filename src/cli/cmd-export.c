@@ -1,13 +1,388 @@
 /*
- * cmd-export.c: `wakebench export` (not built yet: this file is replaced by the
- * command's implementation).
+ * cmd-export.c: `wakebench export`: the stored data for other tools.
+ *
+ * JSON (built with json-c, one experiment object at a time so that memory
+ * stays bounded however large the store is): every experiment matching the
+ * filters with its provenance, configs, start and end fingerprint, and every
+ * sample with every metric (unavailable ones with their reason, value
+ * null). CSV: one row per sample, the fixed metrics first and then one
+ * column per named metric (empty when unavailable; the reasons are in the
+ * JSON). Filters select experiments; unknown values exit 2 naming the values
+ * that exist. `show --format json` reuses this with --experiment.
  */
 #include "cli/cli.h"
+#include "store/store.h"
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct export_params {
+	const char *workload, *profile, *label, *kernel, *host, *since, *experiment;
+};
+
+static const struct opt export_opts[] = {
+	{ .type = OPT_STRING, .long_name = "workload", .offset = offsetof(struct export_params, workload),
+	  .argh = "NAME", .help = "only experiments of this workload" },
+	{ .type = OPT_STRING, .long_name = "profile", .offset = offsetof(struct export_params, profile),
+	  .argh = "NAME", .help = "only experiments with this profile" },
+	{ .type = OPT_STRING, .long_name = "label", .offset = offsetof(struct export_params, label),
+	  .argh = "TEXT", .help = "only experiments with this label" },
+	{ .type = OPT_STRING, .long_name = "kernel", .offset = offsetof(struct export_params, kernel),
+	  .argh = "RELEASE", .help = "only experiments on this kernel release (uname -r)" },
+	{ .type = OPT_STRING, .long_name = "host", .offset = offsetof(struct export_params, host),
+	  .argh = "NAME", .help = "only experiments from this host" },
+	{ .type = OPT_STRING, .long_name = "since", .offset = offsetof(struct export_params, since),
+	  .argh = "WHEN", .help = "only experiments started since a date (2026-04-01[T12:00]) or a duration ago (2h)" },
+	{ .type = OPT_STRING, .long_name = "experiment", .offset = offsetof(struct export_params, experiment),
+	  .argh = "EXP", .help = "only this experiment (id or UUID prefix)" },
+	OPT_END_ROW,
+};
+
+static const char export_usage[] = "[--format json|csv] [filters]";
+static const char export_description[] =
+	"Write the stored experiments (provenance, configs, environment, every sample and\n"
+	"metric) as JSON, or one CSV row per sample with one column per metric.";
+
+/* ---- JSON ---- */
+
+static json_object *jstr(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *jtime(uint64_t ns)
+{
+	time_t t = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+	char buf[40];
+
+	if (!ns || !gmtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return NULL;
+	return json_object_new_string(buf);
+}
+
+static const char *better_name(int better)
+{
+	return better > 0 ? "higher" : better < 0 ? "lower" : "neutral";
+}
+
+static json_object *env_json(const struct env *env)
+{
+	json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < env->n; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "key", jstr(env->e[i].key));
+		json_object_object_add(o, "value", jstr(env->e[i].value));
+		json_object_object_add(o, "impact", jstr(env_impact_name(env->e[i].impact)));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static int sample_json(void *arg, const struct store_row *row)
+{
+	json_object *samples = arg, *o = json_object_new_object(), *metrics;
+	const struct sample *s = row->s;
+	size_t i;
+
+	json_object_object_add(o, "index", json_object_new_int64(s->index));
+	json_object_object_add(o, "config", jstr(row->cfg ? row->cfg->name : NULL));
+	json_object_object_add(o, "warmup", json_object_new_boolean(s->warmup));
+	json_object_object_add(o, "status", jstr(sample_status_name(s->status)));
+	json_object_object_add(o, "reason", s->reason[0] ? jstr(s->reason) : NULL);
+	json_object_object_add(o, "start", jtime(s->start_realtime_ns));
+	json_object_object_add(o, "start_realtime_ns", json_object_new_uint64(s->start_realtime_ns));
+	json_object_object_add(o, "duration_ns", json_object_new_uint64(s->duration_ns));
+	json_object_object_add(o, "wall_ns", json_object_new_uint64(s->wall_ns));
+	json_object_object_add(o, "instances", json_object_new_int64(s->instances));
+	json_object_object_add(o, "ops", json_object_new_uint64(s->ops));
+	json_object_object_add(o, "real_s", json_object_new_double(s->real_s));
+	json_object_object_add(o, "usr_s", json_object_new_double(s->usr_s));
+	json_object_object_add(o, "sys_s", json_object_new_double(s->sys_s));
+	json_object_object_add(o, "ops_per_s", json_object_new_double(s->ops_per_s));
+	json_object_object_add(o, "ops_per_cpu_s", json_object_new_double(s->ops_per_cpu_s));
+	metrics = json_object_new_array();
+	for (i = 0; i < s->nmetrics; i++) {
+		const struct metric *m = &s->metrics[i];
+		json_object *mo = json_object_new_object();
+
+		json_object_object_add(mo, "name", jstr(m->name));
+		json_object_object_add(mo, "value",
+				       m->available ? json_object_new_double(m->value) : NULL);
+		json_object_object_add(mo, "available", json_object_new_boolean(m->available));
+		if (!m->available)
+			json_object_object_add(mo, "why", jstr(m->why));
+		json_object_object_add(mo, "better", jstr(better_name(m->better)));
+		json_object_object_add(mo, "evidence",
+				       json_object_new_boolean(m->flags & METRIC_EVIDENCE));
+		json_object_array_add(metrics, mo);
+	}
+	json_object_object_add(o, "metrics", metrics);
+	json_object_array_add(samples, o);
+	return 0;
+}
+
+static json_object *experiment_json(struct store *st, const struct store_experiment *e,
+				    const struct store_config *cfgs, size_t ncfg)
+{
+	json_object *o = json_object_new_object(), *params, *arr, *env;
+	struct store_filter f = { .exp_id = e->id };
+	struct env start = { 0 }, end = { 0 };
+	size_t i;
+
+	json_object_object_add(o, "id", json_object_new_int64(e->id));
+	json_object_object_add(o, "uuid", jstr(e->uuid));
+	json_object_object_add(o, "kind", jstr(e->kind));
+	json_object_object_add(o, "workload", jstr(e->workload));
+	json_object_object_add(o, "profile", jstr(e->profile));
+	params = e->params_json ? json_tokener_parse(e->params_json) : NULL;
+	json_object_object_add(o, "params", params ? params : jstr(e->params_json));
+	json_object_object_add(o, "cmdline", jstr(e->cmdline));
+	json_object_object_add(o, "version", jstr(e->version));
+	json_object_object_add(o, "label", jstr(e->label));
+	json_object_object_add(o, "host", jstr(e->host));
+	json_object_object_add(o, "kernel", jstr(e->kernel));
+	json_object_object_add(o, "started", jtime(e->started_ns));
+	json_object_object_add(o, "started_ns", json_object_new_uint64(e->started_ns));
+	json_object_object_add(o, "ended", jtime(e->ended_ns));
+	json_object_object_add(o, "ended_ns", e->ended_ns ? json_object_new_uint64(e->ended_ns) : NULL);
+	json_object_object_add(o, "status", jstr(e->status));
+
+	arr = json_object_new_array();
+	for (i = 0; i < ncfg; i++) {
+		json_object *c;
+
+		if (cfgs[i].exp_id != e->id)
+			continue;
+		c = json_object_new_object();
+		json_object_object_add(c, "name", jstr(cfgs[i].name));
+		json_object_object_add(c, "features", jstr(cfgs[i].features));
+		json_object_array_add(arr, c);
+	}
+	json_object_object_add(o, "configs", arr);
+
+	if (store_load_env(st, e->id, "start", &start) || store_load_env(st, e->id, "end", &end))
+		goto fail;
+	env = json_object_new_object();
+	json_object_object_add(env, "start", env_json(&start));
+	json_object_object_add(env, "end", env_json(&end));
+	json_object_object_add(o, "env", env);
+	env_release(&start);
+	env_release(&end);
+
+	arr = json_object_new_array();
+	json_object_object_add(o, "samples", arr);
+	if (store_foreach_sample(st, &f, 0, sample_json, arr))
+		goto fail;
+	return o;
+fail:
+	env_release(&start);
+	env_release(&end);
+	json_object_put(o);
+	return NULL;
+}
+
+static int export_json(struct store *st, const struct store_experiment *exps, size_t n,
+		       const struct store_config *cfgs, size_t ncfg)
+{
+	json_object *head = json_object_new_object();
+	const char *h;
+	size_t i, hlen;
+
+	/*
+	 * The document is {"format": ..., "version": 1, "experiments": [...]}.
+	 * It is written one experiment at a time: the head object is
+	 * serialised by json-c and its closing brace replaced by the array.
+	 */
+	json_object_object_add(head, "format", json_object_new_string("wakebench-export"));
+	json_object_object_add(head, "version", json_object_new_int(1));
+	json_object_object_add(head, "schema", json_object_new_int(store_schema_version()));
+	h = json_object_to_json_string_ext(head, JSON_C_TO_STRING_PLAIN);
+	hlen = strlen(h);
+	if (hlen < 2 || h[hlen - 1] != '}')
+		BUG("json-c head '%s'", h);
+	fwrite(h, 1, hlen - 1, stdout);
+	json_object_put(head);
+	fputs(",\"experiments\":[", stdout);
+	for (i = 0; i < n; i++) {
+		json_object *o = experiment_json(st, &exps[i], cfgs, ncfg);
+
+		if (!o)
+			return -1;
+		if (i)
+			fputc(',', stdout);
+		fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+								JSON_C_TO_STRING_NOSLASHESCAPE),
+		      stdout);
+		json_object_put(o);
+	}
+	fputs("]}\n", stdout);
+	return 0;
+}
+
+/* ---- CSV ---- */
+
+static void csv_field(const char *s, bool first)
+{
+	if (!first)
+		fputc(',', stdout);
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, stdout);
+		return;
+	}
+	fputc('"', stdout);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', stdout);
+		fputc(*s, stdout);
+	}
+	fputc('"', stdout);
+}
+
+static void csv_number(double v)
+{
+	printf(",%.15g", v);
+}
+
+struct csv_state {
+	char **names;
+	size_t nnames;
+};
+
+static int sample_csv(void *arg, const struct store_row *row)
+{
+	struct csv_state *cs = arg;
+	const struct store_experiment *e = row->exp;
+	const struct sample *s = row->s;
+	size_t i;
+
+	printf("%lld", (long long)e->id);
+	csv_field(e->uuid, false);
+	csv_field(e->kind, false);
+	csv_field(e->workload, false);
+	csv_field(e->profile, false);
+	csv_field(e->label, false);
+	csv_field(e->host, false);
+	csv_field(e->kernel, false);
+	csv_field(e->status, false);
+	csv_field(row->cfg ? row->cfg->name : NULL, false);
+	csv_field(row->cfg ? row->cfg->features : NULL, false);
+	printf(",%u,%d", s->index, s->warmup ? 1 : 0);
+	csv_field(sample_status_name(s->status), false);
+	csv_field(s->reason[0] ? s->reason : NULL, false);
+	printf(",%llu,%llu,%llu,%u,%llu", (unsigned long long)s->start_realtime_ns,
+	       (unsigned long long)s->duration_ns, (unsigned long long)s->wall_ns, s->instances,
+	       (unsigned long long)s->ops);
+	csv_number(s->real_s);
+	csv_number(s->usr_s);
+	csv_number(s->sys_s);
+	csv_number(s->ops_per_s);
+	csv_number(s->ops_per_cpu_s);
+	for (i = 0; i < cs->nnames; i++) {
+		const struct metric *m = sample_get(s, cs->names[i]);
+
+		if (m && m->available)
+			csv_number(m->value);
+		else
+			fputc(',', stdout);
+	}
+	fputc('\n', stdout);
+	return 0;
+}
+
+static int export_csv(struct store *st, const struct store_filter *f)
+{
+	static const char *const fixed[] = {
+		"experiment_id", "experiment_uuid", "kind", "workload", "profile", "label", "host",
+		"kernel", "experiment_status", "config", "features", "sample_index", "warmup",
+		"sample_status", "reason", "start_realtime_ns", "duration_ns", "wall_ns",
+		"instances", "ops", "real_s", "usr_s", "sys_s", "ops_per_s", "ops_per_cpu_s",
+	};
+	struct csv_state cs;
+	size_t i;
+	int ret;
+
+	if (store_metric_names(st, f, &cs.names, &cs.nnames))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(fixed); i++)
+		csv_field(fixed[i], i == 0);
+	for (i = 0; i < cs.nnames; i++)
+		csv_field(cs.names[i], false);
+	fputc('\n', stdout);
+	ret = store_foreach_sample(st, f, 0, sample_csv, &cs);
+	store_strings_free(cs.names, cs.nnames);
+	return ret;
+}
 
 int cmd_export(int argc, const char **argv, struct ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
-	(void)ctx;
-	return error("'export' is not built yet");
+	struct export_params p = { 0 };
+	struct opt_group groups[] = {
+		{ .title = "filters", .opts = export_opts, .base = &p },
+		cli_common_group(ctx),
+	};
+	struct store_filter f = { 0 };
+	struct store_experiment *exps = NULL;
+	struct store_config *cfgs = NULL;
+	struct opts_result res;
+	struct store *st;
+	size_t n = 0, ncfg = 0;
+	int ret = EXIT_RUNTIME;
+
+	cli_parse("export", export_usage, export_description, groups, ARRAY_SIZE(groups), argc,
+		  argv, 0, &res, ctx);
+	/* export's default format is JSON: text is not a format for data */
+	if (ctx->format == FMT_TEXT &&
+	    !(groups[1].seen & (1ull << (opts_find(groups[1].opts, "format") - groups[1].opts))))
+		ctx->format = FMT_JSON;
+	cli_require_format("export", ctx, 1u << FMT_JSON | 1u << FMT_CSV);
+	if (res.npos) {
+		opts_result_release(&res);
+		die_usage("export: unexpected argument '%s' (filters are options, see 'wakebench "
+			  "export -h')",
+			  res.pos[0]);
+	}
+	opts_result_release(&res);
+	f.workload = p.workload;
+	f.profile = p.profile;
+	f.label = p.label;
+	f.kernel = p.kernel;
+	f.host = p.host;
+	if (p.since && store_parse_since(p.since, &f.since_ns))
+		die_usage("export: option '--since': not a date or duration: '%s', allowed "
+			  "YYYY-MM-DD[THH:MM[:SS]] or a duration such as 2h",
+			  p.since);
+
+	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
+	if (store_open(cli_db_path(ctx), STORE_READONLY, &st))
+		return EXIT_RUNTIME;
+	if (store_filter_check(st, &f, "export")) {
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	if (p.experiment && store_find_experiment(st, p.experiment, &f.exp_id)) {
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	if (ctx->format == FMT_CSV) {
+		if (!export_csv(st, &f))
+			ret = EXIT_OK;
+	} else if (!store_list_experiments(st, &f, &exps, &n) &&
+		   !store_list_configs(st, &f, &cfgs, &ncfg)) {
+		if (!export_json(st, exps, n, cfgs, ncfg))
+			ret = EXIT_OK;
+	}
+	store_experiments_free(exps, n);
+	store_configs_free(cfgs, ncfg);
+	store_close(st);
+	return ret;
 }

@@ -1,13 +1,75 @@
 /*
- * cmd-import.c: `wakebench import` (not built yet: this file is replaced by the
- * command's implementation).
+ * cmd-import.c: `wakebench import FILE`: merge another wakebench store
+ * (another machine's, a guest's from `vm`, an older version's) into this
+ * one. Experiments are matched by UUID: those already present are skipped,
+ * so importing twice changes nothing. The whole merge is one transaction and
+ * FILE is only read (an older schema is upgraded in memory).
  */
 #include "cli/cli.h"
+#include "store/store.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char import_usage[] = "FILE...";
+static const char import_description[] =
+	"Merge other wakebench stores into this one by experiment UUID; experiments\n"
+	"already present are skipped. Each FILE is only read.";
 
 int cmd_import(int argc, const char **argv, struct ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
-	(void)ctx;
-	return error("'import' is not built yet");
+	struct opt_group groups[] = { cli_common_group(ctx) };
+	struct opts_result res;
+	json_object *out = NULL;
+	struct store *st;
+	size_t i;
+	int ret = EXIT_OK;
+
+	cli_parse("import", import_usage, import_description, groups, ARRAY_SIZE(groups), argc,
+		  argv, 0, &res, ctx);
+	cli_require_format("import", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
+	if (!res.npos) {
+		opts_result_release(&res);
+		die_usage("import: give the store file(s) to merge, e.g. 'wakebench import "
+			  "other.db'");
+	}
+	if (store_open(cli_db_path(ctx), STORE_CREATE, &st)) {
+		opts_result_release(&res);
+		return EXIT_RUNTIME;
+	}
+	if (ctx->format == FMT_JSON)
+		out = json_object_new_array();
+	for (i = 0; i < res.npos; i++) {
+		int64_t *ids = NULL;
+		size_t added, skipped, k;
+
+		if (store_import(st, res.pos[i], &ids, &added, &skipped)) {
+			ret = EXIT_RUNTIME;
+			continue;
+		}
+		if (out) {
+			json_object *o = json_object_new_object(), *arr = json_object_new_array();
+
+			json_object_object_add(o, "file", json_object_new_string(res.pos[i]));
+			json_object_object_add(o, "added", json_object_new_int64((int64_t)added));
+			json_object_object_add(o, "skipped", json_object_new_int64((int64_t)skipped));
+			for (k = 0; k < added; k++)
+				json_object_array_add(arr, json_object_new_int64(ids[k]));
+			json_object_object_add(o, "ids", arr);
+			json_object_array_add(out, o);
+		} else {
+			printf("%s: %zu experiment%s added, %zu skipped (already present)\n",
+			       res.pos[i], added, added == 1 ? "" : "s", skipped);
+		}
+		free(ids);
+	}
+	if (out) {
+		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
+								 JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(out);
+	}
+	store_close(st);
+	opts_result_release(&res);
+	return ret;
 }

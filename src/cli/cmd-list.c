@@ -1,13 +1,212 @@
 /*
- * cmd-list.c: `wakebench list` (not built yet: this file is replaced by the
- * command's implementation).
+ * cmd-list.c: `wakebench list`: the workloads, their profiles (with the
+ * values each profile sets) and every option with its default and range.
+ * Everything is rendered from the same option tables that parse the
+ * options, so what is listed cannot drift from what is accepted.
  */
 #include "cli/cli.h"
+#include "cli/experiment.h"
+#include "cli/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char list_usage[] = "[options]";
+static const char list_description[] =
+	"List the workloads, their profiles and the values each profile sets, and every option\n"
+	"of 'run' with its default and allowed range.";
+
+static const char *type_name(enum opt_type t)
+{
+	switch (t) {
+	case OPT_FLAG:
+		return "flag";
+	case OPT_UINT:
+		return "uint";
+	case OPT_DOUBLE:
+		return "number";
+	case OPT_PERCENT:
+		return "percent";
+	case OPT_DURATION:
+		return "duration";
+	case OPT_SIZE:
+		return "size";
+	case OPT_CHOICE:
+		return "choice";
+	case OPT_STRING:
+		return "string";
+	case OPT_STRLIST:
+		return "list";
+	case OPT_END:
+		break;
+	}
+	return "?";
+}
+
+/* "data-size=512 pipe-size=0 no-packet=off": what a profile sets. */
+static void print_profile_values(const struct workload *wl, const struct profile *p)
+{
+	const struct opt *o;
+	char v[128];
+
+	printf("        sets:");
+	for (o = wl->opts; o->type != OPT_END; o++) {
+		if (o->flags & OPT_HIDDEN || o->type == OPT_STRLIST)
+			continue;
+		opts_format_value(o, p->params, v, sizeof(v));
+		printf(" --%s=%s", o->long_name, v[0] ? v : "(none)");
+	}
+	printf("\n");
+}
+
+static void list_text(struct opt_group *common, size_t ncommon)
+{
+	size_t i;
+
+	printf("workloads:\n");
+	for (i = 0; workloads[i]; i++) {
+		const struct workload *wl = workloads[i];
+		const struct profile *p;
+		struct opt_group g = { .opts = wl->opts, .defaults = wl->defaults };
+		char title[96];
+
+		printf("\n  %s: %s\n", wl->name, wl->summary);
+		printf("    one op: %s; primary metric: %s (%s is better); %u task%s per instance\n",
+		       wl->op_name, wl->unit, wl->better >= 0 ? "higher" : "lower",
+		       wl->tasks_per_instance, wl->tasks_per_instance == 1 ? "" : "s");
+		if (wl->profiles && wl->profiles[0].name) {
+			printf("    profiles (--profile):\n");
+			for (p = wl->profiles; p->name; p++) {
+				bool def = wl->default_profile &&
+					   !strcmp(wl->default_profile, p->name);
+
+				printf("      %-18s %s%s\n", p->name, p->summary,
+				       def ? " (default)" : "");
+				print_profile_values(wl, p);
+			}
+		}
+		snprintf(title, sizeof(title), "  workload options (%s)", wl->name);
+		g.title = title;
+		opts_print_help(stdout, &g, 1);
+	}
+	opts_print_help(stdout, common, ncommon);
+}
+
+static json_object *options_json(const struct opt_group *g)
+{
+	json_object *a = json_object_new_array();
+	const struct opt *o;
+
+	for (o = g->opts; o->type != OPT_END; o++) {
+		json_object *e;
+		char buf[256];
+
+		if (o->flags & OPT_HIDDEN)
+			continue;
+		e = json_object_new_object();
+		json_object_object_add(e, "name", json_object_new_string(o->long_name));
+		if (o->short_name) {
+			char s[2] = { (char)o->short_name, '\0' };
+
+			json_object_object_add(e, "short", json_object_new_string(s));
+		}
+		json_object_object_add(e, "type", json_object_new_string(type_name(o->type)));
+		if (o->help)
+			json_object_object_add(e, "help", json_object_new_string(o->help));
+		if (g->defaults && o->type != OPT_STRLIST) {
+			opts_format_value(o, g->defaults, buf, sizeof(buf));
+			json_object_object_add(e, "default",
+					       buf[0] ? json_object_new_string(buf) : NULL);
+		}
+		opts_format_allowed(o, buf, sizeof(buf));
+		if (buf[0])
+			json_object_object_add(e, "allowed", json_object_new_string(buf));
+		json_object_array_add(a, e);
+	}
+	return a;
+}
+
+static void list_json(struct opt_group *common, size_t ncommon)
+{
+	json_object *o = json_object_new_object(), *wls = json_object_new_array(),
+		    *groups = json_object_new_array();
+	size_t i;
+
+	for (i = 0; workloads[i]; i++) {
+		const struct workload *wl = workloads[i];
+		json_object *w = json_object_new_object(), *profs = json_object_new_array();
+		struct opt_group g = { .title = "workload options", .opts = wl->opts,
+				       .defaults = wl->defaults };
+		const struct profile *p;
+		void *copy = xmalloc(wl->params_size);
+
+		json_object_object_add(w, "name", json_object_new_string(wl->name));
+		json_object_object_add(w, "summary", json_object_new_string(wl->summary));
+		json_object_object_add(w, "op", json_object_new_string(wl->op_name));
+		json_object_object_add(w, "unit", json_object_new_string(wl->unit));
+		json_object_object_add(w, "better",
+				       json_object_new_string(wl->better >= 0 ? "higher" : "lower"));
+		json_object_object_add(w, "tasks_per_instance",
+				       json_object_new_int64(wl->tasks_per_instance));
+		json_object_object_add(w, "default_profile",
+				       wl->default_profile
+					       ? json_object_new_string(wl->default_profile)
+					       : NULL);
+		for (p = wl->profiles; p && p->name; p++) {
+			json_object *pj = json_object_new_object();
+			struct opt_group pg = { .opts = wl->opts, .base = copy };
+
+			memcpy(copy, p->params, wl->params_size);
+			json_object_object_add(pj, "name", json_object_new_string(p->name));
+			json_object_object_add(pj, "summary", json_object_new_string(p->summary));
+			json_object_object_add(pj, "params", experiment_params_json(&pg, 1));
+			json_object_array_add(profs, pj);
+		}
+		free(copy);
+		json_object_object_add(w, "profiles", profs);
+		json_object_object_add(w, "options", options_json(&g));
+		json_object_array_add(wls, w);
+	}
+	json_object_object_add(o, "workloads", wls);
+	for (i = 0; i < ncommon; i++) {
+		json_object *gj = json_object_new_object();
+
+		json_object_object_add(gj, "title", json_object_new_string(common[i].title));
+		json_object_object_add(gj, "options", options_json(&common[i]));
+		json_object_array_add(groups, gj);
+	}
+	json_object_object_add(o, "option_groups", groups);
+	report_json_print(stdout, o);
+	json_object_put(o);
+}
 
 int cmd_list(int argc, const char **argv, struct ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
-	(void)ctx;
-	return error("'list' is not built yet");
+	struct run_params rp = runner_defaults;
+	struct experiment_opts eo;
+	struct opt_group parse_groups[1], shown[3];
+	struct opts_result res;
+
+	parse_groups[0] = cli_common_group(ctx);
+	cli_parse("list", list_usage, list_description, parse_groups, ARRAY_SIZE(parse_groups),
+		  argc, argv, 0, &res, ctx);
+	if (res.npos)
+		die_usage("list: unexpected argument '%s'", res.pos[0]);
+	cli_require_format("list", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
+
+	/* The options every workload shares, as 'run' parses them. */
+	shown[0] = (struct opt_group){ .title = "runner options (every workload)",
+				       .opts = runner_opts, .base = &rp,
+				       .defaults = &runner_defaults };
+	shown[1] = experiment_opts_group(&eo, NULL);
+	shown[1].title = "experiment options (--profile: see each workload's profiles)";
+	shown[2] = cli_common_group(ctx);
+	shown[2].defaults = NULL;
+	if (ctx->format == FMT_JSON)
+		list_json(shown, ARRAY_SIZE(shown));
+	else
+		list_text(shown, ARRAY_SIZE(shown));
+	experiment_opts_release(&eo);
+	opts_result_release(&res);
+	return EXIT_OK;
 }

@@ -1,13 +1,369 @@
 /*
- * cmd-run.c: `wakebench run` (not built yet: this file is replaced by the
- * command's implementation).
+ * cmd-run.c: `wakebench run [WORKLOAD] [options]`: samples of one config.
+ *
+ * It parses the runner's, the workload's, the experiment's and the common
+ * options from their tables, resolves the profile, checks what can only be
+ * checked against this machine, then runs an optional warm-up and -n
+ * samples, printing each as it completes (text line, stress-ng's
+ * --metrics-brief table, or nothing until the final JSON) and storing each
+ * at once. Ctrl-C or SIGTERM stops the run: the completed samples are
+ * summarised and stored as an interrupted experiment, and the exit status
+ * is 128 + the signal.
  */
 #include "cli/cli.h"
+#include "cli/experiment.h"
+#include "cli/report.h"
+#include "sys/probes.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char run_usage[] = "[WORKLOAD] [options]";
+static const char run_description[] =
+	"Run samples of one config of WORKLOAD (default pipe), print each as it completes and a\n"
+	"summary, and store them. 'wakebench list' shows the workloads and their profiles.";
+
+struct run_state {
+	struct ctx *ctx;
+	const struct workload *wl;
+	const struct run_params *rp;
+	struct experiment ex;
+	int64_t config_id;
+	struct sample *samples; /* warm-up included */
+	size_t nsamples;
+	struct progress progress;
+	unsigned measured; /* measured (non-warm-up) samples done */
+};
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	}
+	return "a signal";
+}
+
+/* The running median of the primary metric, for the progress line. */
+static double running_median(const struct run_state *st)
+{
+	double *x = xcalloc(st->nsamples + 1, sizeof(*x)), m = 0;
+	size_t n = 0, i;
+
+	for (i = 0; i < st->nsamples; i++)
+		if (!st->samples[i].warmup && st->samples[i].status == SAMPLE_OK)
+			x[n++] = st->samples[i].ops_per_s;
+	if (n)
+		m = stats_median(x, n);
+	free(x);
+	return m;
+}
+
+static void print_sample(struct run_state *st, const struct sample *s)
+{
+	unsigned total = (unsigned)st->rp->samples;
+
+	progress_clear(&st->progress);
+	switch (st->ctx->format) {
+	case FMT_TEXT:
+		report_sample_text(stdout, NULL, s, st->measured, total, st->wl->unit);
+		fflush(stdout);
+		break;
+	case FMT_METRICS_BRIEF:
+		if (s->warmup)
+			break;
+		if (s->status != SAMPLE_OK) {
+			warning("sample %u/%u %s: %s", st->measured, total,
+				sample_status_name(s->status), s->reason);
+			break;
+		}
+		report_metrics_brief(stdout, (long)getpid(), st->wl->name, s,
+				     experiment_profile_has_mbps(st->ex.base_profile));
+		fflush(stdout);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Run one sample (a warm-up when warmup is set), store it, print it.
+ * Returns 0 when a sample was produced, -1 on a setup error (reported).
+ */
+static int one_sample(struct run_state *st, const struct run_spec *spec, bool warmup)
+{
+	struct sample *s = &st->samples[st->nsamples];
+	uint64_t duration_ns = warmup ? st->rp->warmup_ns : st->rp->duration_ns;
+
+	if (!warmup)
+		progress_show(&st->progress, NULL, st->measured + 1, running_median(st),
+			      st->wl->unit);
+	sample_init(s);
+	if (runner_sample(spec, duration_ns, s))
+		return -1;
+	s->warmup = warmup;
+	st->nsamples++;
+	if (!warmup) {
+		st->measured++;
+		st->progress.done++;
+	}
+	experiment_add_sample(&st->ex, st->config_id, s);
+	print_sample(st, s);
+	return 0;
+}
+
+/*
+ * With --trace, one untraced sample of the same config after the traced
+ * ones measures what tracing costs; it is stored under its own config and
+ * never enters the summary. Returns -1 on a setup error.
+ */
+static int calibrate(struct run_state *st, const struct run_spec *traced,
+		     const struct probe_set *ps, char *line, size_t len)
+{
+	struct probe_set view = probes_untraced(ps);
+	struct run_spec spec = *traced;
+	struct sample s;
+	int64_t config_id;
+	double traced_median = running_median(st);
+
+	if (!(traced_median > 0))
+		return 0;
+	spec.probes = view.probes;
+	spec.nprobes = view.n;
+	if (experiment_add_config(&st->ex, "untraced calibration", NULL, &config_id))
+		return 0;
+	sample_init(&s);
+	if (runner_sample(&spec, st->rp->duration_ns, &s))
+		return -1;
+	experiment_add_sample(&st->ex, config_id, &s);
+	if (s.status == SAMPLE_OK)
+		probes_overhead_line(traced_median, s.ops_per_s, line, len);
+	else
+		snprintf(line, len, "tracing overhead: unknown (the untraced sample %s: %.200s)",
+			 sample_status_name(s.status), s.reason);
+	return 0;
+}
+
+static void print_header(const struct run_state *st)
+{
+	const struct run_params *rp = st->rp;
+	char dur[32], warm[32];
+
+	if (st->ctx->format != FMT_TEXT || st->ctx->quiet)
+		return;
+	format_duration(rp->duration_ns, dur, sizeof(dur));
+	format_duration(rp->warmup_ns, warm, sizeof(warm));
+	report_profile_text(stdout, st->wl->name, st->ex.profile);
+	printf("%llu instance%s, %llu sample%s of %s, warm-up %s, placement %s%s%s\n",
+	       (unsigned long long)rp->instances, rp->instances == 1 ? "" : "s",
+	       (unsigned long long)rp->samples, rp->samples == 1 ? "" : "s", dur,
+	       rp->warmup_ns ? warm : "none", placement_names[rp->placement],
+	       st->ex.label ? ", label " : "", st->ex.label ? st->ex.label : "");
+	fflush(stdout);
+}
+
+static void print_json(struct run_state *st, json_object *params, const struct report_summary *rs,
+		       const char *status, int sig, const char *overhead)
+{
+	json_object *o = json_object_new_object(), *samples = json_object_new_array(),
+		    *env = json_object_new_object(), *exp = json_object_new_object();
+	size_t i;
+
+	json_object_object_add(o, "version", json_object_new_string(WAKEBENCH_VERSION));
+	json_object_object_add(o, "command", json_object_new_string("run"));
+	json_object_object_add(o, "cmdline", json_object_new_string(st->ex.cmdline));
+	json_object_object_add(o, "workload", json_object_new_string(st->wl->name));
+	json_object_object_add(o, "unit", json_object_new_string(st->wl->unit));
+	json_object_object_add(o, "profile",
+			       st->ex.profile ? json_object_new_string(st->ex.profile) : NULL);
+	json_object_object_add(o, "base_profile",
+			       st->ex.base_profile ? json_object_new_string(st->ex.base_profile)
+						   : NULL);
+	json_object_object_add(o, "label",
+			       st->ex.label ? json_object_new_string(st->ex.label) : NULL);
+	json_object_object_add(o, "params", json_object_get(params));
+
+	json_object_object_add(exp, "status", json_object_new_string(status));
+	json_object_object_add(exp, "stored", json_object_new_boolean(!st->ctx->no_store &&
+								      !st->ex.store_failed));
+	json_object_object_add(exp, "uuid", st->ex.info.uuid[0]
+						    ? json_object_new_string(st->ex.info.uuid)
+						    : NULL);
+	json_object_object_add(exp, "db", st->ctx->no_store
+						  ? NULL
+						  : json_object_new_string(cli_db_path(st->ctx)));
+	json_object_object_add(exp, "host", json_object_new_string(st->ex.host));
+	json_object_object_add(exp, "kernel", json_object_new_string(st->ex.kernel));
+	json_object_object_add(exp, "stopped_by", sig ? json_object_new_string(signal_name(sig))
+						      : NULL);
+	json_object_object_add(o, "experiment", exp);
+
+	json_object_object_add(env, "start", report_env_json(&st->ex.env_start));
+	json_object_object_add(env, "end", st->ex.have_env_end ? report_env_json(&st->ex.env_end)
+							       : NULL);
+	json_object_object_add(o, "environment", env);
+	for (i = 0; i < st->nsamples; i++)
+		json_object_array_add(samples, report_sample_json(&st->samples[i]));
+	json_object_object_add(o, "samples", samples);
+	json_object_object_add(o, "summary", report_summary_json(rs));
+	json_object_object_add(o, "tracing_overhead",
+			       overhead[0] ? json_object_new_string(overhead) : NULL);
+	report_json_print(stdout, o);
+	json_object_put(o);
+}
 
 int cmd_run(int argc, const char **argv, struct ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
-	(void)ctx;
-	return error("'run' is not built yet");
+	struct run_params rp = runner_defaults;
+	struct experiment_opts eo;
+	struct opts_result res;
+	struct probe_params pp = probe_defaults;
+	struct probe_set ps;
+	struct opt_group fixed[3], groups[5], pgroups[3];
+	struct report_summary rs;
+	struct run_state st;
+	struct run_spec spec;
+	const struct workload *wl;
+	const char *base_profile = NULL, *status;
+	json_object *params;
+	char profile[160], err[512], title[96], overhead[512] = "";
+	void *parsed, *wlp;
+	size_t i, ngroups;
+	int ret = EXIT_OK, sig = 0, setup_failed = 0;
+
+	memset(fixed, 0, sizeof(fixed));
+	fixed[0] = (struct opt_group){ .title = "runner options", .opts = runner_opts, .base = &rp,
+				       .defaults = &runner_defaults };
+	fixed[1] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
+				       .defaults = &probe_defaults };
+	fixed[2] = cli_common_group(ctx);
+	wl = experiment_pick_workload("run", fixed, ARRAY_SIZE(fixed), argc, argv);
+
+	parsed = xmalloc(wl->params_size);
+	wlp = xmalloc(wl->params_size);
+	memcpy(parsed, wl->defaults, wl->params_size);
+	snprintf(title, sizeof(title), "workload options (%s)", wl->name);
+	groups[0] = fixed[0];
+	groups[1] = (struct opt_group){ .title = title, .opts = wl->opts, .base = parsed,
+					.defaults = wl->defaults };
+	groups[2] = experiment_opts_group(&eo, wl);
+	ngroups = 3;
+	if (probe_opts[0].type != OPT_END)
+		groups[ngroups++] = fixed[1];
+	groups[ngroups++] = fixed[2];
+	cli_parse("run", run_usage, run_description, groups, ngroups, argc, argv, 0, &res, ctx);
+	if (res.npos > 1)
+		die_usage("run: unexpected argument '%s': one workload at most", res.pos[1]);
+	cli_require_format("run", ctx,
+			   1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_METRICS_BRIEF);
+
+	experiment_resolve(wl, &eo, &groups[1], wlp, profile, sizeof(profile), &base_profile);
+	memset(&spec, 0, sizeof(spec));
+	spec.wl = wl;
+	spec.wl_params = wlp;
+	spec.rp = &rp;
+	if (wl->check && wl->check(wlp, &rp, err, sizeof(err)))
+		die_usage("run: %s", err);
+	if (runner_check(&spec, err, sizeof(err)))
+		die_usage("run: %s", err);
+	if (probes_setup(&ps, &pp, ctx->debugfs, err, sizeof(err)))
+		die_skip("run: %s", err);
+	spec.probes = ps.probes;
+	spec.nprobes = ps.n;
+
+	/* The parameters actually used: the resolved workload set, not the parsed one. */
+	pgroups[0] = groups[0];
+	pgroups[1] = groups[1];
+	pgroups[1].base = wlp;
+	pgroups[2] = fixed[1];
+	params = experiment_params_json(pgroups, ARRAY_SIZE(pgroups));
+
+	runner_signals_install();
+	memset(&st, 0, sizeof(st));
+	st.ctx = ctx;
+	st.wl = wl;
+	st.rp = &rp;
+	st.samples = xcalloc(rp.samples + 1, sizeof(*st.samples));
+	if (experiment_begin(&st.ex, ctx, "run", wl, profile[0] ? profile : NULL, base_profile,
+			     eo.v.label, params) ||
+	    experiment_add_config(&st.ex, "default", NULL, &st.config_id)) {
+		experiment_release(&st.ex);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	progress_init(&st.progress, cli_progress_enabled(ctx), (unsigned)rp.samples);
+	print_header(&st);
+
+	if (rp.warmup_ns && one_sample(&st, &spec, true))
+		setup_failed = 1;
+	for (i = 0; !setup_failed && i < rp.samples; i++) {
+		if (runner_stop_signal() || st.ex.store_failed)
+			break;
+		if (one_sample(&st, &spec, false))
+			setup_failed = 1;
+		else if (st.samples[st.nsamples - 1].status == SAMPLE_INTERRUPTED)
+			break;
+	}
+	if (!setup_failed && !runner_stop_signal() && !st.ex.store_failed && probes_tracing(&ps) &&
+	    calibrate(&st, &spec, &ps, overhead, sizeof(overhead)))
+		setup_failed = 1;
+	progress_clear(&st.progress);
+	sig = runner_stop_signal();
+
+	if (report_summarize(st.samples, st.nsamples, &rs))
+		ret = EXIT_RUNTIME;
+	if (sig) {
+		status = "interrupted";
+		warning("run: stopped by %s after %zu of %llu samples", signal_name(sig),
+			rs.nsamples + rs.nfailed, (unsigned long long)rp.samples);
+	} else if (setup_failed || st.ex.store_failed || (rp.samples && !rs.nsamples)) {
+		status = "failed";
+	} else {
+		status = "complete";
+	}
+	if (experiment_end(&st.ex, status))
+		st.ex.store_failed = true;
+
+	switch (ctx->format) {
+	case FMT_TEXT:
+		report_summary_text(stdout, NULL, &rs);
+		if (overhead[0])
+			printf("%s\n", overhead);
+		report_env_text(stdout, st.ex.have_env_end ? &st.ex.env_end : &st.ex.env_start);
+		if (!ctx->no_store && !st.ex.store_failed && !ctx->quiet)
+			printf("stored: experiment %s in %s\n", st.ex.info.uuid,
+			       cli_db_path(ctx));
+		break;
+	case FMT_JSON:
+		print_json(&st, params, &rs, status, sig, overhead);
+		break;
+	case FMT_METRICS_BRIEF:
+		if (report_noisy(&rs))
+			warning("run: noisy: the CV of ops/s is %.1f%% (above %.0f%%)",
+				report_summary_get(&rs, "ops_per_s")->sum.cv * 100.0,
+				rs.cv_warn * 100.0);
+		break;
+	}
+
+	if (sig)
+		ret = experiment_signal_status(sig);
+	else if (!strcmp(status, "failed"))
+		ret = EXIT_RUNTIME;
+	report_summary_release(&rs);
+	experiment_release(&st.ex);
+out:
+	json_object_put(params);
+	free(st.samples);
+	probes_release(&ps);
+	experiment_opts_release(&eo);
+	opts_result_release(&res);
+	free(parsed);
+	free(wlp);
+	return ret;
 }

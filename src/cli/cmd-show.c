@@ -1,13 +1,206 @@
 /*
- * cmd-show.c: `wakebench show` (not built yet: this file is replaced by the
- * command's implementation).
+ * cmd-show.c: `wakebench show EXP`: one stored experiment in full: its
+ * provenance (command line, version, parameters, times, status), its
+ * configs, its environment fingerprint by impact (with the keys that
+ * changed between start and end), and every sample with every metric,
+ * including failed samples with their reason and unavailable metrics with
+ * theirs. `--format json` prints the same document as `export --format json`
+ * restricted to this experiment.
  */
 #include "cli/cli.h"
+#include "store/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char show_usage[] = "EXP [--format text|json]";
+static const char show_description[] =
+	"Print one stored experiment in full: provenance, configs, environment and every\n"
+	"sample with its metrics. EXP is an experiment id or a prefix of its UUID.";
+
+static void format_time(uint64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+
+	if (!ns || !localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S %Z", &tm))
+		snprintf(buf, len, "-");
+}
+
+static void print_env(struct store *st, int64_t exp_id)
+{
+	struct env start = { 0 }, end = { 0 };
+	size_t i;
+	int impact;
+
+	if (store_load_env(st, exp_id, "start", &start) || store_load_env(st, exp_id, "end", &end))
+		goto out;
+	if (!start.n && !end.n) {
+		printf("\nenvironment: not recorded\n");
+		goto out;
+	}
+	printf("\nenvironment (at the start; '->' the value at the end where it changed):\n");
+	for (impact = IMPACT_STRONG; impact <= IMPACT_RUN; impact++) {
+		bool header = false;
+
+		for (i = 0; i < start.n; i++) {
+			const char *later;
+
+			if ((int)start.e[i].impact != impact)
+				continue;
+			if (!header) {
+				printf("  %s:\n", env_impact_name((enum impact)impact));
+				header = true;
+			}
+			later = env_get(&end, start.e[i].key);
+			if (later && strcmp(later, start.e[i].value))
+				printf("    %-32s %s -> %s\n", start.e[i].key, start.e[i].value, later);
+			else
+				printf("    %-32s %s\n", start.e[i].key, start.e[i].value);
+		}
+		/* keys only recorded at the end */
+		for (i = 0; i < end.n; i++) {
+			if ((int)end.e[i].impact != impact || env_get(&start, end.e[i].key))
+				continue;
+			if (!header) {
+				printf("  %s:\n", env_impact_name((enum impact)impact));
+				header = true;
+			}
+			printf("    %-32s (end) %s\n", end.e[i].key, end.e[i].value);
+		}
+	}
+out:
+	env_release(&start);
+	env_release(&end);
+}
+
+struct show_state {
+	size_t n;
+};
+
+static int print_sample(void *arg, const struct store_row *row)
+{
+	struct show_state *ss = arg;
+	const struct sample *s = row->s;
+	size_t i;
+
+	if (!ss->n++)
+		printf("\nsamples:\n  %5s %-16s %-11s %6s %12s %8s %8s %8s %14s %14s\n", "index",
+		       "config", "status", "warmup", "ops", "real_s", "usr_s", "sys_s", "ops/s",
+		       "ops/cpu-s");
+	printf("  %5u %-16s %-11s %6s %12llu %8.3f %8.3f %8.3f %14.2f %14.2f\n", s->index,
+	       row->cfg ? row->cfg->name : "?", sample_status_name(s->status),
+	       s->warmup ? "yes" : "no", (unsigned long long)s->ops, s->real_s, s->usr_s,
+	       s->sys_s, s->ops_per_s, s->ops_per_cpu_s);
+	if (s->reason[0])
+		printf("        reason: %s\n", s->reason);
+	for (i = 0; i < s->nmetrics; i++) {
+		const struct metric *m = &s->metrics[i];
+
+		if (m->available)
+			printf("        %-28s %.6g\n", m->name, m->value);
+		else
+			printf("        %-28s unavailable (%s)\n", m->name, m->why);
+	}
+	return 0;
+}
+
+static int show_text(struct store *st, int64_t exp_id)
+{
+	struct store_filter f = { .exp_id = exp_id };
+	struct store_experiment *e;
+	struct store_config *cfgs;
+	struct show_state ss = { 0 };
+	size_t n, ncfg, i;
+	char started[64], ended[64];
+
+	if (store_list_experiments(st, &f, &e, &n))
+		return EXIT_RUNTIME;
+	if (n != 1) {
+		store_experiments_free(e, n);
+		error("experiment %lld vanished from the store", (long long)exp_id);
+		return EXIT_RUNTIME;
+	}
+	format_time(e->started_ns, started, sizeof(started));
+	format_time(e->ended_ns, ended, sizeof(ended));
+	printf("experiment %lld  %s\n", (long long)e->id, e->uuid);
+	printf("  %-12s %s\n", "status", e->status);
+	printf("  %-12s %s\n", "kind", e->kind ? e->kind : "");
+	printf("  %-12s %s\n", "workload", e->workload ? e->workload : "");
+	printf("  %-12s %s\n", "profile", e->profile ? e->profile : "-");
+	printf("  %-12s %s\n", "label", e->label ? e->label : "-");
+	printf("  %-12s %s\n", "host", e->host ? e->host : "-");
+	printf("  %-12s %s\n", "kernel", e->kernel ? e->kernel : "-");
+	printf("  %-12s %s\n", "wakebench", e->version ? e->version : "-");
+	printf("  %-12s %s\n", "command", e->cmdline ? e->cmdline : "-");
+	printf("  %-12s %s\n", "parameters", e->params_json ? e->params_json : "-");
+	printf("  %-12s %s\n", "started", started);
+	if (e->ended_ns > e->started_ns) {
+		char dur[32];
+
+		format_duration(e->ended_ns - e->started_ns, dur, sizeof(dur));
+		printf("  %-12s %s (after %s)\n", "ended", ended, dur);
+	} else {
+		printf("  %-12s -\n", "ended");
+	}
+	printf("  %-12s %lld\n", "samples", (long long)e->nsamples);
+	store_experiments_free(e, n);
+
+	if (store_list_configs(st, &f, &cfgs, &ncfg))
+		return EXIT_RUNTIME;
+	printf("\nconfigs:\n");
+	for (i = 0; i < ncfg; i++)
+		printf("  %-20s features: %s\n", cfgs[i].name,
+		       cfgs[i].features ? cfgs[i].features : "unknown");
+	store_configs_free(cfgs, ncfg);
+
+	print_env(st, exp_id);
+	if (store_foreach_sample(st, &f, 0, print_sample, &ss))
+		return EXIT_RUNTIME;
+	if (!ss.n)
+		printf("\nsamples: none stored\n");
+	return EXIT_OK;
+}
 
 int cmd_show(int argc, const char **argv, struct ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
-	(void)ctx;
-	return error("'show' is not built yet");
+	struct opt_group groups[] = { cli_common_group(ctx) };
+	struct opts_result res;
+	struct store *st;
+	int64_t exp_id;
+	int ret;
+
+	cli_parse("show", show_usage, show_description, groups, ARRAY_SIZE(groups), argc, argv, 0,
+		  &res, ctx);
+	cli_require_format("show", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
+	if (res.npos != 1) {
+		opts_result_release(&res);
+		die_usage("show: give exactly one experiment (an id or a UUID prefix), e.g. "
+			  "'wakebench show 3'");
+	}
+	if (store_open(cli_db_path(ctx), STORE_READONLY, &st)) {
+		opts_result_release(&res);
+		return EXIT_RUNTIME;
+	}
+	if (store_find_experiment(st, res.pos[0], &exp_id)) {
+		/* an unknown experiment is bad input, like an unknown filter value */
+		store_close(st);
+		opts_result_release(&res);
+		return EXIT_USAGE;
+	}
+	if (ctx->format == FMT_JSON) {
+		char id[32];
+		const char *args[] = { "--experiment", id };
+
+		store_close(st);
+		opts_result_release(&res);
+		snprintf(id, sizeof(id), "%lld", (long long)exp_id);
+		return cmd_export((int)ARRAY_SIZE(args), args, ctx);
+	}
+	ret = show_text(st, exp_id);
+	store_close(st);
+	opts_result_release(&res);
+	return ret;
 }

@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include "runner/sample.h"
+#include "sys/procfs.h"
 #include "util/opts.h"
 #include "workloads/workload.h"
 
@@ -99,6 +100,51 @@ int runner_stop_signal(void);
 /* The CPUs this process may run on (sched_getaffinity), ascending. */
 int runner_allowed_cpus(int *cpus, int max);
 
+/* Most tasks (processes or threads) one instance may have. */
+#define RUNNER_MAX_TASKS 4
+
+/*
+ * The CPU that task `role` of instance `index` is pinned to under a
+ * placement, or -1 for no affinity (PLACE_ANY). cpus are the allowed CPUs:
+ *   same-cpu:  every task of instance i on cpus[i % n]
+ *   cross-cpu: task r of instance i on cpus[(i + r) % n] (with n >= 2 the
+ *              writer and reader of an instance are on different CPUs, and
+ *              every CPU gets one writer and one reader when j == n)
+ *   spread:    tasks in creation order round-robin, task r of instance i on
+ *              cpus[(i * tasks_per_instance + r) % n]
+ */
+int runner_placement_cpu(int placement, unsigned index, unsigned role,
+			 unsigned tasks_per_instance, const int *cpus, int ncpus);
+
+/* What one instance reported: the input of stress-ng's formulas. */
+struct instance_result {
+	uint64_t ops;
+	uint64_t bytes;     /* 0 when the workload does not count bytes */
+	uint64_t start_ns;  /* CLOCK_MONOTONIC, at the common release */
+	uint64_t finish_ns; /* after the workload returned (its tasks reaped) */
+	uint64_t loop_ns;   /* the writer loop alone, for the MB/s rate; 0: unknown */
+	double usr_s;       /* RUSAGE_SELF + RUSAGE_CHILDREN of the instance */
+	double sys_s;
+};
+
+/*
+ * stress-ng's --metrics-brief numbers from n instances (pure): ops = sum,
+ * real_s = mean of (finish - start), usr_s/sys_s summed, ops_per_s =
+ * ops / real_s, ops_per_cpu_s = ops / (usr_s + sys_s) (0 when a divisor is
+ * 0), and mb_per_s_geomean (0.15's "MB per sec pipe write rate": geometric
+ * mean over instances of bytes / loop seconds / 2^20) when bytes are counted.
+ */
+void runner_metrics(struct sample *s, const struct instance_result *r, size_t n);
+
+/*
+ * The scheduler-counter metrics from every task's /proc counters (pure):
+ * nvcsw, nivcsw, migrations, run_delay_ns, timeslices (sums) and per op
+ * ctxsw_vol_per_op, ctxsw_invol_per_op, ctxsw_per_op, migrations_per_kop,
+ * run_delay_ns_per_op. s->ops must be set. A counter missing in any task
+ * makes the metric unavailable with that task's reason.
+ */
+void runner_counter_metrics(struct sample *s, const struct procfs_task *tasks, size_t ntasks);
+
 /* ---- the instance side: called by workloads in instance processes ---- */
 
 /* Create task 1 of this instance as a process; returns 0 in the child. */
@@ -126,6 +172,8 @@ bool instance_running(const struct instance_ctx *ic);
 uint64_t *instance_ops(struct instance_ctx *ic);
 /* Bytes written, for MB/s; optional. */
 uint64_t *instance_bytes(struct instance_ctx *ic);
+/* Duration of the writer loop alone, for MB/s; optional. */
+void instance_set_loop_ns(struct instance_ctx *ic, uint64_t loop_ns);
 /*
  * Collect a child's counters from /proc after it exited (waitid WNOWAIT),
  * then reap it. Returns its wait status, or -1.

@@ -248,17 +248,16 @@ int stats_effect_paired(const double *a, const double *b, size_t n, double conf,
 		i += t;
 	}
 	e->statistic = v;
+	/* One exact distribution for n serves the CI and, without zeros, p. */
+	if (n < EXACT_BELOW) {
+		cdf = xmalloc((M + 1) * sizeof(*cdf));
+		stats_signed_rank_null_cdf(n, cdf);
+	}
 	if (nz == 0) {
 		e->p = 1;
-	} else if (nz < EXACT_BELOW && !ties && nz == n) {
-		size_t vmax = nz * (nz + 1) / 2;
-
-		cdf = xmalloc((vmax + 1) * sizeof(*cdf));
-		stats_signed_rank_null_cdf(nz, cdf);
-		e->p = exact_two_sided(cdf, vmax, v);
+	} else if (cdf && !ties && nz == n) {
+		e->p = exact_two_sided(cdf, M, v);
 		e->p_exact = true;
-		free(cdf);
-		cdf = NULL;
 	} else {
 		mean = (double)nz * (nz + 1) / 4;
 		sd = sqrt((double)nz * (nz + 1) * (2 * nz + 1) / 24 - tie_sum / 48);
@@ -266,10 +265,6 @@ int stats_effect_paired(const double *a, const double *b, size_t n, double conf,
 	}
 
 	/* The CI uses every pair, zeros included. */
-	if (n < EXACT_BELOW) {
-		cdf = xmalloc((M + 1) * sizeof(*cdf));
-		stats_signed_rank_null_cdf(n, cdf);
-	}
 	sd = sqrt((double)n * (n + 1) * (2 * n + 1) / 24);
 	k = ci_rank(cdf, M, sd, conf, &e->attained);
 	if (k == 0) {

@@ -130,21 +130,54 @@ enum verdict {
 
 /*
  * better: +1 higher is better, -1 lower is better (enum better in
- * runner/sample.h). margin: e.g. 0.02.
+ * runner/sample.h); a neutral metric (0) is judged as higher-is-better, so
+ * callers should word its verdict as "higher"/"lower". margin: e.g. 0.02,
+ * on the relative scale of est/lo/hi (a negative margin counts as 0).
+ *   CI entirely above +margin: improvement (regression if lower is better)
+ *   CI entirely below -margin: regression (improvement if lower is better)
+ *   CI entirely within [-margin, +margin]: no change larger than the margin
+ *   otherwise inconclusive; an invalid effect: insufficient.
  */
 enum verdict stats_verdict(const struct effect *e, double margin, int better);
+/* For people: "insufficient samples", "inconclusive", "no change", ... */
 const char *stats_verdict_name(enum verdict v);
+/* For JSON/CSV: "insufficient", "inconclusive", "no-change", "regression", "improvement". */
+const char *stats_verdict_key(enum verdict v);
+/* Regression, improvement or no change: what --until-decided waits for. */
+bool stats_verdict_decided(enum verdict v);
 /*
  * For an inconclusive verdict: roughly how many samples per arm (or pairs)
- * would make the CI narrow enough to decide, assuming the spread stays as
- * observed. 0 when it cannot be estimated.
+ * in total would make the CI narrow enough to decide, assuming the
+ * estimate and the spread stay as observed (half-widths on the log scale
+ * shrink as sqrt(n / n'); unequal arms count as their harmonic mean).
+ * 0 when the verdict is not inconclusive, the margin is 0, or the
+ * estimate sits exactly on the margin (no number of samples decides).
  */
 size_t stats_samples_to_decide(const struct effect *e, double margin);
 
 /* ---- adaptive length (ab --until-decided) ---- */
 
-/* The fixed schedule of looks (numbers of pairs) and the per-look level. */
+/*
+ * The fixed schedule of looks, in pairs: 10, 16, 24, 32, 48, 64. Each
+ * look uses the per-look level stats_adaptive_conf(conf, nlooks) =
+ * 1 - (1 - conf) / nlooks (Bonferroni), so the chance that any look
+ * gives a wrong decided verdict stays below 1 - conf. A run may stop
+ * early (--max-samples, --max-time) and take its last look then, as long
+ * as it makes at most nlooks looks in all. Fewer than 10 pairs: no look
+ * (analyse as a fixed-length run at conf).
+ */
 size_t stats_adaptive_looks(const size_t **looks);
 double stats_adaptive_conf(double overall_conf, size_t nlooks);
+/* The next scheduled look after npairs pairs; 0 when the schedule is over. */
+size_t stats_adaptive_next_look(size_t npairs);
+/*
+ * The effect and verdict at look `look` (0-based index in the schedule)
+ * from all npairs pairs so far (a[i], b[i] adjacent samples of the two
+ * arms): stats_effect_paired at the per-look level, then stats_verdict.
+ * Stop when stats_verdict_decided() is true.
+ */
+enum verdict stats_adaptive_verdict(const double *a, const double *b, size_t npairs, size_t look,
+				    double overall_conf, double margin, int better,
+				    struct effect *e);
 
 #endif

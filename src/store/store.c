@@ -385,8 +385,71 @@ fail:
 	return -1;
 }
 
+struct kernel_version {
+	unsigned long num[4];
+	size_t nnum;
+	unsigned long rc; /* ULONG_MAX: not a release candidate */
+	const char *rest; /* after the numbers and any -rcN */
+};
+
+static bool parse_kernel_version(const char *s, struct kernel_version *v)
+{
+	char *end;
+
+	memset(v, 0, sizeof(*v));
+	v->rc = ULONG_MAX;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	while (v->nnum < ARRAY_SIZE(v->num) && isdigit((unsigned char)*s)) {
+		v->num[v->nnum++] = strtoul(s, &end, 10);
+		s = end;
+		if (*s != '.' || !isdigit((unsigned char)s[1]))
+			break;
+		s++;
+	}
+	if (!strncmp(s, "-rc", 3) && isdigit((unsigned char)s[3])) {
+		v->rc = strtoul(s + 3, &end, 10);
+		s = end;
+	}
+	v->rest = s;
+	return true;
+}
+
+int store_kernel_cmp(const char *a, const char *b)
+{
+	struct kernel_version va, vb;
+	bool ka = parse_kernel_version(a, &va), kb = parse_kernel_version(b, &vb);
+	size_t i;
+
+	if (!ka || !kb)
+		return ka == kb ? strcmp(a, b) : ka ? -1 : 1;
+	for (i = 0; i < ARRAY_SIZE(va.num); i++)
+		if (va.num[i] != vb.num[i])
+			return va.num[i] < vb.num[i] ? -1 : 1;
+	if (va.rc != vb.rc)
+		return va.rc < vb.rc ? -1 : 1;
+	if (va.nnum != vb.nnum)
+		return va.nnum < vb.nnum ? -1 : 1;
+	return strcmp(va.rest, vb.rest);
+}
+
+static int kernel_collation(void *arg, int la, const void *a, int lb, const void *b)
+{
+	char *sa = strndup(a, (size_t)la), *sb = strndup(b, (size_t)lb);
+	int r;
+
+	(void)arg;
+	if (!sa || !sb)
+		die("out of memory");
+	r = store_kernel_cmp(sa, sb);
+	free(sa);
+	free(sb);
+	return r;
+}
+
 static void setup_connection(sqlite3 *db)
 {
+	sqlite3_create_collation(db, "kernel_version", SQLITE_UTF8, NULL, kernel_collation);
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
 	sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
@@ -788,24 +851,6 @@ int store_end_experiment(struct store *st, int64_t exp_id, const char *status)
 
 /* ---- reading ---- */
 
-/*
- * Append one entry (until sys/env.c with env_set() is on main: struct env is
- * a plain array of malloc'd key/value pairs, released by env_release()).
- */
-static void env_put(struct env *env, const char *key, enum impact impact, const char *value)
-{
-	struct env_entry *e;
-
-	if (env->n == env->alloc) {
-		env->alloc = env->alloc ? 2 * env->alloc : 32;
-		env->e = xrealloc(env->e, env->alloc * sizeof(*env->e));
-	}
-	e = &env->e[env->n++];
-	e->key = xstrdup(key);
-	e->value = xstrdup(value);
-	e->impact = impact;
-}
-
 int store_load_env(struct store *st, int64_t exp_id, const char *phase, struct env *out)
 {
 	sqlite3_stmt *stmt;
@@ -824,7 +869,7 @@ int store_load_env(struct store *st, int64_t exp_id, const char *phase, struct e
 
 		if (impact < IMPACT_STRONG || impact > IMPACT_RUN)
 			impact = IMPACT_RUN;
-		env_put(out, col_text(stmt, 0), (enum impact)impact, col_text(stmt, 1));
+		env_set(out, col_text(stmt, 0), (enum impact)impact, "%s", col_text(stmt, 1));
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE)
@@ -1204,7 +1249,7 @@ int store_distinct(struct store *st, enum store_field field, char ***vals, size_
 		[STORE_FIELD_LABEL] = "SELECT DISTINCT label FROM experiments"
 				      " WHERE label IS NOT NULL ORDER BY 1",
 		[STORE_FIELD_KERNEL] = "SELECT DISTINCT kernel FROM experiments"
-				       " WHERE kernel IS NOT NULL ORDER BY 1",
+				       " WHERE kernel IS NOT NULL ORDER BY 1 COLLATE kernel_version",
 		[STORE_FIELD_HOST] = "SELECT DISTINCT host FROM experiments"
 				     " WHERE host IS NOT NULL ORDER BY 1",
 	};
@@ -1231,6 +1276,81 @@ int store_distinct(struct store *st, enum store_field field, char ***vals, size_
 	*vals = v;
 	*n = cnt;
 	return 0;
+}
+
+int store_metric_names(struct store *st, const struct store_filter *f, char ***names, size_t *n)
+{
+	sqlite3_stmt *stmt;
+	char **v = NULL;
+	size_t cnt = 0;
+	int rc;
+
+	*names = NULL;
+	*n = 0;
+	if (prepare(st,
+		    "SELECT m.name FROM experiments e JOIN samples s ON s.experiment_id = e.id"
+		    " JOIN sample_metrics m ON m.sample_id = s.id WHERE" SQL_FILTER
+		    " GROUP BY m.name ORDER BY min(m.pos), m.name",
+		    &stmt))
+		return -1;
+	bind_filter(stmt, f);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		v = xrealloc(v, (cnt + 1) * sizeof(*v));
+		v[cnt++] = xstrdup(col_text(stmt, 0));
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_strings_free(v, cnt);
+		return st_error(st, "cannot read the metric names");
+	}
+	*names = v;
+	*n = cnt;
+	return 0;
+}
+
+int store_filter_check(struct store *st, const struct store_filter *f, const char *cmd)
+{
+	const struct {
+		enum store_field field;
+		const char *option, *value;
+	} checks[] = {
+		{ STORE_FIELD_WORKLOAD, "workload", f->workload },
+		{ STORE_FIELD_PROFILE, "profile", f->profile },
+		{ STORE_FIELD_LABEL, "label", f->label },
+		{ STORE_FIELD_KERNEL, "kernel", f->kernel },
+		{ STORE_FIELD_HOST, "host", f->host },
+	};
+	size_t i, k, n;
+	int ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(checks); i++) {
+		char **vals, *list;
+		size_t len = 1;
+		bool found = false;
+
+		if (!checks[i].value || !*checks[i].value)
+			continue;
+		if (store_distinct(st, checks[i].field, &vals, &n))
+			return -1;
+		for (k = 0; k < n; k++) {
+			found |= !strcmp(vals[k], checks[i].value);
+			len += strlen(vals[k]) + 1;
+		}
+		if (!found) {
+			list = xmalloc(len);
+			list[0] = '\0';
+			for (k = 0; k < n; k++) {
+				if (k)
+					strcat(list, "|");
+				strcat(list, vals[k]);
+			}
+			ret = error("%s: option '--%s': no stored experiment has '%s', stored %s", cmd,
+				    checks[i].option, checks[i].value, n ? list : "none");
+			free(list);
+		}
+		store_strings_free(vals, n);
+	}
+	return ret;
 }
 
 int store_parse_since(const char *s, uint64_t *since_ns)

@@ -13,18 +13,15 @@
  * "not root".
  */
 #include "sys/env-probes.h"
+#include "sys/features.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
+#include <zlib.h>
 
 void env_path(const struct env_ctx *c, const char *rel, char *buf, size_t len)
 {
@@ -161,16 +158,14 @@ void env_preempt_derive(const struct preempt_sources *src, char *model, size_t m
 	static const struct {
 		const char *option, *model;
 	} config_models[] = {
-		/* RT first: it can be set together with one of the others. */
-		{ "CONFIG_PREEMPT_RT", "rt" },
-		{ "CONFIG_PREEMPT_LAZY", "lazy" },
-		{ "CONFIG_PREEMPT", "full" },
-		{ "CONFIG_PREEMPT_VOLUNTARY", "voluntary" },
-		{ "CONFIG_PREEMPT_NONE", "none" },
+	    /* RT first: it can be set together with one of the others. */
+	    {"CONFIG_PREEMPT_RT", "rt"},     {"CONFIG_PREEMPT_LAZY", "lazy"},
+	    {"CONFIG_PREEMPT", "full"},	     {"CONFIG_PREEMPT_VOLUNTARY", "voluntary"},
+	    {"CONFIG_PREEMPT_NONE", "none"},
 	};
 	const char *v = src->version ? src->version : "";
-	int dynamic = version_has(v, "PREEMPT_DYNAMIC") ||
-		      config_is_y(src->config, "CONFIG_PREEMPT_DYNAMIC");
+	int dynamic =
+	    version_has(v, "PREEMPT_DYNAMIC") || config_is_y(src->config, "CONFIG_PREEMPT_DYNAMIC");
 	size_t i;
 
 	if (src->debugfs) {
@@ -241,50 +236,28 @@ void env_kernel_flavour(const char *release, char *buf, size_t len)
 	snprintf(buf, len, "%s", (prev ? prev : last) + 1);
 }
 
-/* The decompressed text of a gzip file, through gzip(1): zlib is not linked. */
+/* The decompressed text of a gzip file (/proc/config.gz), or NULL. */
 static char *gunzip_file(const char *path)
 {
-	char arg0[] = "gzip", arg1[] = "-dc", arg2[] = "--", *file = xstrdup(path);
-	char *argv[] = { arg0, arg1, arg2, file, NULL };
-	posix_spawn_file_actions_t fa;
 	size_t len = 0, alloc = 1 << 16;
-	int fds[2], status, ok;
+	gzFile gz = gzopen(path, "rb");
 	char *buf;
-	pid_t pid;
+	int n;
 
-	if (access(path, R_OK) || pipe2(fds, O_CLOEXEC)) {
-		free(file);
+	if (!gz)
 		return NULL;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-	ok = !posix_spawnp(&pid, "gzip", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	free(file);
-	close(fds[1]);
-	if (!ok) {
-		close(fds[0]);
-		return NULL;
-	}
 	buf = xmalloc(alloc);
 	for (;;) {
-		ssize_t n;
-
 		if (alloc - len < 2)
 			buf = xrealloc(buf, alloc *= 2);
-		n = read(fds[0], buf + len, alloc - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
+		n = gzread(gz, buf + len, (unsigned)(alloc - len - 1));
 		if (n <= 0)
 			break;
 		len += (size_t)n;
 	}
+	gzclose(gz);
 	buf[len] = '\0';
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) || !len) {
+	if (n < 0 || !len) {
 		free(buf);
 		return NULL;
 	}
@@ -389,19 +362,19 @@ static char *debugfs_read(struct env_ctx *c, const char *rel, char **reason)
 }
 
 static const char *const config_keys[] = {
-	"CONFIG_PREEMPT_NONE",	  "CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT",
-	"CONFIG_PREEMPT_LAZY",	  "CONFIG_PREEMPT_RT",	      "CONFIG_PREEMPT_DYNAMIC",
-	"CONFIG_SCHED_DEBUG",	  "CONFIG_SCHEDSTATS",	      "CONFIG_SCHED_AUTOGROUP",
-	"CONFIG_NO_HZ_IDLE",	  "CONFIG_NO_HZ_FULL",	      "CONFIG_HZ_PERIODIC",
-	"CONFIG_FAIR_GROUP_SCHED", "CONFIG_SCHED_CORE",	      "CONFIG_SCHED_CLASS_EXT",
+    "CONFIG_PREEMPT_NONE",     "CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT",
+    "CONFIG_PREEMPT_LAZY",     "CONFIG_PREEMPT_RT",	   "CONFIG_PREEMPT_DYNAMIC",
+    "CONFIG_SCHED_DEBUG",      "CONFIG_SCHEDSTATS",	   "CONFIG_SCHED_AUTOGROUP",
+    "CONFIG_NO_HZ_IDLE",       "CONFIG_NO_HZ_FULL",	   "CONFIG_HZ_PERIODIC",
+    "CONFIG_FAIR_GROUP_SCHED", "CONFIG_SCHED_CORE",	   "CONFIG_SCHED_CLASS_EXT",
 };
 
 static void probe_preempt(struct env_ctx *c)
 {
-	struct preempt_sources src = { .version = c->version, .config = c->config };
+	struct preempt_sources src = {.version = c->version, .config = c->config};
 	char model[128], source[128], words[128] = "";
-	static const char *const tokens[] = { "PREEMPT", "PREEMPT_DYNAMIC", "PREEMPT_RT",
-					      "PREEMPT_LAZY" };
+	static const char *const tokens[] = {"PREEMPT", "PREEMPT_DYNAMIC", "PREEMPT_RT",
+					     "PREEMPT_LAZY"};
 	char *dbg, *why, *cmd;
 	size_t i, used = 0;
 
@@ -410,7 +383,9 @@ static void probe_preempt(struct env_ctx *c)
 			used += (size_t)snprintf(words + used, sizeof(words) - used, "%s%s",
 						 used ? " " : "", tokens[i]);
 	env_set(c->env, "kernel.preempt.uname", IMPACT_MEDIUM, "%s",
-		!c->version ? "unknown (no version string)" : used ? words : "none");
+		!c->version ? "unknown (no version string)"
+		: used	    ? words
+			    : "none");
 
 	dbg = debugfs_read(c, "sched/preempt", &why);
 	if (!dbg && errno == ENOENT) {
@@ -440,13 +415,17 @@ static void probe_config(struct env_ctx *c)
 	env_set(c->env, "kernel.config", IMPACT_WEAK, "%s", c->config_source);
 	v = c->config ? env_config_value(c->config, "CONFIG_HZ") : NULL;
 	env_set(c->env, "kernel.hz", IMPACT_MEDIUM, "%s",
-		v ? v : c->config ? "absent from config" : "unknown (no kernel config)");
+		v	    ? v
+		: c->config ? "absent from config"
+			    : "unknown (no kernel config)");
 	free(v);
 	for (i = 0; i < ARRAY_SIZE(config_keys); i++) {
 		snprintf(key, sizeof(key), "kernel.config.%s", config_keys[i]);
 		v = c->config ? env_config_value(c->config, config_keys[i]) : NULL;
 		env_set(c->env, key, IMPACT_MEDIUM, "%s",
-			v ? v : c->config ? "absent from config" : "unknown (no kernel config)");
+			v	    ? v
+			: c->config ? "absent from config"
+				    : "unknown (no kernel config)");
 		free(v);
 	}
 }
@@ -514,15 +493,63 @@ static int debug_base_slice_ns(const char *debug, unsigned long long *ns)
 	return 0;
 }
 
+/* The fingerprint's words for a failed features_read(), as the errno mapping gives them. */
+static const char *features_fail_value(enum features_fail f)
+{
+	switch (f) {
+	case FEATURES_LOCKDOWN:
+		return env_debugfs_reason(EPERM);
+	case FEATURES_NOT_ROOT:
+		return env_debugfs_reason(EACCES);
+	case FEATURES_NO_DEBUGFS:
+	case FEATURES_ABSENT:
+		return env_debugfs_reason(ENOENT);
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * sched.features: the live file (sys/features.c reads it), or why it cannot
+ * be read. Under lockdown the state is still in sched/debug's bitmask, named
+ * by the kernel's BTF: sched.features_debug carries that decoding so that two
+ * locked-down machines can still be compared.
+ */
+static void probe_features(struct env_ctx *c)
+{
+	struct features *f = xcalloc(1, sizeof(*f));
+	char line[FEATURES_LINE_MAX], why[512], btf[PATH_MAX];
+	const char *words;
+
+	if (!features_read(c->debugfs, f, why, sizeof(why))) {
+		features_format(f, line, sizeof(line));
+		env_set(c->env, "sched.features", IMPACT_STRONG, "%s", line);
+	} else {
+		words = features_fail_value(f->fail);
+		if (words)
+			env_set(c->env, "sched.features", IMPACT_STRONG, "%s", words);
+		else
+			env_set(c->env, "sched.features", IMPACT_STRONG, "unreadable: %s", why);
+	}
+	/* The running kernel's BTF, or the fake tree's. */
+	env_path(c, "/sys/kernel/btf/vmlinux", btf, sizeof(btf));
+	if (!features_read_debug(c->debugfs, btf, f, why, sizeof(why))) {
+		features_format(f, line, sizeof(line));
+		env_set(c->env, "sched.features_debug", IMPACT_STRONG, "%s", line);
+	} else {
+		words = features_fail_value(f->fail);
+		env_set(c->env, "sched.features_debug", IMPACT_STRONG, "%s%s",
+			words ? "" : "unavailable: ", words ? words : why);
+	}
+	free(f);
+}
+
 void env_probe_sched(struct env_ctx *c)
 {
 	char *v, *why, *why2, *debug;
 	unsigned long long ns;
 
-	v = debugfs_read(c, "sched/features", &why);
-	env_set(c->env, "sched.features", IMPACT_STRONG, "%s", v ? v : why);
-	free(v);
-	free(why);
+	probe_features(c);
 
 	v = debugfs_read(c, "sched/base_slice_ns", &why);
 	if (v) {
@@ -550,14 +577,13 @@ void env_probe_sched(struct env_ctx *c)
 	free(why);
 
 	env_file_key(c, "sched.autogroup_enabled", IMPACT_MEDIUM,
-		      "/proc/sys/kernel/sched_autogroup_enabled");
+		     "/proc/sys/kernel/sched_autogroup_enabled");
 	/* "/autogroup-12 nice 0": the group's number changes every session; its nice matters. */
 	v = env_read_trim(c, "/proc/self/autogroup");
 	if (v) {
 		char *nice = strstr(v, "nice ");
 
-		env_set(c->env, "sched.autogroup_nice", IMPACT_MEDIUM, "%s",
-			nice ? nice + 5 : v);
+		env_set(c->env, "sched.autogroup_nice", IMPACT_MEDIUM, "%s", nice ? nice + 5 : v);
 	} else {
 		env_set(c->env, "sched.autogroup_nice", IMPACT_MEDIUM,
 			"absent (no /proc/self/autogroup)");

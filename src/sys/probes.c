@@ -10,6 +10,7 @@
 #include "sys/probes.h"
 #include "sys/perf.h"
 #include "sys/sched_debug.h"
+#include "sys/trace.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -18,7 +19,14 @@
 #include <string.h>
 #include <unistd.h>
 
+static const char *const trace_choices[] = { "off", "on", "auto", NULL };
+
 const struct opt probe_opts[] = {
+	{ OPT_CHOICE, "trace", 0, offsetof(struct probe_params, trace), "MODE",
+	  "sched tracepoints of the workload's tasks (root or CAP_PERFMON): wakeup latency "
+	  "percentiles, preemptions, wakeup placement, migrations; --trace=auto traces only "
+	  "when permitted",
+	  .choices = trace_choices, .implied = "on", .flags = OPT_OPTIONAL_ARG },
 	{ .type = OPT_END },
 };
 
@@ -190,6 +198,96 @@ static void delayed_probe_init(struct delayed_probe *dp, const char *debugfs)
 	free(d);
 }
 
+/* ---- sched tracepoints (--trace) ---- */
+
+#define LOW_CONFIDENCE_LOST_SHARE 0.01
+
+static const struct {
+	const char *name;
+	double p;
+} trace_percentiles[] = {
+	{ "wakeup_lat_p50_ns", 0.50 },  { "wakeup_lat_p90_ns", 0.90 },
+	{ "wakeup_lat_p99_ns", 0.99 },  { "wakeup_lat_p999_ns", 0.999 },
+	{ "wakeup_lat_max_ns", 1.0 },
+};
+
+static int trace_probe_start(void *state, const pid_t *tids, size_t ntids)
+{
+	return tracer_start(state, tids, ntids);
+}
+
+static void trace_unavailable(struct sample *s, const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(trace_percentiles); i++)
+		sample_unavailable(s, trace_percentiles[i].name, BETTER_LOWER, METRIC_EVIDENCE,
+				   "%s", why);
+	sample_unavailable(s, "preempt_share", BETTER_NEUTRAL, METRIC_EVIDENCE, "%s", why);
+	sample_unavailable(s, "wake_prev_cpu_share", BETTER_NEUTRAL, METRIC_EVIDENCE, "%s", why);
+	sample_unavailable(s, "wakeups_per_op", BETTER_LOWER, METRIC_EVIDENCE, "%s", why);
+	sample_unavailable(s, "trace_migrations_per_kop", BETTER_LOWER, METRIC_EVIDENCE, "%s",
+			   why);
+}
+
+static void trace_probe_stop(void *state, struct sample *s)
+{
+	const struct trace_analysis *an;
+	struct hist *lat = xmalloc(sizeof(*lat));
+	double lost_share;
+	size_t i;
+
+	tracer_stop(state, &an);
+	lost_share = an->lost ? (double)an->lost / (double)(an->lost + an->records) : 0.0;
+	sample_set(s, "trace_lost_records", (double)an->lost, BETTER_LOWER, 0);
+	sample_set(s, "trace_low_confidence", lost_share > LOW_CONFIDENCE_LOST_SHARE, BETTER_LOWER,
+		   0);
+	if (lost_share > LOW_CONFIDENCE_LOST_SHARE)
+		warning("sample %u: %.1f%% of the trace records were lost (%llu): its trace "
+			"evidence is low-confidence",
+			s->index + 1, lost_share * 100.0, (unsigned long long)an->lost);
+	if (!s->ops) {
+		trace_unavailable(s, "unavailable (no ops in the sample)");
+		free(lat);
+		return;
+	}
+	trace_analysis_latency(an, lat);
+	for (i = 0; i < ARRAY_SIZE(trace_percentiles); i++) {
+		if (lat->count)
+			sample_set(s, trace_percentiles[i].name,
+				   (double)hist_percentile(lat, trace_percentiles[i].p),
+				   BETTER_LOWER, METRIC_EVIDENCE);
+		else
+			sample_unavailable(s, trace_percentiles[i].name, BETTER_LOWER,
+					   METRIC_EVIDENCE,
+					   "unavailable (no wakeup of the workload was traced)");
+	}
+	if (an->switches_out)
+		sample_set(s, "preempt_share", (double)an->preempted / (double)an->switches_out,
+			   BETTER_NEUTRAL, METRIC_EVIDENCE);
+	else
+		sample_unavailable(s, "preempt_share", BETTER_NEUTRAL, METRIC_EVIDENCE,
+				   "unavailable (no switch of the workload was traced)");
+	if (an->wakeups_run)
+		sample_set(s, "wake_prev_cpu_share",
+			   (double)an->wake_prev_cpu / (double)an->wakeups_run, BETTER_NEUTRAL,
+			   METRIC_EVIDENCE);
+	else
+		sample_unavailable(s, "wake_prev_cpu_share", BETTER_NEUTRAL, METRIC_EVIDENCE,
+				   "unavailable (no wakeup of the workload was traced)");
+	sample_set(s, "wakeups_per_op", (double)an->wakings / (double)s->ops, BETTER_LOWER,
+		   METRIC_EVIDENCE);
+	sample_set(s, "trace_migrations_per_kop", (double)an->migrations * 1000.0 / (double)s->ops,
+		   BETTER_LOWER, METRIC_EVIDENCE);
+	free(lat);
+}
+
+static const struct probe_ops trace_probe_ops = {
+	.name = "trace",
+	.start = trace_probe_start,
+	.stop = trace_probe_stop,
+};
+
 /* ---- the set ---- */
 
 static void add_probe(struct probe_set *ps, const struct probe_ops *ops, void *state)
@@ -206,12 +304,21 @@ int probes_setup(struct probe_set *ps, const struct probe_params *pp, const char
 	struct perf_probe *perf;
 	struct delayed_probe *dp;
 
-	(void)pp;
-	(void)err;
-	(void)errlen;
+	struct tracer *tracer = NULL;
+	char why[512];
+
 	memset(ps, 0, sizeof(*ps));
 	if (!debugfs)
 		debugfs = "/sys/kernel/debug";
+	if (pp && pp->trace != TRACE_OFF) {
+		tracer = tracer_new(debugfs, why, sizeof(why));
+		if (!tracer && pp->trace == TRACE_ON) {
+			snprintf(err, errlen, "%s", why);
+			return -1;
+		}
+		if (!tracer)
+			warning("running without tracing (--trace=auto): %s", why);
+	}
 
 	perf = xcalloc(1, sizeof(*perf));
 	add_probe(ps, &perf_probe_ops, perf);
@@ -219,6 +326,9 @@ int probes_setup(struct probe_set *ps, const struct probe_params *pp, const char
 	dp = xcalloc(1, sizeof(*dp));
 	delayed_probe_init(dp, debugfs);
 	add_probe(ps, &delayed_probe_ops, dp);
+
+	if (tracer)
+		add_probe(ps, &trace_probe_ops, tracer); /* last: see probes_untraced() */
 	return 0;
 }
 
@@ -235,6 +345,9 @@ void probes_release(struct probe_set *ps)
 			struct delayed_probe *dp = p->state;
 
 			sched_debug_sampler_stop(&dp->sampler);
+		} else if (p->ops == &trace_probe_ops) {
+			tracer_free(p->state);
+			continue;
 		}
 		free(p->state);
 	}
@@ -244,8 +357,7 @@ void probes_release(struct probe_set *ps)
 
 bool probes_tracing(const struct probe_set *ps)
 {
-	(void)ps;
-	return false;
+	return ps->n && ps->probes[ps->n - 1].ops == &trace_probe_ops;
 }
 
 struct probe_set probes_untraced(const struct probe_set *ps)

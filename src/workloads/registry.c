@@ -6,10 +6,12 @@
 
 #include <string.h>
 
-
+extern const struct workload workload_pipe;
+extern const struct workload workload_pingpong;
 
 const struct workload *const workloads[] = {
-
+	&workload_pipe,
+	&workload_pingpong,
 	NULL,
 };
 

@@ -17,9 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <json-c/json.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
+#include "store/store.h"
 #include "sys/env.h"
 
 static char fixture_dir[4096];
@@ -141,42 +145,46 @@ static void test_preempt_derive(void **state)
 
 	(void)state;
 	/* The live debugfs file wins over everything. */
-	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT_DYNAMIC",
-					  .debugfs = "none voluntary full (lazy)",
-					  .cmdline = "full", .config = dyn_voluntary },
+	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT_DYNAMIC",
+					 .debugfs = "none voluntary full (lazy)",
+					 .cmdline = "full",
+					 .config = dyn_voluntary},
 	       "lazy", "debugfs sched/preempt");
 	/* preempt= counts only on a dynamic kernel. */
-	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT_DYNAMIC",
-					  .cmdline = "full", .config = dyn_voluntary },
+	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT_DYNAMIC",
+					 .cmdline = "full",
+					 .config = dyn_voluntary},
 	       "full", "kernel command line preempt=");
-	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT_DYNAMIC",
-					  .config = dyn_voluntary },
-	       "voluntary", "kernel config CONFIG_PREEMPT_VOLUNTARY (boot default of PREEMPT_DYNAMIC)");
-	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT", .cmdline = "none",
-					  .config = "CONFIG_PREEMPT=y\n" },
+	derive(
+	    &(struct preempt_sources){.version = "#1 SMP PREEMPT_DYNAMIC", .config = dyn_voluntary},
+	    "voluntary",
+	    "kernel config CONFIG_PREEMPT_VOLUNTARY (boot default of PREEMPT_DYNAMIC)");
+	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT",
+					 .cmdline = "none",
+					 .config = "CONFIG_PREEMPT=y\n"},
 	       "full", "kernel config CONFIG_PREEMPT");
-	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT_RT", .cmdline = "none" },
-	       "rt", "uname -v PREEMPT_RT");
-	derive(&(struct preempt_sources){ .version = "#1 SMP", .config = rt }, "rt",
+	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT_RT", .cmdline = "none"}, "rt",
+	       "uname -v PREEMPT_RT");
+	derive(&(struct preempt_sources){.version = "#1 SMP", .config = rt}, "rt",
 	       "kernel config CONFIG_PREEMPT_RT");
-	derive(&(struct preempt_sources){ .version = "#1 SMP", .config = lazy }, "lazy",
+	derive(&(struct preempt_sources){.version = "#1 SMP", .config = lazy}, "lazy",
 	       "kernel config CONFIG_PREEMPT_LAZY");
 	/* Without config or debugfs, only the version string is left. */
-	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT Debian 1:6.12.25-1+rpt1" },
+	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT Debian 1:6.12.25-1+rpt1"},
 	       "full", "uname -v");
-	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT_DYNAMIC Debian" },
+	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT_DYNAMIC Debian"},
 	       "dynamic (current mode unknown)", "uname -v");
-	derive(&(struct preempt_sources){ .version = "#1 SMP Debian 6.1.119-1" },
-	       "none or voluntary", "uname -v");
-	/* A word that merely starts with PREEMPT is not the flag. */
-	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPTIBLE" }, "none or voluntary",
+	derive(&(struct preempt_sources){.version = "#1 SMP Debian 6.1.119-1"}, "none or voluntary",
 	       "uname -v");
-	derive(&(struct preempt_sources){ 0 }, "unknown", "uname -v");
+	/* A word that merely starts with PREEMPT is not the flag. */
+	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPTIBLE"}, "none or voluntary",
+	       "uname -v");
+	derive(&(struct preempt_sources){0}, "unknown", "uname -v");
 }
 
 static void test_cpulist(void **state)
 {
-	uint8_t bits[4] = { 0 };
+	uint8_t bits[4] = {0};
 	char buf[64];
 
 	(void)state;
@@ -191,10 +199,10 @@ static void test_cpulist(void **state)
 
 static void test_group_by_cpu(void **state)
 {
-	const char *same[] = { "performance", "performance", "performance", "performance" };
-	const char *mixed[] = { "ondemand", "performance", NULL, "ondemand", "performance",
-				"ondemand" };
-	const char *none[] = { NULL, NULL };
+	const char *same[] = {"performance", "performance", "performance", "performance"};
+	const char *mixed[] = {"ondemand", "performance", NULL,
+			       "ondemand", "performance", "ondemand"};
+	const char *none[] = {NULL, NULL};
 	char *s;
 
 	(void)state;
@@ -213,9 +221,12 @@ static void test_group_by_cpu(void **state)
 static void test_flavour(void **state)
 {
 	static const char *const cases[][2] = {
-		{ "6.12.25+rpt-rpi-2712", "rpi-2712" }, { "6.12.25+rpt-rpi-v8", "v8" },
-		{ "6.1.0-28-amd64", "amd64" },		{ "6.6.78-v8-16k+", "16k+" },
-		{ "6.18.0", "none" },			{ "6.12.57+deb13-arm64", "arm64" },
+	    {"6.12.25+rpt-rpi-2712", "rpi-2712"},
+	    {"6.12.25+rpt-rpi-v8", "v8"},
+	    {"6.1.0-28-amd64", "amd64"},
+	    {"6.6.78-v8-16k+", "16k+"},
+	    {"6.18.0", "none"},
+	    {"6.12.57+deb13-arm64", "arm64"},
 	};
 	char buf[64];
 	size_t i;
@@ -227,11 +238,26 @@ static void test_flavour(void **state)
 	}
 }
 
+static void test_throttled(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	env_throttled_describe(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0x0 (none)");
+	env_throttled_describe(0x50005, buf, sizeof(buf));
+	assert_string_equal(buf, "0x50005 (under-voltage now, throttled now, under-voltage "
+				 "occurred, throttled occurred)");
+	env_throttled_describe(0x80008, buf, sizeof(buf));
+	assert_string_equal(buf, "0x80008 (soft temperature limit now, soft temperature limit "
+				 "occurred)");
+}
+
 static void test_collect_pi5(void **state)
 {
 	char root[4096];
-	struct env_opts o = { .root = root, .debugfs = "/nonexistent/debugfs" };
-	struct env env = { 0 };
+	struct env_opts o = {.root = root, .debugfs = "/nonexistent/debugfs"};
+	struct env env = {0};
 
 	(void)state;
 	snprintf(root, sizeof(root), "%s", fixture("root-pi5"));
@@ -244,7 +270,8 @@ static void test_collect_pi5(void **state)
 	assert_key(&env, "kernel.preempt.uname", "PREEMPT", IMPACT_MEDIUM);
 	assert_key(&env, "kernel.preempt.cmdline", "absent", IMPACT_MEDIUM);
 	assert_key(&env, "kernel.preempt.debugfs",
-		   "absent (debugfs not mounted, or kernel without PREEMPT_DYNAMIC)", IMPACT_MEDIUM);
+		   "absent (debugfs not mounted, or kernel without PREEMPT_DYNAMIC)",
+		   IMPACT_MEDIUM);
 	assert_key(&env, "sched.features", env_debugfs_reason(ENOENT), IMPACT_STRONG);
 	assert_key(&env, "kernel.config", "/boot/config-6.12.25+rpt-rpi-2712", IMPACT_WEAK);
 	assert_key(&env, "kernel.hz", "250", IMPACT_MEDIUM);
@@ -263,6 +290,8 @@ static void test_collect_pi5(void **state)
 	assert_key(&env, "cpu.idle_driver", "psci_idle", IMPACT_MEDIUM);
 	assert_key(&env, "cpu.idle_governor", "menu", IMPACT_MEDIUM);
 	assert_key(&env, "thermal.cpu-thermal", "61.8 C", IMPACT_RUN);
+	assert_key(&env, "cpu.throttled", "0x50000 (under-voltage occurred, throttled occurred)",
+		   IMPACT_RUN);
 	assert_key(&env, "mitigations.spectre_v2", "Mitigation: CSV2, BHB", IMPACT_MEDIUM);
 	assert_key(&env, "mitigations.cmdline", "absent (default auto)", IMPACT_MEDIUM);
 	assert_key(&env, "mem.page_size", "16 KiB (kernel flavour rpi-2712)", IMPACT_WEAK);
@@ -284,8 +313,8 @@ static void test_collect_pi5(void **state)
 static void test_collect_x86(void **state)
 {
 	char root[4096], debugfs[4200];
-	struct env_opts o = { .root = root, .debugfs = debugfs };
-	struct env env = { 0 };
+	struct env_opts o = {.root = root, .debugfs = debugfs};
+	struct env env = {0};
 	const char *features;
 
 	(void)state;
@@ -302,6 +331,8 @@ static void test_collect_x86(void **state)
 	assert_non_null(strstr(features, "PLACE_LAG "));
 	assert_non_null(strstr(features, " DELAY_DEQUEUE "));
 	assert_key(&env, "sched.base_slice_ns", "3000000", IMPACT_MEDIUM);
+	/* No sched/debug in this tree: the read-only fallback says so. */
+	assert_key(&env, "sched.features_debug", env_debugfs_reason(ENOENT), IMPACT_STRONG);
 	assert_key(&env, "sched.migration_cost_ns", "500000", IMPACT_MEDIUM);
 	assert_key(&env, "kernel.config.CONFIG_PREEMPT_VOLUNTARY", "y", IMPACT_MEDIUM);
 	assert_key(&env, "kernel.config.CONFIG_NO_HZ_FULL", "y", IMPACT_MEDIUM);
@@ -316,12 +347,15 @@ static void test_collect_x86(void **state)
 	assert_key(&env, "mitigations.cmdline", "off", IMPACT_MEDIUM);
 	assert_key(&env, "mitigations.spec_store_bypass", "Vulnerable", IMPACT_MEDIUM);
 	assert_key(&env, "thermal.acpitz", "27.8 C", IMPACT_RUN);
+	assert_key(&env, "cpu.throttled", "absent (no Raspberry Pi firmware get_throttled)",
+		   IMPACT_RUN);
 	assert_key(&env, "thermal.x86_pkg_temp", "45.0 C", IMPACT_RUN);
 	assert_key(&env, "thermal.acpitz.thermal_zone2", "29.8 C", IMPACT_RUN);
 	assert_key(&env, "mem.page_size", "4 KiB (kernel flavour amd64)", IMPACT_WEAK);
-	assert_key(&env, "cgroup.cpu.max",
-		   "absent (cpu controller not enabled for /user.slice/user-0.slice/session-1.scope)",
-		   IMPACT_MEDIUM);
+	assert_key(
+	    &env, "cgroup.cpu.max",
+	    "absent (cpu controller not enabled for /user.slice/user-0.slice/session-1.scope)",
+	    IMPACT_MEDIUM);
 	assert_key(&env, "machine.model", "Dell Inc. PowerEdge R350", IMPACT_IDENTITY);
 	assert_key(&env, "cpu.model", "Intel(R) Xeon(R) E-2334 CPU @ 3.40GHz", IMPACT_IDENTITY);
 	env_release(&env);
@@ -331,8 +365,8 @@ static void test_collect_x86(void **state)
 static void test_collect_empty(void **state)
 {
 	char root[] = "/tmp/wakebench-t-env.XXXXXX";
-	struct env_opts o = { .root = root, .debugfs = root };
-	struct env env = { 0 };
+	struct env_opts o = {.root = root, .debugfs = root};
+	struct env env = {0};
 	size_t i;
 
 	(void)state;
@@ -361,8 +395,8 @@ static void test_collect_empty(void **state)
 static void test_collect_config_gz(void **state)
 {
 	char root[] = "/tmp/wakebench-t-env.XXXXXX", cmd[512];
-	struct env_opts o = { .root = root, .debugfs = root };
-	struct env env = { 0 };
+	struct env_opts o = {.root = root, .debugfs = root};
+	struct env env = {0};
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
@@ -381,11 +415,30 @@ static void test_collect_config_gz(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Without base_slice_ns (lockdown), the base slice comes from sched/debug (in ms). */
+static void test_base_slice_from_debug(void **state)
+{
+	char dir[] = "/tmp/wakebench-t-env.XXXXXX", cmd[8192];
+	struct env_opts o = {.root = dir, .debugfs = dir};
+	struct env env = {0};
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "mkdir %s/sched && cp %s %s/sched/debug", dir,
+		 fixture("sched-debug-6.18.txt"), dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(env_collect(&env, &o), 0);
+	assert_key(&env, "sched.base_slice_ns", "1400000", IMPACT_MEDIUM);
+	env_release(&env);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* On this machine, uname's answers come back through /proc/sys/kernel. */
 static void test_collect_live(void **state)
 {
-	struct env_opts o = { .root = "/", .debugfs = "/sys/kernel/debug" };
-	struct env env = { 0 };
+	struct env_opts o = {.root = "/", .debugfs = "/sys/kernel/debug"};
+	struct env env = {0};
 	struct utsname u;
 	char want[64];
 
@@ -402,7 +455,7 @@ static void test_collect_live(void **state)
 
 static void test_set_get(void **state)
 {
-	struct env env = { 0 };
+	struct env env = {0};
 
 	(void)state;
 	env_set(&env, "a", IMPACT_WEAK, "%d", 1);
@@ -424,7 +477,7 @@ static void test_set_get(void **state)
 
 static void test_diff(void **state)
 {
-	struct env a = { 0 }, b = { 0 };
+	struct env a = {0}, b = {0};
 	struct env_delta *d;
 	size_t n;
 
@@ -469,16 +522,137 @@ static void test_diff(void **state)
 	env_release(&b);
 }
 
+/* Store one experiment whose start fingerprint is env; returns its id. */
+static int64_t store_experiment(struct store *st, const struct env *env, const char *label)
+{
+	struct experiment_info info = {
+	    .kind = "run",
+	    .workload = "pipe",
+	    .profile = "stress-ng-0.15",
+	    .params_json = "{}",
+	    .cmdline = "wakebench run pipe",
+	    .version = WAKEBENCH_VERSION,
+	    .label = label,
+	    .host = "raspberrypi",
+	    .kernel = env_get(env, "kernel.release"),
+	    .started_ns = 1764460800000000000ULL,
+	};
+	int64_t id;
+
+	assert_int_equal(store_begin_experiment(st, &info, &id), 0);
+	assert_int_equal(store_add_env(st, id, "start", env), 0);
+	assert_int_equal(store_end_experiment(st, id, "complete"), 0);
+	return id;
+}
+
+/* Run `wakebench env ARGS` in-process; its stdout into *out. */
+static int run_env_cmd(const char *db, const char **args, int nargs, char **out)
+{
+	char path[] = "/tmp/wakebench-t-env-out.XXXXXX";
+	struct ctx ctx = {.db_path = db, .debugfs = "/sys/kernel/debug", .root = "/"};
+	int fd = mkstemp(path), saved, rc;
+
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	rc = cmd_env(nargs, args, &ctx);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(fd);
+	assert_int_equal(read_file(path, out, NULL), 0);
+	unlink(path);
+	return rc;
+}
+
+/* env --diff A B between two stored experiments, in text and JSON. */
+static void test_diff_stored(void **state)
+{
+	char dir[] = "/tmp/wakebench-t-env.XXXXXX", db[256], ida[32], uuidb[16], *out;
+	struct env_opts o = {.debugfs = "/nonexistent"};
+	struct env a = {0}, b = {0};
+	struct store *st;
+	int64_t id_a, id_b;
+	char root[4096];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/results.db", dir);
+	snprintf(root, sizeof(root), "%s", fixture("root-pi5"));
+	o.root = root;
+	assert_int_equal(env_collect(&a, &o), 0);
+	assert_int_equal(env_collect(&b, &o), 0);
+	env_set(&b, "cpu.governor", IMPACT_STRONG, "performance (cpus 0-3)");
+	env_set(&b, "run.loadavg", IMPACT_RUN, "3.00 2.00 1.00");
+
+	assert_int_equal(store_open(db, STORE_CREATE, &st), 0);
+	id_a = store_experiment(st, &a, NULL);
+	id_b = store_experiment(st, &b, "governor");
+	{
+		struct store_filter f = {.exp_id = id_b};
+		struct store_experiment *e;
+		size_t n;
+
+		assert_int_equal(store_list_experiments(st, &f, &e, &n), 0);
+		assert_int_equal(n, 1);
+		snprintf(uuidb, sizeof(uuidb), "%.8s", e->uuid);
+		store_experiments_free(e, n);
+	}
+	store_close(st);
+	snprintf(ida, sizeof(ida), "%lld", (long long)id_a);
+
+	{
+		const char *args[] = {"--diff", ida, uuidb};
+
+		assert_int_equal(run_env_cmd(db, args, 3, &out), 0);
+		assert_non_null(strstr(out, "2 keys differ"));
+		assert_non_null(strstr(out, "strong    cpu.governor\n"
+					    "          A: ondemand (cpus 0-3)\n"
+					    "          B: performance (cpus 0-3)\n"));
+		/* run-class keys come last */
+		assert_true(strstr(out, "run.loadavg") > strstr(out, "cpu.governor"));
+		free(out);
+	}
+	{
+		const char *args[] = {"--diff", ida, ida, "--format", "json"};
+
+		assert_int_equal(run_env_cmd(db, args, 5, &out), 0);
+		struct json_object *j = json_tokener_parse(out), *diffs, *ja;
+
+		assert_non_null(j);
+		assert_true(json_object_object_get_ex(j, "differences", &diffs));
+		assert_int_equal(json_object_array_length(diffs), 0);
+		assert_true(json_object_object_get_ex(j, "a", &ja));
+		assert_true(json_object_object_get_ex(ja, "id", &ja));
+		assert_int_equal(json_object_get_int64(ja), id_a);
+		json_object_put(j);
+		free(out);
+	}
+	{
+		const char *args[] = {"--diff", ida, "424242"};
+
+		assert_int_equal(run_env_cmd(db, args, 3, &out), EXIT_USAGE);
+		free(out);
+	}
+	env_release(&a);
+	env_release(&b);
+	snprintf(root, sizeof(root), "rm -rf %s", dir);
+	assert_int_equal(system(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_debugfs_reason),	  cmocka_unit_test(test_cmdline_param),
-		cmocka_unit_test(test_config_value),	  cmocka_unit_test(test_preempt_derive),
-		cmocka_unit_test(test_cpulist),		  cmocka_unit_test(test_group_by_cpu),
-		cmocka_unit_test(test_flavour),		  cmocka_unit_test(test_collect_pi5),
-		cmocka_unit_test(test_collect_x86),	  cmocka_unit_test(test_collect_empty),
-		cmocka_unit_test(test_collect_config_gz), cmocka_unit_test(test_collect_live),
-		cmocka_unit_test(test_set_get),		  cmocka_unit_test(test_diff),
+	    cmocka_unit_test(test_debugfs_reason), cmocka_unit_test(test_cmdline_param),
+	    cmocka_unit_test(test_config_value),   cmocka_unit_test(test_preempt_derive),
+	    cmocka_unit_test(test_cpulist),	   cmocka_unit_test(test_group_by_cpu),
+	    cmocka_unit_test(test_flavour),	   cmocka_unit_test(test_throttled),
+	    cmocka_unit_test(test_collect_pi5),	   cmocka_unit_test(test_collect_x86),
+	    cmocka_unit_test(test_collect_empty),  cmocka_unit_test(test_collect_config_gz),
+	    cmocka_unit_test(test_collect_live),   cmocka_unit_test(test_base_slice_from_debug),
+	    cmocka_unit_test(test_set_get),	   cmocka_unit_test(test_diff),
+	    cmocka_unit_test(test_diff_stored),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

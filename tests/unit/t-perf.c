@@ -201,6 +201,96 @@ static void test_perf_unprivileged(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+static void test_trace_pair(void **state)
+{
+	struct probe_set ps;
+	struct sample *s = malloc(sizeof(*s));
+	const struct metric *p50, *p99, *max, *m;
+	struct probe_params pp = probe_defaults;
+	char err[512];
+
+	(void)state;
+	pp.trace = TRACE_ON;
+	if (probes_setup(&ps, &pp, "/sys/kernel/debug", err, sizeof(err))) {
+		free(s);
+		print_message("# tracing not possible here: %s\n", err);
+		skip();
+	}
+	assert_true(probes_tracing(&ps));
+	assert_int_equal(probes_untraced(&ps).n, ps.n - 1);
+	run_pair(&ps, s);
+	p50 = sample_get(s, "wakeup_lat_p50_ns");
+	p99 = sample_get(s, "wakeup_lat_p99_ns");
+	max = sample_get(s, "wakeup_lat_max_ns");
+	assert_true(p50 && p99 && max);
+	if (!p50->available)
+		fail_msg("p50 unavailable: %s", p50->why);
+	assert_true(p50->value > 0);
+	assert_true(p50->value <= p99->value);
+	assert_true(p99->value <= max->value);
+	m = sample_get(s, "wakeups_per_op");
+	assert_true(m && m->available);
+	/*
+	 * on one CPU a round trip wakes one task (the other was preempted
+	 * before it could block) or both
+	 */
+	if (m->value < 0.9 || m->value > 2.1)
+		fail_msg("wakeups_per_op %g not about 2", m->value);
+	m = sample_get(s, "preempt_share");
+	assert_true(m && m->available && m->value >= 0 && m->value <= 1);
+	m = sample_get(s, "wake_prev_cpu_share");
+	/* both tasks are pinned to CPU 0: every wakeup lands on the previous CPU */
+	assert_true(m && m->available);
+	if (m->value < 0.99)
+		fail_msg("wake_prev_cpu_share %g with both tasks pinned", m->value);
+	m = sample_get(s, "trace_migrations_per_kop");
+	assert_true(m && m->available);
+	m = sample_get(s, "trace_low_confidence");
+	assert_true(m && m->available && m->value == 0);
+	print_message("# wakeup latency p50 %.0f p99 %.0f max %.0f ns, wakeups/op %.3f, "
+		      "preempt share %.3f\n",
+		      p50->value, p99->value, max->value, sample_get(s, "wakeups_per_op")->value,
+		      sample_get(s, "preempt_share")->value);
+	probes_release(&ps);
+	free(s);
+}
+
+static void test_trace_unprivileged(void **state)
+{
+	pid_t pid;
+	int st;
+
+	(void)state;
+	if (geteuid() != 0 || perf_paranoid() < 2)
+		skip();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct probe_set ps;
+		struct probe_params pp = probe_defaults;
+		char err[512] = "";
+
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(10);
+		pp.trace = TRACE_ON;
+		if (probes_setup(&ps, &pp, "/sys/kernel/debug", err, sizeof(err)) != -1)
+			_exit(11);
+		if (!strstr(err, "--trace needs root or CAP_PERFMON"))
+			_exit(12);
+		pp.trace = TRACE_AUTO;
+		if (probes_setup(&ps, &pp, "/sys/kernel/debug", err, sizeof(err)) != 0)
+			_exit(13);
+		if (probes_tracing(&ps))
+			_exit(14);
+		probes_release(&ps);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 static void test_delayed_sampler(void **state)
 {
 	struct probe_set ps;
@@ -265,6 +355,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_counts_switches),
 		cmocka_unit_test(test_perf_unprivileged),
+		cmocka_unit_test(test_trace_pair),
+		cmocka_unit_test(test_trace_unprivileged),
 		cmocka_unit_test(test_delayed_sampler),
 		cmocka_unit_test(test_delayed_missing),
 	};

@@ -57,18 +57,6 @@ static int teardown(void **state)
 	return rc ? -1 : 0;
 }
 
-static void env_free_entries(struct env *env)
-{
-	size_t i;
-
-	for (i = 0; i < env->n; i++) {
-		free(env->e[i].key);
-		free(env->e[i].value);
-	}
-	free(env->e);
-	memset(env, 0, sizeof(*env));
-}
-
 static void make_sample(struct sample *s, uint32_t index, double ops_per_s)
 {
 	sample_init(s);
@@ -247,11 +235,11 @@ static void test_write_and_read(void **state)
 	assert_string_equal(loaded.e[0].key, "cpu.governor");
 	assert_int_equal(loaded.e[0].impact, IMPACT_MEDIUM);
 	assert_string_equal(loaded.e[1].value, "6.18.0");
-	env_free_entries(&loaded);
+	env_release(&loaded);
 	assert_int_equal(store_load_env(st, exp_id, "end", &loaded), 0);
 	assert_int_equal(loaded.n, 1);
 	assert_int_equal(loaded.e[0].impact, IMPACT_RUN);
-	env_free_entries(&loaded);
+	env_release(&loaded);
 
 	assert_int_equal(store_distinct(st, STORE_FIELD_LABEL, &vals, &n), 0);
 	assert_int_equal(n, 1);
@@ -539,7 +527,7 @@ static void test_import(void **state)
 
 		assert_int_equal(store_load_env(st, 4, "start", &env), 0);
 		assert_int_equal(env.n, 1);
-		env_free_entries(&env);
+		env_release(&env);
 	}
 	{
 		struct collect c = { 0 };
@@ -793,6 +781,25 @@ static int synth_main(int argc, char **argv)
 	return 0;
 }
 
+static void test_kernel_order(void **state)
+{
+	static const char *const ordered[] = {
+		"5.15.0-rc7", "5.15.0", "6.1.0-18-amd64", "6.6.78", "6.6.78-v8+", "6.12.75",
+		"6.12.75-v8-16k+", "6.18-rc1", "6.18-rc2", "6.18", "6.18.0", "6.18.1", "7.0",
+		"7.0.1-rc1", "custom",
+	};
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(ordered); i++)
+		for (j = 0; j < ARRAY_SIZE(ordered); j++) {
+			int c = store_kernel_cmp(ordered[i], ordered[j]);
+
+			if ((i < j && c >= 0) || (i > j && c <= 0) || (i == j && c))
+				fail_msg("'%s' vs '%s' gave %d", ordered[i], ordered[j], c);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -805,6 +812,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_since),
+		cmocka_unit_test(test_kernel_order),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--synth"))

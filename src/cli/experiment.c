@@ -1,0 +1,433 @@
+/*
+ * experiment.c: the lifecycle of an experiment shared by `run` and `ab`
+ * (see experiment.h). It owns what makes a stored result trustworthy later:
+ * the exact parameters after the profile was applied, whether the profile
+ * was overridden ("custom (based on ...)"), the command line, and the
+ * environment at both ends; and it commits each sample as it completes.
+ */
+#include "cli/experiment.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* ---- choosing the workload ---- */
+
+static bool takes_value(const struct opt *o)
+{
+	return o && o->type != OPT_FLAG && !(o->flags & OPT_OPTIONAL_ARG);
+}
+
+static const struct opt *find_short(const struct opt *t, int c)
+{
+	for (; t->type != OPT_END; t++)
+		if (t->short_name == c)
+			return t;
+	return NULL;
+}
+
+/* Find an option in any of the tables; NULL when none has it. */
+static const struct opt *find_any(const struct opt *const *tables, size_t n, const char *lname,
+				  int sname)
+{
+	const struct opt *o;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		o = lname ? opts_find(tables[i], lname) : find_short(tables[i], sname);
+		if (o)
+			return o;
+	}
+	return NULL;
+}
+
+static void die_unknown_workload(const char *cmd, const char *name)
+{
+	char list[512] = "";
+	size_t used = 0, i;
+
+	for (i = 0; workloads[i]; i++) {
+		int w = snprintf(list + used, sizeof(list) - used, "%s%s", i ? "|" : "",
+				 workloads[i]->name);
+
+		if (w < 0 || (size_t)w >= sizeof(list) - used)
+			break;
+		used += (size_t)w;
+	}
+	die_usage("%s: unknown workload '%s', allowed %s", cmd, name, list);
+}
+
+const struct workload *experiment_pick_workload(const char *cmd, struct opt_group *groups,
+						size_t ngroups, int argc, const char **argv)
+{
+	const struct opt **tables;
+	const struct workload *wl;
+	struct experiment_opts eo;
+	struct opt_group eg;
+	const char *name = NULL;
+	size_t n = 0, i;
+	int a;
+
+	for (i = 0; workloads[i]; i++)
+		n++;
+	tables = xcalloc(ngroups + n + 1, sizeof(*tables));
+	for (i = 0; i < ngroups; i++)
+		tables[i] = groups[i].opts;
+	for (i = 0; i < n; i++)
+		tables[ngroups + i] = workloads[i]->opts;
+	eg = experiment_opts_group(&eo, NULL);
+	tables[ngroups + n] = eg.opts;
+
+	for (a = 0; a < argc && !name; a++) {
+		const char *arg = argv[a];
+		const struct opt *o;
+
+		if (!strcmp(arg, "--")) {
+			if (a + 1 < argc)
+				name = argv[a + 1];
+			break;
+		}
+		if (arg[0] != '-' || !arg[1]) {
+			name = arg;
+			break;
+		}
+		if (arg[1] == '-') {
+			char lname[128];
+			const char *eq = strchr(arg + 2, '=');
+			size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+
+			if (eq || len >= sizeof(lname))
+				continue;
+			memcpy(lname, arg + 2, len);
+			lname[len] = '\0';
+			o = find_any(tables, ngroups + n + 1, lname, 0);
+		} else {
+			if (arg[2])
+				continue;
+			o = find_any(tables, ngroups + n + 1, NULL, (unsigned char)arg[1]);
+		}
+		if (takes_value(o))
+			a++;
+	}
+	experiment_opts_release(&eo);
+	free(tables);
+
+	if (!name)
+		name = EXPERIMENT_DEFAULT_WORKLOAD;
+	wl = workload_find(name);
+	if (!wl)
+		die_unknown_workload(cmd, name);
+	return wl;
+}
+
+/* ---- --profile and --label ---- */
+
+struct opt_group experiment_opts_group(struct experiment_opts *eo, const struct workload *wl)
+{
+	const struct profile *p;
+	struct opt_group g;
+	size_t n = 0, i;
+
+	memset(eo, 0, sizeof(*eo));
+	for (p = wl ? wl->profiles : NULL; p && p->name; p++)
+		n++;
+	eo->choices = xcalloc(n + 1, sizeof(*eo->choices));
+	eo->defaults.profile = n ? 0 : -1;
+	for (i = 0; i < n; i++) {
+		eo->choices[i] = wl->profiles[i].name;
+		if (wl->default_profile && !strcmp(wl->default_profile, eo->choices[i]))
+			eo->defaults.profile = (int)i;
+	}
+	eo->table[0] = (struct opt){
+		.type = OPT_CHOICE,
+		.long_name = "profile",
+		.offset = offsetof(struct experiment_values, profile),
+		.argh = "NAME",
+		.help = "named parameter set reproducing a reference exactly (see 'wakebench list')",
+		.choices = eo->choices,
+	};
+	eo->table[1] = (struct opt){
+		.type = OPT_STRING,
+		.long_name = "label",
+		.offset = offsetof(struct experiment_values, label),
+		.argh = "TEXT",
+		.help = "free text stored with the experiment (compare --by label)",
+	};
+	eo->table[2] = (struct opt)OPT_END_ROW;
+	eo->v = eo->defaults;
+	memset(&g, 0, sizeof(g));
+	g.title = "experiment options";
+	g.opts = eo->table;
+	g.base = &eo->v;
+	g.defaults = &eo->defaults;
+	return g;
+}
+
+void experiment_opts_release(struct experiment_opts *eo)
+{
+	free(eo->choices);
+	eo->choices = NULL;
+}
+
+static bool field_differs(const struct opt *o, const void *a, const void *b)
+{
+	const char *pa = (const char *)a + o->offset, *pb = (const char *)b + o->offset;
+
+	if (o->type == OPT_STRING) {
+		const char *sa = *(const char *const *)(const void *)pa;
+		const char *sb = *(const char *const *)(const void *)pb;
+
+		if (!sa || !sb)
+			return sa != sb;
+		return strcmp(sa, sb) != 0;
+	}
+	return memcmp(pa, pb, opt_field_size(o->type)) != 0;
+}
+
+void experiment_resolve(const struct workload *wl, const struct experiment_opts *eo,
+			const struct opt_group *wl_group, void *params, char *label,
+			size_t labellen, const char **base_profile)
+{
+	const struct profile *prof = NULL;
+	bool custom = false;
+	size_t i;
+
+	memcpy(params, wl->defaults, wl->params_size);
+	if (eo->v.profile >= 0 && eo->choices[eo->v.profile]) {
+		prof = workload_profile(wl, eo->choices[eo->v.profile]);
+		memcpy(params, prof->params, wl->params_size);
+	}
+	for (i = 0; wl->opts[i].type != OPT_END; i++) {
+		const struct opt *o = &wl->opts[i];
+
+		if (!(wl_group->seen & (1ULL << i)))
+			continue;
+		if (prof && field_differs(o, wl_group->base, prof->params))
+			custom = true;
+		memcpy((char *)params + o->offset, (const char *)wl_group->base + o->offset,
+		       opt_field_size(o->type));
+	}
+	*base_profile = prof ? prof->name : NULL;
+	if (!prof)
+		label[0] = '\0';
+	else if (custom)
+		snprintf(label, labellen, "custom (based on %s)", prof->name);
+	else
+		snprintf(label, labellen, "%s", prof->name);
+}
+
+/* ---- params as JSON ---- */
+
+static char *json_key(const struct opt *o)
+{
+	const char *suffix = o->type == OPT_DURATION ? "_ns" : o->type == OPT_SIZE ? "_bytes" : "";
+	char *k = xasprintf("%s%s", o->long_name, suffix), *p;
+
+	for (p = k; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return k;
+}
+
+static json_object *opt_json(const struct opt *o, const void *base)
+{
+	const char *p = (const char *)base + o->offset;
+	const struct strlist *sl;
+	json_object *a;
+	const char *s;
+	int idx;
+	size_t i;
+
+	switch (o->type) {
+	case OPT_FLAG:
+		return json_object_new_boolean(*(const bool *)(const void *)p);
+	case OPT_UINT:
+	case OPT_DURATION:
+	case OPT_SIZE:
+		return json_object_new_uint64(*(const uint64_t *)(const void *)p);
+	case OPT_DOUBLE:
+	case OPT_PERCENT:
+		return json_object_new_double(*(const double *)(const void *)p);
+	case OPT_CHOICE:
+		idx = *(const int *)(const void *)p;
+		return idx >= 0 && o->choices ? json_object_new_string(o->choices[idx]) : NULL;
+	case OPT_STRING:
+		s = *(const char *const *)(const void *)p;
+		return s ? json_object_new_string(s) : NULL;
+	case OPT_STRLIST:
+		sl = (const struct strlist *)(const void *)p;
+		a = json_object_new_array();
+		for (i = 0; i < sl->n; i++)
+			json_object_array_add(a, json_object_new_string(sl->v[i]));
+		return a;
+	case OPT_END:
+		break;
+	}
+	return NULL;
+}
+
+json_object *experiment_params_json(const struct opt_group *groups, size_t ngroups)
+{
+	json_object *o = json_object_new_object();
+	const struct opt *op;
+	size_t g;
+
+	for (g = 0; g < ngroups; g++) {
+		if (!groups[g].base)
+			continue;
+		for (op = groups[g].opts; op->type != OPT_END; op++) {
+			char *k;
+
+			if (!op->long_name)
+				continue;
+			k = json_key(op);
+			json_object_object_add(o, k, opt_json(op, groups[g].base));
+			free(k);
+		}
+	}
+	return o;
+}
+
+/* ---- the lifecycle ---- */
+
+bool experiment_profile_has_mbps(const char *base_profile)
+{
+	/* stress-ng printed the MB/s line under --metrics-brief only up to 0.15 */
+	return base_profile && !strcmp(base_profile, "stress-ng-0.15");
+}
+
+/* What wakebench adds to the fingerprint: it decides what was measured. */
+static void env_add_provenance(struct experiment *ex, struct env *env)
+{
+	if (!env_get(env, "wakebench.version"))
+		env_set(env, "wakebench.version", IMPACT_MEDIUM, "%s", WAKEBENCH_VERSION);
+	if (!env_get(env, "workload.name"))
+		env_set(env, "workload.name", IMPACT_STRONG, "%s", ex->wl->name);
+	if (!env_get(env, "workload.profile"))
+		env_set(env, "workload.profile", IMPACT_STRONG, "%s",
+			ex->profile ? ex->profile : "none");
+	if (!env_get(env, "wakebench.cmdline"))
+		env_set(env, "wakebench.cmdline", IMPACT_RUN, "%s", ex->cmdline);
+}
+
+static int collect_env(struct experiment *ex, struct env *env)
+{
+	struct env_opts eo = { .root = ex->ctx->root, .debugfs = ex->ctx->debugfs };
+
+	memset(env, 0, sizeof(*env));
+	if (env_collect(env, &eo))
+		return error("%s: cannot collect the environment fingerprint", ex->kind);
+	env_add_provenance(ex, env);
+	return 0;
+}
+
+int experiment_begin(struct experiment *ex, struct ctx *ctx, const char *kind,
+		     const struct workload *wl, const char *profile, const char *base_profile,
+		     const char *label, json_object *params)
+{
+	struct utsname u;
+
+	memset(ex, 0, sizeof(*ex));
+	ex->ctx = ctx;
+	ex->kind = kind;
+	ex->wl = wl;
+	ex->profile = profile;
+	ex->base_profile = base_profile;
+	ex->label = label;
+	ex->exp_id = -1;
+	json_object_object_add(params, "workload", json_object_new_string(wl->name));
+	json_object_object_add(params, "profile", profile ? json_object_new_string(profile) : NULL);
+	ex->params_json = xstrdup(json_object_to_json_string_ext(params, JSON_C_TO_STRING_PLAIN));
+	ex->cmdline = cli_cmdline(ctx);
+	if (gethostname(ex->host, sizeof(ex->host)))
+		snprintf(ex->host, sizeof(ex->host), "unknown");
+	ex->host[sizeof(ex->host) - 1] = '\0';
+	if (uname(&u))
+		snprintf(ex->kernel, sizeof(ex->kernel), "unknown");
+	else
+		snprintf(ex->kernel, sizeof(ex->kernel), "%s", u.release);
+
+	if (collect_env(ex, &ex->env_start))
+		return -1;
+	if (ctx->no_store)
+		return 0;
+	if (store_open(cli_db_path(ctx), STORE_CREATE, &ex->store))
+		return -1;
+	ex->info.kind = kind;
+	ex->info.workload = wl->name;
+	ex->info.profile = profile;
+	ex->info.params_json = ex->params_json;
+	ex->info.cmdline = ex->cmdline;
+	ex->info.version = WAKEBENCH_VERSION;
+	ex->info.label = label;
+	ex->info.host = ex->host;
+	ex->info.kernel = ex->kernel;
+	ex->info.started_ns = realtime_ns();
+	if (store_begin_experiment(ex->store, &ex->info, &ex->exp_id) ||
+	    store_add_env(ex->store, ex->exp_id, "start", &ex->env_start)) {
+		store_close(ex->store);
+		ex->store = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int experiment_add_config(struct experiment *ex, const char *name, const char *features,
+			  int64_t *config_id)
+{
+	*config_id = -1;
+	if (!ex->store)
+		return 0;
+	if (store_add_config(ex->store, ex->exp_id, name, features, config_id)) {
+		ex->store_failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+int experiment_add_sample(struct experiment *ex, int64_t config_id, struct sample *s)
+{
+	s->index = ex->next_index++;
+	if (!ex->store || ex->store_failed)
+		return ex->store_failed ? -1 : 0;
+	if (store_add_sample(ex->store, ex->exp_id, config_id, s)) {
+		ex->store_failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+int experiment_end(struct experiment *ex, const char *status)
+{
+	int ret = 0;
+
+	if (!collect_env(ex, &ex->env_end))
+		ex->have_env_end = true;
+	else
+		ret = -1;
+	if (!ex->store)
+		return ret;
+	if (ex->have_env_end && store_add_env(ex->store, ex->exp_id, "end", &ex->env_end))
+		ret = -1;
+	if (store_end_experiment(ex->store, ex->exp_id, status))
+		ret = -1;
+	store_close(ex->store);
+	ex->store = NULL;
+	return ret;
+}
+
+void experiment_release(struct experiment *ex)
+{
+	if (ex->store) {
+		store_close(ex->store);
+		ex->store = NULL;
+	}
+	env_release(&ex->env_start);
+	if (ex->have_env_end)
+		env_release(&ex->env_end);
+	free(ex->params_json);
+	free(ex->cmdline);
+	ex->params_json = NULL;
+	ex->cmdline = NULL;
+}

@@ -1,0 +1,127 @@
+/*
+ * experiment.h: the lifecycle of one experiment, shared by `run` and `ab`:
+ * choosing the workload from the command line, resolving its parameters
+ * (defaults, then the profile, then explicit options), the provenance
+ * (params as JSON, command line, version, host, kernel, environment at the
+ * start and the end), and storing every sample as it completes (warm-ups
+ * and failed ones too, with their status) so that an interruption loses
+ * nothing already measured.
+ */
+#ifndef WAKEBENCH_EXPERIMENT_H
+#define WAKEBENCH_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "cli/cli.h"
+#include "runner/runner.h"
+#include "store/store.h"
+#include "sys/env.h"
+#include "workloads/workload.h"
+
+#define EXPERIMENT_DEFAULT_WORKLOAD "pipe"
+
+/*
+ * The workload named on the command line: the first positional argument
+ * (option values are skipped using the given groups and every workload's
+ * table), else "pipe". Exits 2 naming the value and the workloads that
+ * exist when it is unknown.
+ */
+const struct workload *experiment_pick_workload(const char *cmd, struct opt_group *groups,
+						size_t ngroups, int argc, const char **argv);
+
+/* --profile and --label, with the profile choices taken from the workload. */
+struct experiment_values {
+	int profile; /* index into the workload's profiles; -1 when it has none */
+	const char *label;
+};
+
+struct experiment_opts {
+	struct experiment_values v, defaults;
+	/* storage behind the option table */
+	struct opt table[3];
+	const char **choices;
+};
+
+/* Build the --profile/--label group for wl (call experiment_opts_release after). */
+struct opt_group experiment_opts_group(struct experiment_opts *eo, const struct workload *wl);
+void experiment_opts_release(struct experiment_opts *eo);
+
+/*
+ * Resolve the workload's parameters: defaults, then the profile's complete
+ * set, then every option of wl_group that was given explicitly (its `seen`
+ * bits). wl_group->base holds the parsed values (initialised from the
+ * defaults before parsing). The result is written into params (params_size
+ * bytes). The label is the profile's name, or "custom (based on NAME)" when
+ * an explicit option changed one of the profile's values; NULL when the
+ * workload has no profiles. base_profile receives the profile's name.
+ */
+void experiment_resolve(const struct workload *wl, const struct experiment_opts *eo,
+			const struct opt_group *wl_group, void *params, char *label,
+			size_t labellen, const char **base_profile);
+
+/*
+ * Every parameter of the given groups as a JSON object: keys are the long
+ * option names with '_' for '-', durations in ns ("duration_ns"), sizes in
+ * bytes ("data_size_bytes"), choices as their names.
+ */
+json_object *experiment_params_json(const struct opt_group *groups, size_t ngroups);
+
+struct experiment {
+	struct ctx *ctx;
+	const char *kind;     /* "run", "ab" */
+	const struct workload *wl;
+	const char *profile;  /* label: "stress-ng-0.15" or "custom (based on ...)" */
+	const char *base_profile;
+	const char *label;
+	char *params_json;
+	char *cmdline;
+
+	struct store *store; /* NULL with --no-store */
+	int64_t exp_id;
+	struct experiment_info info;
+	char host[256];
+	char kernel[256];
+
+	struct env env_start, env_end;
+	bool have_env_end;
+	uint32_t next_index; /* index of the next sample, warm-ups included */
+	bool store_failed;   /* a write to the store failed (already reported) */
+};
+
+/*
+ * Start: collect the environment, open the store (unless --no-store),
+ * record the experiment and the start environment. params is the JSON
+ * object of experiment_params_json() (the profile is added to it; the
+ * caller keeps its reference). Returns 0, or -1 after reporting.
+ */
+int experiment_begin(struct experiment *ex, struct ctx *ctx, const char *kind,
+		     const struct workload *wl, const char *profile, const char *base_profile,
+		     const char *label, json_object *params);
+/* A config (arm) of the experiment: "default", "DELAY_DEQUEUE=off". */
+int experiment_add_config(struct experiment *ex, const char *name, const char *features,
+			  int64_t *config_id);
+/*
+ * Number the sample (s->index) and store it, committed at once. Returns 0,
+ * or -1 when the store failed (reported; ex->store_failed is set).
+ */
+int experiment_add_sample(struct experiment *ex, int64_t config_id, struct sample *s);
+/*
+ * End: collect the environment again, store it and the final status
+ * ("complete", "interrupted", "failed"), close the store. Returns 0 or -1.
+ */
+int experiment_end(struct experiment *ex, const char *status);
+void experiment_release(struct experiment *ex);
+
+/* Does this profile print stress-ng 0.15's MB/s line under --metrics-brief? */
+bool experiment_profile_has_mbps(const char *base_profile);
+
+/* Exit status for a stop signal: 128 + signal number. */
+static inline int experiment_signal_status(int sig)
+{
+	return 128 + sig;
+}
+
+#endif

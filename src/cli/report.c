@@ -1,0 +1,638 @@
+/*
+ * report.c: printing samples and summaries (see report.h). Text is for
+ * people and keeps to one line per sample so a long run can be watched;
+ * --metrics-brief reproduces stress-ng's table byte for byte so existing
+ * scripts and eyes can read wakebench's numbers; JSON is built with json-c
+ * and carries everything, including what could not be measured and why.
+ *
+ * The statistics themselves come from stats/; this file only selects the
+ * usable samples and lays the numbers out.
+ */
+#include "cli/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- numbers ---- */
+
+static void fmt_num(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (v == 0)
+		snprintf(buf, len, "0");
+	else if (fabs(v) >= 1)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+/* Compact form for progress lines: 2.89M, 316.2k. */
+static void fmt_short(double v, char *buf, size_t len)
+{
+	if (!isfinite(v) || v <= 0)
+		snprintf(buf, len, "-");
+	else if (v >= 1e9)
+		snprintf(buf, len, "%.3gG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.3gM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%.4gk", v / 1e3);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+static void fmt_clock(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t s = ns / 1000000000ULL;
+
+	if (s >= 3600)
+		snprintf(buf, len, "%llu:%02llu:%02llu", (unsigned long long)(s / 3600),
+			 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
+	else
+		snprintf(buf, len, "%llu:%02llu", (unsigned long long)(s / 60),
+			 (unsigned long long)(s % 60));
+}
+
+/* ---- metric names ---- */
+
+static const struct {
+	const char *name, *label;
+	bool raw; /* a sum that grows with the duration: JSON only, not the summary table */
+} metric_labels[] = {
+	{ "ops_per_s", "ops/s (real time)", false },
+	{ "ops_per_cpu_s", "ops/s (usr+sys time)", false },
+	{ "ctxsw_per_op", "ctxsw/op", false },
+	{ "ctxsw_vol_per_op", "ctxsw/op voluntary", false },
+	{ "ctxsw_invol_per_op", "ctxsw/op involuntary", false },
+	{ "migrations_per_kop", "migrations/1000 ops", false },
+	{ "run_delay_ns_per_op", "run-queue wait ns/op", false },
+	{ "perf_ctxsw_per_op", "perf ctxsw/op", false },
+	{ "perf_migrations_per_kop", "perf migrations/1000 ops", false },
+	{ "wakeup_lat_p50_ns", "wakeup latency p50 ns", false },
+	{ "wakeup_lat_p90_ns", "wakeup latency p90 ns", false },
+	{ "wakeup_lat_p99_ns", "wakeup latency p99 ns", false },
+	{ "wakeup_lat_p999_ns", "wakeup latency p99.9 ns", false },
+	{ "wakeup_lat_max_ns", "wakeup latency max ns", false },
+	{ "preempt_share", "preempted switches share", false },
+	{ "wake_prev_cpu_share", "wakeups on previous CPU", false },
+	{ "wakeups_per_op", "wakeups/op", false },
+	{ "trace_migrations_per_kop", "traced migrations/1000 ops", false },
+	{ "delayed_mean", "delayed entities mean", false },
+	{ "delayed_max", "delayed entities max", false },
+	{ "ns_per_op", "ns/op", false },
+	{ "mb_per_s_geomean", "MB/s (geometric mean)", false },
+	{ "nvcsw", "voluntary ctxsw", true },
+	{ "nivcsw", "involuntary ctxsw", true },
+	{ "migrations", "migrations", true },
+	{ "run_delay_ns", "run-queue wait ns", true },
+	{ "timeslices", "timeslices", true },
+	{ "trace_lost_records", "lost trace records", true },
+};
+
+const char *report_metric_label(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(metric_labels); i++)
+		if (!strcmp(metric_labels[i].name, name))
+			return metric_labels[i].label;
+	return name;
+}
+
+/* Position in the table above (unknown names after every known one). */
+static size_t metric_rank(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(metric_labels); i++)
+		if (!strcmp(metric_labels[i].name, name))
+			return i;
+	return ARRAY_SIZE(metric_labels);
+}
+
+static bool metric_is_raw(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(metric_labels); i++)
+		if (!strcmp(metric_labels[i].name, name))
+			return metric_labels[i].raw;
+	return false;
+}
+
+/* ---- one sample ---- */
+
+static void sample_metric_text(FILE *f, const struct sample *s, const char *name,
+			       const char *label)
+{
+	const struct metric *m = sample_get(s, name);
+	char v[32];
+
+	if (!m)
+		return;
+	if (!m->available) {
+		fprintf(f, "  %s n/a", label);
+		return;
+	}
+	fmt_num(m->value, v, sizeof(v));
+	fprintf(f, "  %s %s", label, v);
+}
+
+void report_sample_text(FILE *f, const char *title, const struct sample *s, unsigned ordinal,
+			unsigned total, const char *unit)
+{
+	char v[32];
+
+	if (title)
+		fprintf(f, "[%s] ", title);
+	if (s->warmup)
+		fprintf(f, "warm-up:");
+	else
+		fprintf(f, "sample %u/%u:", ordinal, total);
+	if (s->status != SAMPLE_OK) {
+		fprintf(f, " %s: %s%s\n", sample_status_name(s->status),
+			s->reason[0] ? s->reason : "no reason given",
+			s->warmup ? " (warm-up, discarded)" : " (excluded from statistics)");
+		return;
+	}
+	fmt_num(s->ops_per_s, v, sizeof(v));
+	fprintf(f, " %s %s", v, unit ? unit : "ops/s");
+	fprintf(f, "  ops %llu  real %.2fs  usr %.2fs  sys %.2fs", (unsigned long long)s->ops,
+		s->real_s, s->usr_s, s->sys_s);
+	sample_metric_text(f, s, "ctxsw_per_op", "ctxsw/op");
+	sample_metric_text(f, s, "migrations_per_kop", "migr/kop");
+	sample_metric_text(f, s, "run_delay_ns_per_op", "rq-wait-ns/op");
+	if (s->warmup)
+		fprintf(f, "  (discarded)");
+	fputc('\n', f);
+}
+
+void report_metrics_brief(FILE *f, long pid, const char *name, const struct sample *s,
+			  bool misc_mbps)
+{
+	const struct metric *mb = sample_get(s, "mb_per_s_geomean");
+
+	fprintf(f, "wakebench: metrc: [%ld] ", pid);
+	fprintf(f, "%-13s %9.9s %9.9s %9.9s %9.9s %12s %14s\n", "stressor", "bogo ops", "real time",
+		"usr time", "sys time", "bogo ops/s", "bogo ops/s");
+	fprintf(f, "wakebench: metrc: [%ld] ", pid);
+	fprintf(f, "%-13s %9.9s %9.9s %9.9s %9.9s %12s %14s\n", "", "", "(secs) ", "(secs) ",
+		"(secs) ", "(real time)", "(usr+sys time)");
+	fprintf(f, "wakebench: metrc: [%ld] ", pid);
+	fprintf(f, "%-13s %9llu %9.2f %9.2f %9.2f %12.2f %14.2f\n", name,
+		(unsigned long long)s->ops, s->real_s, s->usr_s, s->sys_s, s->ops_per_s,
+		s->ops_per_cpu_s);
+	if (misc_mbps && mb && mb->available) {
+		fprintf(f, "wakebench: metrc: [%ld] miscellaneous metrics:\n", pid);
+		fprintf(f, "wakebench: metrc: [%ld] ", pid);
+		fprintf(f, "%-13s %13.2f %s (geometic mean of %u instances)\n", name, mb->value,
+			"MB per sec pipe write rate", s->instances);
+	}
+}
+
+/* ---- the summary ---- */
+
+static bool usable(const struct sample *s)
+{
+	return !s->warmup && s->status == SAMPLE_OK;
+}
+
+/* The value of metric `name` in s: the fixed fields first, then the named ones. */
+static const struct metric *value_of(const struct sample *s, const char *name,
+				     struct metric *scratch)
+{
+	if (!strcmp(name, "ops_per_s") || !strcmp(name, "ops_per_cpu_s")) {
+		memset(scratch, 0, sizeof(*scratch));
+		snprintf(scratch->name, sizeof(scratch->name), "%s", name);
+		scratch->value = !strcmp(name, "ops_per_s") ? s->ops_per_s : s->ops_per_cpu_s;
+		scratch->available = true;
+		scratch->better = BETTER_HIGHER;
+		return scratch;
+	}
+	return sample_get(s, name);
+}
+
+static size_t find_summary(const struct report_summary *rs, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nmetrics; i++)
+		if (!strcmp(rs->m[i].name, name))
+			return i;
+	return (size_t)-1;
+}
+
+static void add_name(struct report_summary *rs, size_t *alloc, const char *name, int better)
+{
+	struct metric_summary *ms;
+
+	if (find_summary(rs, name) != (size_t)-1)
+		return;
+	if (rs->nmetrics == *alloc) {
+		*alloc = *alloc ? *alloc * 2 : 16;
+		rs->m = xrealloc(rs->m, *alloc * sizeof(*rs->m));
+	}
+	ms = &rs->m[rs->nmetrics++];
+	memset(ms, 0, sizeof(*ms));
+	snprintf(ms->name, sizeof(ms->name), "%s", name);
+	ms->better = better;
+}
+
+int report_summarize(const struct sample *s, size_t n, struct report_summary *rs)
+{
+	size_t alloc = 0, i, k;
+	double *x;
+	bool *flag;
+	uint32_t *ordinal;
+	uint32_t measured = 0;
+	int ret = 0;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->cv_warn = REPORT_CV_WARN;
+	add_name(rs, &alloc, "ops_per_s", BETTER_HIGHER);
+	add_name(rs, &alloc, "ops_per_cpu_s", BETTER_HIGHER);
+	ordinal = xcalloc(n ? n : 1, sizeof(*ordinal));
+	for (i = 0; i < n; i++) {
+		if (!s[i].warmup)
+			ordinal[i] = ++measured;
+		if (s[i].warmup)
+			rs->nwarmup++;
+		else if (s[i].status == SAMPLE_FAILED)
+			rs->nfailed++;
+		else if (s[i].status == SAMPLE_INTERRUPTED)
+			rs->ninterrupted++;
+		else
+			rs->nsamples++;
+		if (!usable(&s[i]))
+			continue;
+		for (k = 0; k < s[i].nmetrics; k++)
+			add_name(rs, &alloc, s[i].metrics[k].name, s[i].metrics[k].better);
+	}
+
+	/* a stable order for people: the primary metric, then counters per op */
+	for (k = 1; k < rs->nmetrics; k++) {
+		struct metric_summary tmp = rs->m[k];
+		size_t j = k, r = metric_rank(tmp.name);
+
+		for (; j > 0 && metric_rank(rs->m[j - 1].name) > r; j--)
+			rs->m[j] = rs->m[j - 1];
+		rs->m[j] = tmp;
+	}
+
+	x = xcalloc(n ? n : 1, sizeof(*x));
+	flag = xcalloc(n ? n : 1, sizeof(*flag));
+	for (k = 0; k < rs->nmetrics; k++) {
+		struct metric_summary *ms = &rs->m[k];
+		size_t nx = 0, j;
+		uint32_t *ord = xcalloc(n ? n : 1, sizeof(*ord));
+
+		for (i = 0; i < n; i++) {
+			struct metric scratch;
+			const struct metric *m;
+
+			if (!usable(&s[i]))
+				continue;
+			m = value_of(&s[i], ms->name, &scratch);
+			if (!m)
+				continue;
+			if (!m->available) {
+				if (!ms->why[0])
+					snprintf(ms->why, sizeof(ms->why), "%s", m->why);
+				continue;
+			}
+			ord[nx] = ordinal[i];
+			x[nx++] = m->value;
+		}
+		if (nx) {
+			memset(flag, 0, n * sizeof(*flag));
+			if (stats_summarize(x, nx, REPORT_CONF, &ms->sum, flag)) {
+				ret = -1;
+				free(ord);
+				continue;
+			}
+			ms->available = true;
+			ms->why[0] = '\0';
+			for (j = 0; j < nx; j++) {
+				if (!flag[j])
+					continue;
+				ms->outliers = xrealloc(ms->outliers,
+							(ms->noutliers + 1) * sizeof(*ms->outliers));
+				ms->outliers[ms->noutliers++] = ord[j];
+			}
+		} else if (!ms->why[0]) {
+			snprintf(ms->why, sizeof(ms->why), "no usable sample");
+		}
+		free(ord);
+	}
+	free(flag);
+	free(x);
+	free(ordinal);
+	return ret;
+}
+
+void report_summary_release(struct report_summary *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nmetrics; i++)
+		free(rs->m[i].outliers);
+	free(rs->m);
+	memset(rs, 0, sizeof(*rs));
+}
+
+const struct metric_summary *report_summary_get(const struct report_summary *rs,
+						const char *name)
+{
+	size_t i = find_summary(rs, name);
+
+	return i == (size_t)-1 ? NULL : &rs->m[i];
+}
+
+bool report_noisy(const struct report_summary *rs)
+{
+	const struct metric_summary *p = report_summary_get(rs, "ops_per_s");
+
+	return p && p->available && p->sum.n >= 2 && isfinite(p->sum.cv) &&
+	       p->sum.cv > rs->cv_warn;
+}
+
+static void outliers_text(const struct metric_summary *ms, char *buf, size_t len)
+{
+	size_t used = 0, i;
+
+	if (!ms->noutliers) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < ms->noutliers; i++) {
+		int w = snprintf(buf + used, len - used, "%s#%u", i ? "," : "",
+				 (unsigned)ms->outliers[i]);
+
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+}
+
+void report_summary_text(FILE *f, const char *title, const struct report_summary *rs)
+{
+	size_t k;
+	bool any_unavailable = false;
+
+	fprintf(f, "\n");
+	if (title)
+		fprintf(f, "[%s] ", title);
+	fprintf(f, "summary: %zu sample%s", rs->nsamples, rs->nsamples == 1 ? "" : "s");
+	if (rs->nwarmup)
+		fprintf(f, ", %zu warm-up excluded", rs->nwarmup);
+	if (rs->nfailed)
+		fprintf(f, ", %zu failed excluded", rs->nfailed);
+	if (rs->ninterrupted)
+		fprintf(f, ", %zu interrupted excluded", rs->ninterrupted);
+	fprintf(f, "\n");
+	if (!rs->nsamples) {
+		fprintf(f, "  no usable sample: nothing to summarise\n");
+		return;
+	}
+	fprintf(f, "  %-26s %3s %12s %-27s %12s %12s %7s %12s %12s  %s\n", "metric", "n", "median",
+		"  95% CI of the median", "mean", "stddev", "CV", "min", "max", "outliers");
+	for (k = 0; k < rs->nmetrics; k++) {
+		const struct metric_summary *ms = &rs->m[k];
+		const struct summary *su = &ms->sum;
+		char med[32], lo[32], hi[32], ci[80], mean[32], sd[32], cv[16], mn[32], mx[32];
+		char out[128];
+
+		if (!ms->available) {
+			any_unavailable = true;
+			continue;
+		}
+		if (metric_is_raw(ms->name))
+			continue;
+		fmt_num(su->median, med, sizeof(med));
+		if (su->ci_valid) {
+			fmt_num(su->ci_lo, lo, sizeof(lo));
+			fmt_num(su->ci_hi, hi, sizeof(hi));
+			snprintf(ci, sizeof(ci), "  [%s, %s]", lo, hi);
+		} else {
+			snprintf(ci, sizeof(ci), "  n too small");
+		}
+		fmt_num(su->mean, mean, sizeof(mean));
+		fmt_num(su->n >= 2 ? su->stddev : NAN, sd, sizeof(sd));
+		if (su->n >= 2 && isfinite(su->cv))
+			snprintf(cv, sizeof(cv), "%.1f%%", su->cv * 100.0);
+		else
+			snprintf(cv, sizeof(cv), "-");
+		fmt_num(su->min, mn, sizeof(mn));
+		fmt_num(su->max, mx, sizeof(mx));
+		outliers_text(ms, out, sizeof(out));
+		fprintf(f, "  %-26s %3zu %12s %-27s %12s %12s %7s %12s %12s  %s\n",
+			report_metric_label(ms->name), su->n, med, ci, mean, sd, cv, mn, mx, out);
+	}
+	if (any_unavailable) {
+		fprintf(f, "  unavailable:\n");
+		for (k = 0; k < rs->nmetrics; k++)
+			if (!rs->m[k].available)
+				fprintf(f, "    %-26s %s\n", report_metric_label(rs->m[k].name),
+					rs->m[k].why[0] ? rs->m[k].why : "no reason given");
+	}
+	if (report_noisy(rs)) {
+		const struct metric_summary *p = report_summary_get(rs, "ops_per_s");
+
+		fprintf(f,
+			"  warning: noisy: the CV of %s is %.1f%% (above %.0f%%); "
+			"differences smaller than that need more samples (-n)\n",
+			report_metric_label(p->name), p->sum.cv * 100.0, rs->cv_warn * 100.0);
+	}
+}
+
+/* ---- environment and profile ---- */
+
+static const char *env_or(const struct env *env, const char *key, const char *absent)
+{
+	const char *v = env_get(env, key);
+
+	return v && *v ? v : absent;
+}
+
+void report_env_text(FILE *f, const struct env *env)
+{
+	fprintf(f, "environment: kernel %s, preemption %s, CPUs online %s (allowed %s), governor %s\n",
+		env_or(env, "kernel.release", "unknown"), env_or(env, "kernel.preempt", "unknown"),
+		env_or(env, "cpu.online", "unknown"), env_or(env, "cpu.allowed", "unknown"),
+		env_or(env, "cpu.governor", "unknown"));
+}
+
+void report_profile_text(FILE *f, const char *workload, const char *profile)
+{
+	fprintf(f, "workload: %s, profile: %s\n", workload, profile ? profile : "none");
+}
+
+/* ---- JSON ---- */
+
+json_object *report_json_double(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static const char *better_name(int better)
+{
+	return better > 0 ? "higher" : better < 0 ? "lower" : "neutral";
+}
+
+json_object *report_sample_json(const struct sample *s)
+{
+	json_object *o = json_object_new_object(), *m = json_object_new_object();
+	size_t i;
+
+	json_object_object_add(o, "index", json_object_new_int64(s->index));
+	json_object_object_add(o, "warmup", json_object_new_boolean(s->warmup));
+	json_object_object_add(o, "status", json_object_new_string(sample_status_name(s->status)));
+	json_object_object_add(o, "reason",
+			       s->reason[0] ? json_object_new_string(s->reason) : NULL);
+	json_object_object_add(o, "start_realtime_ns", json_object_new_uint64(s->start_realtime_ns));
+	json_object_object_add(o, "duration_ns", json_object_new_uint64(s->duration_ns));
+	json_object_object_add(o, "wall_ns", json_object_new_uint64(s->wall_ns));
+	json_object_object_add(o, "instances", json_object_new_int64(s->instances));
+	json_object_object_add(o, "ops", json_object_new_uint64(s->ops));
+	json_object_object_add(o, "real_s", report_json_double(s->real_s));
+	json_object_object_add(o, "usr_s", report_json_double(s->usr_s));
+	json_object_object_add(o, "sys_s", report_json_double(s->sys_s));
+	json_object_object_add(o, "ops_per_s", report_json_double(s->ops_per_s));
+	json_object_object_add(o, "ops_per_cpu_s", report_json_double(s->ops_per_cpu_s));
+	for (i = 0; i < s->nmetrics; i++) {
+		const struct metric *mt = &s->metrics[i];
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "value",
+				       mt->available ? report_json_double(mt->value) : NULL);
+		json_object_object_add(e, "available", json_object_new_boolean(mt->available));
+		if (!mt->available)
+			json_object_object_add(e, "why", json_object_new_string(mt->why));
+		json_object_object_add(e, "better", json_object_new_string(better_name(mt->better)));
+		json_object_object_add(m, mt->name, e);
+	}
+	json_object_object_add(o, "metrics", m);
+	return o;
+}
+
+json_object *report_summary_json(const struct report_summary *rs)
+{
+	json_object *o = json_object_new_object(), *ms = json_object_new_object();
+	size_t k, i;
+
+	json_object_object_add(o, "samples", json_object_new_int64((int64_t)rs->nsamples));
+	json_object_object_add(o, "warmup", json_object_new_int64((int64_t)rs->nwarmup));
+	json_object_object_add(o, "failed", json_object_new_int64((int64_t)rs->nfailed));
+	json_object_object_add(o, "interrupted", json_object_new_int64((int64_t)rs->ninterrupted));
+	json_object_object_add(o, "confidence", json_object_new_double(REPORT_CONF));
+	json_object_object_add(o, "cv_warn", json_object_new_double(rs->cv_warn));
+	json_object_object_add(o, "noisy", json_object_new_boolean(report_noisy(rs)));
+	for (k = 0; k < rs->nmetrics; k++) {
+		const struct metric_summary *m = &rs->m[k];
+		const struct summary *su = &m->sum;
+		json_object *e = json_object_new_object(), *out;
+
+		json_object_object_add(e, "available", json_object_new_boolean(m->available));
+		json_object_object_add(e, "better", json_object_new_string(better_name(m->better)));
+		if (!m->available) {
+			json_object_object_add(e, "why", json_object_new_string(m->why));
+			json_object_object_add(ms, m->name, e);
+			continue;
+		}
+		json_object_object_add(e, "n", json_object_new_int64((int64_t)su->n));
+		json_object_object_add(e, "median", report_json_double(su->median));
+		if (su->ci_valid) {
+			json_object *ci = json_object_new_object();
+
+			json_object_object_add(ci, "lo", report_json_double(su->ci_lo));
+			json_object_object_add(ci, "hi", report_json_double(su->ci_hi));
+			json_object_object_add(ci, "level", report_json_double(su->ci_level));
+			json_object_object_add(e, "median_ci", ci);
+		} else {
+			json_object_object_add(e, "median_ci", NULL);
+			json_object_object_add(e, "median_ci_note",
+					       json_object_new_string("n too small"));
+		}
+		json_object_object_add(e, "mean", report_json_double(su->mean));
+		json_object_object_add(e, "stddev", report_json_double(su->n >= 2 ? su->stddev : NAN));
+		json_object_object_add(e, "cv", report_json_double(su->n >= 2 ? su->cv : NAN));
+		json_object_object_add(e, "min", report_json_double(su->min));
+		json_object_object_add(e, "max", report_json_double(su->max));
+		out = json_object_new_array();
+		for (i = 0; i < m->noutliers; i++)
+			json_object_array_add(out, json_object_new_int64(m->outliers[i]));
+		json_object_object_add(e, "outlier_samples", out);
+		json_object_object_add(ms, m->name, e);
+	}
+	json_object_object_add(o, "metrics", ms);
+	return o;
+}
+
+json_object *report_env_json(const struct env *env)
+{
+	json_object *o = json_object_new_object();
+	size_t i;
+
+	for (i = 0; i < env->n; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "value", json_object_new_string(env->e[i].value));
+		json_object_object_add(e, "impact",
+				       json_object_new_string(env_impact_name(env->e[i].impact)));
+		json_object_object_add(o, env->e[i].key, e);
+	}
+	return o;
+}
+
+void report_json_print(FILE *f, json_object *o)
+{
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							JSON_C_TO_STRING_SPACED |
+							JSON_C_TO_STRING_NOSLASHESCAPE),
+	      f);
+	fputc('\n', f);
+}
+
+/* ---- progress ---- */
+
+void progress_init(struct progress *p, bool enabled, unsigned total)
+{
+	memset(p, 0, sizeof(*p));
+	p->enabled = enabled;
+	p->total = total;
+	p->start_ns = now_ns();
+}
+
+void progress_show(struct progress *p, const char *title, unsigned next, double median,
+		   const char *unit)
+{
+	uint64_t elapsed = now_ns() - p->start_ns;
+	char el[32], eta[32], med[32];
+
+	if (!p->enabled)
+		return;
+	fmt_clock(elapsed, el, sizeof(el));
+	if (p->done)
+		fmt_clock(elapsed / p->done * (p->total > p->done ? p->total - p->done : 0), eta,
+			  sizeof(eta));
+	else
+		snprintf(eta, sizeof(eta), "?");
+	fmt_short(median, med, sizeof(med));
+	fprintf(stderr, "\r\033[Kwakebench: %s%s%ssample %u/%u  elapsed %s  ETA %s  median %s %s",
+		title ? "[" : "", title ? title : "", title ? "] " : "", next, p->total, el, eta,
+		med, unit ? unit : "ops/s");
+	fflush(stderr);
+	p->shown = true;
+}
+
+void progress_clear(struct progress *p)
+{
+	if (!p->enabled || !p->shown)
+		return;
+	fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+	p->shown = false;
+}

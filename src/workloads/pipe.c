@@ -1,0 +1,402 @@
+/*
+ * pipe.c: stress-ng's pipe stressor, reproduced per version
+ * (reference/stress-ng-pipe.md).
+ *
+ * Each instance process is the writer and forks one reader: one pipe,
+ * created with pipe2(O_DIRECT) ("packet mode": one read per write, capacity
+ * counted in slots) falling back to pipe(). One op is one successful
+ * write(); EINTR and EAGAIN are retried and not counted. The reader calls
+ * ioctl(FIONREAD) every 512 reads. The loops make exactly the system calls
+ * stress-ng's do, because the benchmark compares `strace -c -f` counts.
+ *
+ * Profiles:
+ *   stress-ng-0.15  512-byte packets; the whole buffer is filled with an
+ *                   incrementing byte pattern before every write; one private
+ *                   anonymous mapping of the data size, not prefaulted; the
+ *                   reader compares the first 3 bytes of each packet with the
+ *                   stop token; shutdown: the writer writes a packet starting
+ *                   with "PS!", SIGKILLs the reader and waits for it.
+ *   stress-ng-0.21  4096-byte packets; no per-write fill; read and write
+ *                   buffers of 2 x pipe size each, prefaulted (MAP_POPULATE)
+ *                   and filled once with random bytes; shutdown: the writer
+ *                   closes its end and sends SIGPIPE, the reader reads EOF.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner/runner.h"
+#include "util/util.h"
+#include "workloads/workload.h"
+
+enum pipe_variant {
+	PIPE_V0_15 = 0, /* stress-ng 0.15.06 */
+	PIPE_V0_21,     /* stress-ng 0.16.00 .. 0.21.00 */
+};
+
+struct pipe_params {
+	uint64_t data_size; /* bytes per write */
+	uint64_t pipe_size; /* F_SETPIPE_SZ on both ends; 0: the kernel's default */
+	bool no_packet;     /* plain pipe() instead of pipe2(O_DIRECT) */
+	int variant;        /* enum pipe_variant: set by the profile only */
+};
+
+static const struct pipe_params pipe_defaults = {
+	.data_size = 512,
+	.pipe_size = 0,
+	.no_packet = false,
+	.variant = PIPE_V0_15,
+};
+
+static const struct pipe_params pipe_v0_21 = {
+	.data_size = 4096,
+	.pipe_size = 0,
+	.no_packet = false,
+	.variant = PIPE_V0_21,
+};
+
+#define PIPE_MAX_DATA_SIZE (1024 * 1024)
+#define PIPE_MIN_PIPE_SIZE 4096
+#define PIPE_MAX_PIPE_SIZE (1024 * 1024)
+#define PIPE_FIONREAD_EVERY 512
+
+static const char pipe_stop[3] = { 'P', 'S', '!' };
+
+static const struct opt pipe_opts[] = {
+	{ .type = OPT_SIZE, .long_name = "data-size",
+	  .offset = offsetof(struct pipe_params, data_size), .argh = "SIZE",
+	  .help = "bytes per write (8..4096 in packet mode, up to 1M with --no-packet)",
+	  .min = 8, .max = PIPE_MAX_DATA_SIZE },
+	{ .type = OPT_SIZE, .long_name = "pipe-size",
+	  .offset = offsetof(struct pipe_params, pipe_size), .argh = "SIZE",
+	  .help = "pipe capacity set with F_SETPIPE_SZ (4k..1M; 0: the kernel's default)",
+	  .min = 0, .max = PIPE_MAX_PIPE_SIZE },
+	{ .type = OPT_FLAG, .long_name = "no-packet",
+	  .offset = offsetof(struct pipe_params, no_packet),
+	  .help = "plain pipe() instead of packet mode (pipe2 O_DIRECT)" },
+	OPT_END_ROW,
+};
+
+static const struct profile pipe_profiles[] = {
+	{ .name = "stress-ng-0.15",
+	  .summary = "stress-ng 0.15.06: 512-byte packets, pattern fill before every write, "
+		     "stop token then SIGKILL",
+	  .params = &pipe_defaults },
+	{ .name = "stress-ng-0.21",
+	  .summary = "stress-ng 0.21.00: 4096-byte packets, prefaulted random buffers, "
+		     "close and SIGPIPE",
+	  .params = &pipe_v0_21 },
+	{ .name = NULL },
+};
+
+static int pipe_check(const void *params, const struct run_params *rp, char *err, size_t errlen)
+{
+	const struct pipe_params *pp = params;
+	char val[32];
+	char line[64];
+	uint64_t max;
+
+	(void)rp;
+	if (!pp->no_packet && pp->data_size > PIPE_BUF) {
+		format_size(pp->data_size, val, sizeof(val));
+		snprintf(err, errlen,
+			 "option '--data-size': '%s' is larger than a packet, allowed 8..%d "
+			 "(up to 1M with --no-packet)",
+			 val, PIPE_BUF);
+		return -1;
+	}
+	if (pp->pipe_size && pp->pipe_size < PIPE_MIN_PIPE_SIZE) {
+		format_size(pp->pipe_size, val, sizeof(val));
+		snprintf(err, errlen,
+			 "option '--pipe-size': value out of range: '%s', allowed 4k..1M "
+			 "or 0 (the kernel's default)",
+			 val);
+		return -1;
+	}
+	if (pp->pipe_size && !read_line_file("/proc/sys/fs/pipe-max-size", line, sizeof(line)) &&
+	    !parse_u64(line, &max) && pp->pipe_size > max) {
+		format_size(pp->pipe_size, val, sizeof(val));
+		snprintf(err, errlen,
+			 "option '--pipe-size': '%s' is above /proc/sys/fs/pipe-max-size, "
+			 "allowed 4k..%llu or 0 (the kernel's default)",
+			 val, (unsigned long long)max);
+		return -1;
+	}
+	return 0;
+}
+
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+}
+
+static int set_pipe_size(struct instance_ctx *ic, int fd, uint64_t size)
+{
+	int got;
+
+	if (fcntl(fd, F_SETPIPE_SZ, (int)size) < 0) {
+		instance_failed(ic, "cannot set the pipe size to %llu: %s",
+				(unsigned long long)size, strerror(errno));
+		return -1;
+	}
+	got = fcntl(fd, F_GETPIPE_SZ);
+	if (got < 0 || (uint64_t)got < size) {
+		instance_failed(ic, "pipe size is %d after setting it to %llu", got,
+				(unsigned long long)size);
+		return -1;
+	}
+	return 0;
+}
+
+/* stress-ng 0.15's fill: byte j of write k is (char)(k + j). */
+static inline void fill_pattern(unsigned char *buf, unsigned char val, size_t len)
+{
+	size_t j;
+
+	for (j = 0; j < len; j++)
+		*buf++ = val++;
+}
+
+/* A small xorshift generator for the 0.21 buffers' random fill. */
+static void fill_random(unsigned char *buf, size_t len, uint64_t seed)
+{
+	uint64_t x = seed | 1;
+	size_t j;
+
+	for (j = 0; j < len; j++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[j] = (unsigned char)(x >> 24);
+	}
+}
+
+static void *map_buffer(struct instance_ctx *ic, size_t len, bool populate)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
+
+	if (p == MAP_FAILED) {
+		instance_failed(ic, "cannot map a %zu-byte buffer: %s", len, strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
+/* The reader (task 1). Never returns. */
+static void NORETURN pipe_reader(const struct pipe_params *pp, struct instance_ctx *ic,
+				 int rfd, int wfd, unsigned char *buf)
+{
+	const size_t size = pp->data_size;
+	const bool v015 = pp->variant == PIPE_V0_15;
+	unsigned reads = 0;
+	int avail;
+
+	close(wfd);
+	if (instance_ready(ic))
+		_exit(1);
+	while (instance_running(ic)) {
+		ssize_t n = read(rfd, buf, size);
+
+		if (n <= 0) {
+			if (n < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (n == 0 && !v015)
+				break; /* 0.21: the writer closed its end */
+			if (n < 0)
+				instance_failed(ic, "reader: read failed: %s", strerror(errno));
+			else
+				instance_failed(ic, "reader: the writer closed the pipe early");
+			close(rfd);
+			_exit(1);
+		}
+		if (v015 && !memcmp(buf, pipe_stop, sizeof(pipe_stop)))
+			break;
+		if (++reads >= PIPE_FIONREAD_EVERY) {
+			reads = 0;
+			ioctl(rfd, FIONREAD, &avail);
+		}
+	}
+	close(rfd);
+	_exit(0);
+}
+
+static void writer_failed(struct instance_ctx *ic, ssize_t n)
+{
+	if (n < 0 && errno == EPIPE)
+		instance_failed(ic, "the reader is gone (write: %s)", strerror(errno));
+	else
+		instance_failed(ic, "write failed: %s", n < 0 ? strerror(errno) : "wrote nothing");
+}
+
+static int pipe_instance(const void *params, struct instance_ctx *ic)
+{
+	const struct pipe_params *pp = params;
+	const bool v015 = pp->variant == PIPE_V0_15;
+	const size_t size = pp->data_size;
+	struct sigaction sa;
+	unsigned char *wbuf, *rbuf;
+	size_t buf_len;
+	uint64_t *ops, t0, loop_ns;
+	unsigned char val = 0;
+	int fds[2], status, rc = 0;
+	pid_t pid;
+
+	/* A dead reader must give EPIPE (a reason), not kill the writer. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigpipe;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+
+	if (pp->no_packet) {
+		if (pipe(fds) < 0) {
+			instance_failed(ic, "cannot create a pipe: %s", strerror(errno));
+			return -1;
+		}
+	} else if (pipe2(fds, O_DIRECT) < 0 && pipe(fds) < 0) {
+		instance_failed(ic, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pp->pipe_size &&
+	    (set_pipe_size(ic, fds[0], pp->pipe_size) || set_pipe_size(ic, fds[1], pp->pipe_size)))
+		goto fail_close;
+
+	if (v015) {
+		/* One buffer of the data size, shared by fork (copy on write). */
+		buf_len = size;
+		wbuf = map_buffer(ic, buf_len, false);
+		if (!wbuf)
+			goto fail_close;
+		rbuf = wbuf;
+	} else {
+		int psize = fcntl(fds[1], F_GETPIPE_SZ);
+
+		buf_len = 2 * (size_t)(psize > 0 ? psize : 65536);
+		if (buf_len < size)
+			buf_len = size;
+		wbuf = map_buffer(ic, buf_len, true);
+		if (!wbuf)
+			goto fail_close;
+		rbuf = map_buffer(ic, buf_len, true);
+		if (!rbuf) {
+			munmap(wbuf, buf_len);
+			goto fail_close;
+		}
+		fill_random(wbuf, buf_len, now_ns() ^ (uint64_t)getpid());
+		fill_random(rbuf, buf_len, now_ns() ^ ((uint64_t)getpid() << 20));
+	}
+
+	pid = instance_fork(ic);
+	if (pid < 0)
+		goto fail_unmap;
+	if (pid == 0)
+		pipe_reader(pp, ic, fds[0], fds[1], rbuf);
+	close(fds[0]);
+	fds[0] = -1;
+
+	if (instance_ready(ic)) {
+		kill(pid, SIGKILL);
+		instance_reap_child(ic, pid);
+		goto fail_unmap;
+	}
+
+	ops = instance_ops(ic);
+	t0 = now_ns();
+	if (v015) {
+		do {
+			ssize_t n;
+
+			fill_pattern(wbuf, val++, size);
+			n = write(fds[1], wbuf, size);
+			if (n <= 0) {
+				if (n < 0 && (errno == EAGAIN || errno == EINTR))
+					continue;
+				writer_failed(ic, n);
+				rc = -1;
+				break;
+			}
+			(*ops)++;
+		} while (instance_running(ic));
+	} else {
+		do {
+			ssize_t n = write(fds[1], wbuf, size);
+
+			if (n <= 0) {
+				if (n < 0 && (errno == EAGAIN || errno == EINTR))
+					continue;
+				writer_failed(ic, n);
+				rc = -1;
+				break;
+			}
+			(*ops)++;
+		} while (instance_running(ic));
+	}
+	loop_ns = now_ns() - t0;
+	*instance_bytes(ic) = *ops * size;
+	instance_set_loop_ns(ic, loop_ns);
+
+	if (v015) {
+		/* The stop token fills a whole packet, as 0.15's memset + memcpy. */
+		memset(wbuf, 0, size);
+		memcpy(wbuf, pipe_stop, sizeof(pipe_stop));
+		if (rc == 0 && write(fds[1], wbuf, size) < 0 && errno != EPIPE) {
+			instance_failed(ic, "writer: cannot write the stop token: %s",
+					strerror(errno));
+			rc = -1;
+		}
+		kill(pid, SIGKILL);
+		status = instance_reap_child(ic, pid);
+		close(fds[1]);
+		if (rc == 0 && status >= 0 && !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) &&
+		    !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+			instance_failed(ic, "reader ended with status 0x%x", status);
+			rc = -1;
+		}
+	} else {
+		close(fds[1]);
+		kill(pid, SIGPIPE);
+		status = instance_reap_child(ic, pid);
+		if (rc == 0 && status >= 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+			instance_failed(ic, "reader ended with status 0x%x", status);
+			rc = -1;
+		}
+	}
+	munmap(wbuf, buf_len);
+	if (rbuf != wbuf)
+		munmap(rbuf, buf_len);
+	return rc;
+
+fail_unmap:
+	munmap(wbuf, buf_len);
+	if (rbuf != wbuf)
+		munmap(rbuf, buf_len);
+fail_close:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	close(fds[1]);
+	return -1;
+}
+
+const struct workload workload_pipe = {
+	.name = "pipe",
+	.summary = "stress-ng's pipe stressor: a writer and a reader per instance",
+	.op_name = "bogo ops",
+	.unit = "ops/s",
+	.better = BETTER_HIGHER,
+	.params_size = sizeof(struct pipe_params),
+	.defaults = &pipe_defaults,
+	.opts = pipe_opts,
+	.profiles = pipe_profiles,
+	.default_profile = "stress-ng-0.15",
+	.tasks_per_instance = 2,
+	.check = pipe_check,
+	.instance = pipe_instance,
+};

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Ctrl-C (SIGINT) and SIGTERM during a run: no workload process is left, the
+# completed samples are printed and summarised, exit 130 / 143, and the
+# stored experiment says interrupted with its completed samples.
+. "$(dirname "$0")/lib.sh"
+
+# A background job of a non-interactive shell ignores SIGINT; give the
+# program the default disposition, as an interactive Ctrl-C would find it.
+if env --default-signal=INT true 2>/dev/null; then
+	launch() { env --default-signal=INT "$WAKEBENCH" "$@" >"$TMP/out" 2>"$TMP/err" & }
+else
+	skip_all "env --default-signal is not available"
+fi
+
+# stop SIGNAL STATUS
+stop() {
+	launch run pipe -j 2 -t 300ms -n 100 --warmup 0 --db "$TMP/sig.db"
+	pid=$!
+	# wait for two completed samples and a third one running
+	i=0
+	kids=""
+	while [ $i -lt 300 ]; do
+		if grep -q '^sample 2/100' "$TMP/out" 2>/dev/null; then
+			kids=$(descendants $pid)
+			[ -n "$kids" ] && break
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ok "[ -n '$kids' ]" "$1: the run has workload processes before the signal"
+	kill -"$1" $pid
+	wait $pid
+	is "$?" "$2" "$1: exit status $2"
+	sleep 1
+	left=""
+	for k in $kids; do
+		[ -d /proc/$k ] && left="$left $k($(cat /proc/$k/comm 2>/dev/null))"
+	done
+	is "$left" "" "$1: no workload process left"
+	out=$(cat "$TMP/out")
+	like "$out" "^sample 2/100: [0-9.]+ ops/s" "$1: completed samples were printed"
+	like "$out" "^summary: [0-9]+ samples" "$1: the summary of the completed samples is printed"
+	like "$(cat "$TMP/err")" "stopped by SIG$1" "$1: says it was stopped"
+}
+
+stop INT 130
+stop TERM 143
+if command -v sqlite3 >/dev/null 2>&1; then
+	is "$(sqlite3 "$TMP/sig.db" "select count(*) from experiments where status = 'interrupted'")" 2 \
+		"both experiments are stored as interrupted"
+	ok "[ $(sqlite3 "$TMP/sig.db" 'select count(*) from samples') -ge 4 ]" \
+		"their completed samples are stored"
+else
+	skip "sqlite3 is not installed"
+	skip "sqlite3 is not installed"
+fi
+done_testing

@@ -1,0 +1,32 @@
+#!/bin/sh
+# wakebench list: workloads, profiles with what they set, every option with
+# its default and range; the same in JSON.
+. "$(dirname "$0")/lib.sh"
+
+run_cmd wb list
+is "$RC" 0 "list exits 0"
+like "$OUT" "^  pipe: " "lists the pipe workload"
+like "$OUT" "stress-ng-0.15 .*\(default\)" "lists the default profile"
+like "$OUT" "stress-ng-0.21 " "lists the 0.21 profile"
+like "$OUT" "sets:.*--data-size=512" "0.15 sets 512-byte writes"
+like "$OUT" "sets:.*--data-size=4k" "0.21 sets 4096-byte writes"
+like "$OUT" "--data-size SIZE.*default 512; 8\.\." "the data size option with its default and range"
+like "$OUT" "-j, --instances N.*default 4" "the instances option with its default"
+like "$OUT" "--placement.*any\|same-cpu\|cross-cpu\|spread" "placement choices"
+like "$OUT" "--profile NAME" "the profile option"
+like "$OUT" "--format FORMAT" "the common options"
+
+command -v jq >/dev/null 2>&1 || { skip "jq is not installed"; done_testing; exit; }
+run_cmd wb list --format json
+is "$RC" 0 "list --format json exits 0"
+printf '%s\n' "$OUT" >"$TMP/list.json"
+ok "jq -e . '$TMP/list.json'" "parses as JSON"
+is "$(jq -r '.workloads[] | select(.name == "pipe") | .default_profile' "$TMP/list.json")" stress-ng-0.15 "default profile in JSON"
+is "$(jq '.workloads[] | select(.name == "pipe") | .profiles[] | select(.name == "stress-ng-0.21") | .params.data_size_bytes' "$TMP/list.json")" 4096 \
+	"profile parameters in JSON"
+is "$(jq -r '.option_groups[0].options[] | select(.name == "instances") | .default' "$TMP/list.json")" 4 "runner option default in JSON"
+run_cmd wb list --format metrics-brief
+is "$RC" 2 "list --format metrics-brief is a usage error"
+run_cmd wb list extra
+is "$RC" 2 "list with an argument is a usage error"
+done_testing

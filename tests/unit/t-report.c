@@ -1,0 +1,378 @@
+/*
+ * t-report.c: the printers of cli/report.c and the parameter handling of
+ * cli/experiment.c on hand-made samples: stress-ng's --metrics-brief table
+ * byte for byte against tests/golden/, the per-sample line, the summary
+ * (usable samples only, outliers, unavailable counters, "n too small"),
+ * JSON that parses back, and the profile resolution ("custom (based on
+ * ...)" only when an explicit option changes a profile's value).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli/experiment.h"
+#include "cli/report.h"
+
+/* Render with a printer into a malloc'd string. */
+static char *render_begin(FILE **f, char **buf, size_t *len)
+{
+	*f = open_memstream(buf, len);
+	assert_non_null(*f);
+	return NULL;
+}
+
+static char *render_end(FILE *f, char *buf)
+{
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static char *read_golden(const char *name)
+{
+	const char *src = getenv("WAKEBENCH_SRC");
+	char *path = xasprintf("%s/tests/golden/%s", src && *src ? src : ".", name), *data;
+	size_t len;
+
+	if (read_file(path, &data, &len))
+		fail_msg("cannot read golden file '%s'", path);
+	free(path);
+	return data;
+}
+
+static void make_sample(struct sample *s, double ops_per_s)
+{
+	sample_init(s);
+	s->instances = 4;
+	s->ops = (uint64_t)(ops_per_s * 5);
+	s->real_s = 5.0;
+	s->usr_s = 1.5;
+	s->sys_s = 8.5;
+	s->ops_per_s = ops_per_s;
+	s->ops_per_cpu_s = (double)s->ops / 10.0;
+	sample_set(s, "ctxsw_per_op", 0.5, BETTER_NEUTRAL, METRIC_EVIDENCE);
+	sample_set(s, "nvcsw", 1000, BETTER_NEUTRAL, 0);
+	sample_unavailable(s, "perf_ctxsw_per_op", BETTER_NEUTRAL, METRIC_EVIDENCE,
+			   "perf_event_paranoid=2");
+}
+
+static void test_metrics_brief_golden_015(void **state)
+{
+	struct sample s;
+	char *buf = NULL, *want;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	sample_init(&s);
+	s.instances = 4;
+	s.ops = 57731375;
+	s.real_s = 20.0;
+	s.usr_s = 6.69;
+	s.sys_s = 73.24;
+	s.ops_per_s = 2886616.84;
+	s.ops_per_cpu_s = 722246.62;
+	sample_set(&s, "mb_per_s_geomean", 52.15, BETTER_HIGHER, 0);
+	render_begin(&f, &buf, &len);
+	report_metrics_brief(f, 4242, "pipe", &s, true);
+	render_end(f, buf);
+	want = read_golden("metrics-brief-0.15.txt");
+	assert_string_equal(buf, want);
+	free(want);
+	free(buf);
+}
+
+static void test_metrics_brief_golden_021(void **state)
+{
+	struct sample s;
+	char *buf = NULL, *want;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	sample_init(&s);
+	s.instances = 4;
+	s.ops = 12345678901ULL; /* wider than the column: the row widens, as in stress-ng */
+	s.real_s = 5.0;
+	s.usr_s = 3.25;
+	s.sys_s = 120.5;
+	s.ops_per_s = 2469135780.2;
+	s.ops_per_cpu_s = 99714368.13;
+	/* no MB/s line for 0.21 even when the metric exists */
+	sample_set(&s, "mb_per_s_geomean", 52.15, BETTER_HIGHER, 0);
+	render_begin(&f, &buf, &len);
+	report_metrics_brief(f, 4242, "pipe", &s, false);
+	render_end(f, buf);
+	want = read_golden("metrics-brief-0.21.txt");
+	assert_string_equal(buf, want);
+	free(want);
+	free(buf);
+}
+
+static void test_sample_lines(void **state)
+{
+	struct sample s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	make_sample(&s, 316203.55);
+	render_begin(&f, &buf, &len);
+	report_sample_text(f, NULL, &s, 2, 5, "ops/s");
+	s.warmup = true;
+	report_sample_text(f, "DELAY_DEQUEUE=off", &s, 0, 5, "ops/s");
+	s.warmup = false;
+	sample_fail(&s, SAMPLE_FAILED, "reader of instance 1 died (signal 9)");
+	report_sample_text(f, NULL, &s, 3, 5, "ops/s");
+	render_end(f, buf);
+	assert_non_null(strstr(buf, "sample 2/5: 316203.55 ops/s  ops 1581017"));
+	assert_non_null(strstr(buf, "ctxsw/op 0.5"));
+	assert_non_null(strstr(buf, "[DELAY_DEQUEUE=off] warm-up: 316203.55 ops/s"));
+	assert_non_null(strstr(buf, "(discarded)"));
+	assert_non_null(strstr(buf, "sample 3/5: failed: reader of instance 1 died (signal 9) "
+				    "(excluded from statistics)"));
+	free(buf);
+}
+
+/* 1 warm-up, 7 measured of which one failed and one is a far outlier. */
+static struct sample *make_run(size_t *n)
+{
+	static const double v[] = { 100, 101, 99, 102, 98, 100.5, 400 };
+	struct sample *s = xcalloc(9, sizeof(*s));
+	size_t i, k = 0;
+
+	make_sample(&s[k], 50);
+	s[k].warmup = true;
+	s[k].index = (uint32_t)k;
+	k++;
+	for (i = 0; i < ARRAY_SIZE(v); i++, k++) {
+		make_sample(&s[k], v[i]);
+		s[k].index = (uint32_t)k;
+		if (i == 2)
+			sample_fail(&s[k], SAMPLE_FAILED, "instance 0 died");
+	}
+	*n = k;
+	return s;
+}
+
+static void test_summary(void **state)
+{
+	const struct metric_summary *m;
+	struct report_summary rs;
+	struct sample *s;
+	char *buf = NULL;
+	size_t n, len = 0;
+	FILE *f;
+
+	(void)state;
+	s = make_run(&n);
+	assert_int_equal(report_summarize(s, n, &rs), 0);
+	assert_int_equal(rs.nsamples, 6);
+	assert_int_equal(rs.nwarmup, 1);
+	assert_int_equal(rs.nfailed, 1);
+	m = report_summary_get(&rs, "ops_per_s");
+	assert_non_null(m);
+	assert_true(m->available);
+	assert_int_equal(m->sum.n, 6);
+	/* warm-up (50) and the failed sample (99) are out: median of 98..102 and 400 */
+	assert_true(m->sum.min == 98);
+	assert_true(m->sum.max == 400);
+	assert_true(m->sum.median == 100.75);
+	/* 400 is flagged, as measured sample #7 (the warm-up is not numbered) */
+	assert_int_equal(m->noutliers, 1);
+	assert_int_equal(m->outliers[0], 7);
+	assert_true(report_noisy(&rs));
+	m = report_summary_get(&rs, "perf_ctxsw_per_op");
+	assert_non_null(m);
+	assert_false(m->available);
+	assert_string_equal(m->why, "perf_event_paranoid=2");
+
+	render_begin(&f, &buf, &len);
+	report_summary_text(f, "A", &rs);
+	render_end(f, buf);
+	assert_non_null(strstr(buf, "[A] summary: 6 samples, 1 warm-up excluded, 1 failed excluded"));
+	assert_non_null(strstr(buf, "ops/s (real time)"));
+	assert_non_null(strstr(buf, "#7"));
+	assert_non_null(strstr(buf, "perf ctxsw/op"));
+	assert_non_null(strstr(buf, "perf_event_paranoid=2"));
+	assert_non_null(strstr(buf, "warning: noisy"));
+	/* raw sums are not in the table */
+	assert_null(strstr(buf, "voluntary ctxsw "));
+	free(buf);
+	report_summary_release(&rs);
+
+	/* three usable samples: the CI of the median cannot be given */
+	assert_int_equal(report_summarize(s, 4, &rs), 0);
+	assert_int_equal(rs.nsamples, 2);
+	render_begin(&f, &buf, &len);
+	report_summary_text(f, NULL, &rs);
+	render_end(f, buf);
+	assert_non_null(strstr(buf, "n too small"));
+	free(buf);
+	report_summary_release(&rs);
+	free(s);
+}
+
+static void test_json(void **state)
+{
+	struct report_summary rs;
+	struct sample *s;
+	json_object *o, *back, *m, *e, *v;
+	size_t n;
+
+	(void)state;
+	s = make_run(&n);
+	s[1].real_s = 0.0 / 0.0; /* not finite: must become null, not NaN */
+	o = report_sample_json(&s[1]);
+	back = json_tokener_parse(json_object_to_json_string(o));
+	assert_non_null(back);
+	assert_true(json_object_object_get_ex(back, "real_s", &v));
+	assert_null(v);
+	assert_true(json_object_object_get_ex(back, "metrics", &m));
+	assert_true(json_object_object_get_ex(m, "perf_ctxsw_per_op", &e));
+	assert_true(json_object_object_get_ex(e, "available", &v));
+	assert_false(json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(e, "why", &v));
+	assert_string_equal(json_object_get_string(v), "perf_event_paranoid=2");
+	json_object_put(back);
+	json_object_put(o);
+
+	s[1].real_s = 5.0;
+	assert_int_equal(report_summarize(s, n, &rs), 0);
+	o = report_summary_json(&rs);
+	back = json_tokener_parse(json_object_to_json_string(o));
+	assert_non_null(back);
+	assert_true(json_object_object_get_ex(back, "metrics", &m));
+	assert_true(json_object_object_get_ex(m, "ops_per_s", &e));
+	assert_true(json_object_object_get_ex(e, "n", &v));
+	assert_int_equal(json_object_get_int(v), 6);
+	assert_true(json_object_object_get_ex(e, "median_ci", &v));
+	assert_non_null(v);
+	json_object_put(back);
+	json_object_put(o);
+	report_summary_release(&rs);
+	free(s);
+}
+
+/* A small workload description to exercise profile resolution. */
+struct tparams {
+	uint64_t size;
+	uint64_t window_ns;
+	bool packet;
+	int mode;
+};
+
+static const char *const tmodes[] = { "a", "b", NULL };
+static const struct opt topts[] = {
+	{ .type = OPT_SIZE, .long_name = "data-size", .offset = offsetof(struct tparams, size),
+	  .min = 8, .max = 4096 },
+	{ .type = OPT_DURATION, .long_name = "window",
+	  .offset = offsetof(struct tparams, window_ns) },
+	{ .type = OPT_FLAG, .long_name = "packet", .offset = offsetof(struct tparams, packet) },
+	{ .type = OPT_CHOICE, .long_name = "mode", .offset = offsetof(struct tparams, mode),
+	  .choices = tmodes },
+	OPT_END_ROW,
+};
+static const struct tparams tdefaults = { .size = 4096, .window_ns = 1000000000ULL };
+static const struct tparams tprof1 = { .size = 512, .window_ns = 1000000000ULL };
+static const struct tparams tprof2 = { .size = 4096, .window_ns = 1000000000ULL, .mode = 1 };
+static const struct profile tprofiles[] = {
+	{ "ref-1", "the first reference", &tprof1 },
+	{ "ref-2", "the second reference", &tprof2 },
+	{ NULL, NULL, NULL },
+};
+static const struct workload twl = {
+	.name = "twl",
+	.params_size = sizeof(struct tparams),
+	.defaults = &tdefaults,
+	.opts = topts,
+	.profiles = tprofiles,
+	.default_profile = "ref-1",
+};
+
+static void resolve(const char **args, int nargs, struct tparams *out, char *label,
+		    size_t len, const char **base)
+{
+	struct tparams parsed = tdefaults;
+	struct experiment_opts eo;
+	struct opt_group g[2];
+	struct opts_result res;
+
+	g[0] = (struct opt_group){ .title = "t", .opts = topts, .base = &parsed };
+	g[1] = experiment_opts_group(&eo, &twl);
+	assert_int_equal(opts_parse("test", g, 2, nargs, args, 0, &res),
+			 0);
+	experiment_resolve(&twl, &eo, &g[0], out, label, len, base);
+	opts_result_release(&res);
+	experiment_opts_release(&eo);
+}
+
+static void test_resolve(void **state)
+{
+	static const char *none[] = { NULL };
+	static const char *same[] = { "--data-size", "512" };
+	static const char *custom[] = { "--data-size", "1k" };
+	static const char *prof2[] = { "--profile", "ref-2", "--window", "2s" };
+	struct tparams p;
+	const char *base;
+	char label[128];
+
+	(void)state;
+	resolve(none, 0, &p, label, sizeof(label), &base);
+	assert_string_equal(label, "ref-1");
+	assert_string_equal(base, "ref-1");
+	assert_int_equal(p.size, 512);
+
+	/* an explicit value equal to the profile's leaves the profile intact */
+	resolve(same, 2, &p, label, sizeof(label), &base);
+	assert_string_equal(label, "ref-1");
+
+	resolve(custom, 2, &p, label, sizeof(label), &base);
+	assert_string_equal(label, "custom (based on ref-1)");
+	assert_int_equal(p.size, 1024);
+
+	resolve(prof2, 4, &p, label, sizeof(label), &base);
+	assert_string_equal(label, "custom (based on ref-2)");
+	assert_int_equal(p.mode, 1);
+	assert_int_equal(p.window_ns, 2000000000ULL);
+}
+
+static void test_params_json(void **state)
+{
+	struct tparams p = tprof2;
+	struct opt_group g = { .title = "t", .opts = topts, .base = &p };
+	json_object *o, *v;
+
+	(void)state;
+	o = experiment_params_json(&g, 1);
+	assert_true(json_object_object_get_ex(o, "data_size_bytes", &v));
+	assert_int_equal(json_object_get_int64(v), 4096);
+	assert_true(json_object_object_get_ex(o, "window_ns", &v));
+	assert_int_equal(json_object_get_int64(v), 1000000000LL);
+	assert_true(json_object_object_get_ex(o, "mode", &v));
+	assert_string_equal(json_object_get_string(v), "b");
+	assert_true(json_object_object_get_ex(o, "packet", &v));
+	assert_false(json_object_get_boolean(v));
+	json_object_put(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metrics_brief_golden_015),
+		cmocka_unit_test(test_metrics_brief_golden_021),
+		cmocka_unit_test(test_sample_lines),
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_params_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

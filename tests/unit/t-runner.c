@@ -1,0 +1,544 @@
+/*
+ * t-runner.c: the runner's formulas on hand-made inputs, placement, and real
+ * short samples of the pipe workload: every profile and placement, a task
+ * killed mid-window, a stop signal mid-sample, and no process left behind.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "runner/runner.h"
+#include "workloads/workload.h"
+
+#define MS 1000000ULL
+
+/* ---- formulas ---- */
+
+static void test_metrics_formulas(void **state)
+{
+	struct instance_result r[2] = {
+		{ .ops = 1000, .bytes = 1000 * 512, .start_ns = 10 * MS, .finish_ns = 1010 * MS,
+		  .loop_ns = 1000 * MS, .usr_s = 0.25, .sys_s = 0.5 },
+		{ .ops = 3000, .bytes = 3000 * 512, .start_ns = 20 * MS, .finish_ns = 3020 * MS,
+		  .loop_ns = 2000 * MS, .usr_s = 0.75, .sys_s = 1.5 },
+	};
+	struct sample s;
+	const struct metric *m;
+	double rate0, rate1;
+
+	(void)state;
+	sample_init(&s);
+	runner_metrics(&s, r, 2);
+	assert_int_equal(s.ops, 4000);
+	assert_true(fabs(s.real_s - 2.0) < 1e-12);      /* mean of 1 s and 3 s */
+	assert_true(fabs(s.usr_s - 1.0) < 1e-12);
+	assert_true(fabs(s.sys_s - 2.0) < 1e-12);
+	assert_true(fabs(s.ops_per_s - 2000.0) < 1e-9); /* 4000 / 2 */
+	assert_true(fabs(s.ops_per_cpu_s - 4000.0 / 3.0) < 1e-9);
+	m = sample_get(&s, "mb_per_s_geomean");
+	assert_non_null(m);
+	assert_true(m->available);
+	rate0 = 512000.0 / 1.0 / 1048576.0;
+	rate1 = 1536000.0 / 2.0 / 1048576.0;
+	assert_true(fabs(m->value - sqrt(rate0 * rate1)) < 1e-12);
+}
+
+static void test_metrics_zero_time(void **state)
+{
+	struct instance_result r = { .ops = 5 };
+	struct sample s;
+
+	(void)state;
+	sample_init(&s);
+	runner_metrics(&s, &r, 1);
+	assert_int_equal(s.ops, 5);
+	assert_true(s.ops_per_s == 0);
+	assert_true(s.ops_per_cpu_s == 0);
+	assert_null(sample_get(&s, "mb_per_s_geomean")); /* no bytes counted */
+}
+
+static void test_counter_metrics(void **state)
+{
+	struct procfs_task t[2];
+	struct sample s;
+	const struct metric *m;
+
+	(void)state;
+	memset(t, 0, sizeof(t));
+	t[0].nvcsw = 100, t[0].nivcsw = 10, t[0].nr_migrations = 3;
+	t[0].run_delay_ns = 5000, t[0].timeslices = 111;
+	t[1].nvcsw = 300, t[1].nivcsw = 30, t[1].nr_migrations = 1;
+	t[1].run_delay_ns = 15000, t[1].timeslices = 333;
+	sample_init(&s);
+	s.ops = 2000;
+	runner_counter_metrics(&s, t, 2);
+	assert_true(sample_get(&s, "nvcsw")->value == 400);
+	assert_true(sample_get(&s, "nivcsw")->value == 40);
+	assert_true(sample_get(&s, "migrations")->value == 4);
+	assert_true(sample_get(&s, "run_delay_ns")->value == 20000);
+	assert_true(sample_get(&s, "timeslices")->value == 444);
+	assert_true(fabs(sample_get(&s, "ctxsw_vol_per_op")->value - 0.2) < 1e-12);
+	assert_true(fabs(sample_get(&s, "ctxsw_invol_per_op")->value - 0.02) < 1e-12);
+	assert_true(fabs(sample_get(&s, "ctxsw_per_op")->value - 0.22) < 1e-12);
+	assert_true(fabs(sample_get(&s, "migrations_per_kop")->value - 2.0) < 1e-12);
+	assert_true(fabs(sample_get(&s, "run_delay_ns_per_op")->value - 10.0) < 1e-12);
+	m = sample_get(&s, "ctxsw_per_op");
+	assert_int_equal(m->better, BETTER_LOWER);
+	assert_true(m->flags & METRIC_EVIDENCE);
+	assert_int_equal(sample_get(&s, "nvcsw")->better, BETTER_NEUTRAL);
+}
+
+static void test_counter_unavailable(void **state)
+{
+	struct procfs_task t[2];
+	struct sample s;
+	const struct metric *m;
+
+	(void)state;
+	memset(t, 0, sizeof(t));
+	t[1].err[PROCFS_SCHEDSTAT] = ENOENT;
+	t[0].err[PROCFS_SCHED] = PROCFS_ENOFIELD;
+	sample_init(&s);
+	s.ops = 10;
+	runner_counter_metrics(&s, t, 2);
+	m = sample_get(&s, "run_delay_ns_per_op");
+	assert_false(m->available);
+	assert_true(m->value == 0);
+	assert_non_null(strstr(m->why, "schedstat"));
+	m = sample_get(&s, "migrations");
+	assert_false(m->available);
+	assert_non_null(strstr(m->why, "se.nr_migrations"));
+	assert_true(sample_get(&s, "nvcsw")->available);
+
+	/* No ops: per-op metrics are unavailable, not infinite or zero. */
+	memset(t, 0, sizeof(t));
+	sample_init(&s);
+	runner_counter_metrics(&s, t, 2);
+	assert_false(sample_get(&s, "ctxsw_per_op")->available);
+	assert_true(sample_get(&s, "nvcsw")->available);
+}
+
+static void test_placement(void **state)
+{
+	const int cpus[] = { 2, 5, 7 };
+
+	(void)state;
+	assert_int_equal(runner_placement_cpu(PLACE_ANY, 1, 0, 2, cpus, 3), -1);
+	/* same-cpu: both tasks of instance i on cpus[i % n] */
+	assert_int_equal(runner_placement_cpu(PLACE_SAME_CPU, 4, 0, 2, cpus, 3), 5);
+	assert_int_equal(runner_placement_cpu(PLACE_SAME_CPU, 4, 1, 2, cpus, 3), 5);
+	/* cross-cpu: two different CPUs for the two tasks */
+	for (unsigned i = 0; i < 7; i++)
+		assert_int_not_equal(runner_placement_cpu(PLACE_CROSS_CPU, i, 0, 2, cpus, 3),
+				     runner_placement_cpu(PLACE_CROSS_CPU, i, 1, 2, cpus, 3));
+	assert_int_not_equal(runner_placement_cpu(PLACE_CROSS_CPU, 0, 0, 2, cpus, 2),
+			     runner_placement_cpu(PLACE_CROSS_CPU, 0, 1, 2, cpus, 2));
+	/* spread: tasks in creation order round-robin */
+	assert_int_equal(runner_placement_cpu(PLACE_SPREAD, 0, 0, 2, cpus, 3), 2);
+	assert_int_equal(runner_placement_cpu(PLACE_SPREAD, 0, 1, 2, cpus, 3), 5);
+	assert_int_equal(runner_placement_cpu(PLACE_SPREAD, 1, 0, 2, cpus, 3), 7);
+	assert_int_equal(runner_placement_cpu(PLACE_SPREAD, 1, 1, 2, cpus, 3), 2);
+}
+
+/* ---- real samples ---- */
+
+/* Processes named wakebench-* in our session other than ourselves. */
+static int count_workload_procs(bool show)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t sid = getsid(0);
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char path[64], buf[512], *p;
+		FILE *f;
+		int pid = atoi(e->d_name), ppid, pgrp, session;
+		char comm[64];
+
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(buf, sizeof(buf), f)) {
+			fclose(f);
+			continue;
+		}
+		fclose(f);
+		p = strrchr(buf, ')');
+		if (!p || sscanf(buf, "%*d (%63[^)]", comm) != 1)
+			continue;
+		if (sscanf(p + 2, "%*c %d %d %d", &ppid, &pgrp, &session) != 3)
+			continue;
+		if (session == sid && !strncmp(comm, "wakebench-", 10)) {
+			if (show)
+				print_message("# left: %s", buf);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* Children of this process (any state, zombies included). */
+static int count_children(void)
+{
+	char path[64], buf[4096];
+	FILE *f;
+	int n = 0;
+	char *tok;
+
+	buf[0] = '\0';
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", getpid(), getpid());
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && buf[0] != '\n')
+		print_message("# children: %s\n", buf);
+	if (buf[0])
+		for (tok = strtok(buf, " \n"); tok; tok = strtok(NULL, " \n"))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* Workload processes may take a moment to vanish after SIGKILL. */
+static void assert_nothing_left(void)
+{
+	int i, left = 0;
+
+	assert_int_equal(count_children(), 0);
+	for (i = 0; i < 100; i++) {
+		left = count_workload_procs(i == 99);
+		if (!left)
+			break;
+		usleep(10000);
+	}
+	assert_int_equal(left, 0);
+}
+
+/* The window of run_one()'s samples. */
+static uint64_t run_duration_ns = 100 * MS;
+
+static void run_one(const char *profile, int placement, unsigned instances, struct sample *s)
+{
+	const struct workload *wl = workload_find("pipe");
+	const struct profile *pr;
+	struct run_params rp = runner_defaults;
+	struct run_spec spec;
+	char err[256];
+
+	assert_non_null(wl);
+	pr = workload_profile(wl, profile);
+	assert_non_null(pr);
+	rp.instances = instances;
+	rp.placement = placement;
+	memset(&spec, 0, sizeof(spec));
+	spec.wl = wl;
+	spec.wl_params = pr->params;
+	spec.rp = &rp;
+	assert_int_equal(wl->check(pr->params, &rp, err, sizeof(err)), 0);
+	if (runner_check(&spec, err, sizeof(err)) < 0) {
+		print_message("# skipped %s: %s\n", placement_names[placement], err);
+		s->status = SAMPLE_OK;
+		s->ops = 1;
+		s->nmetrics = 0;
+		return;
+	}
+	assert_int_equal(runner_sample(&spec, run_duration_ns, s), 0);
+}
+
+static void check_ok_sample(const struct sample *s, unsigned instances)
+{
+	static const char *const names[] = {
+		"nvcsw", "nivcsw", "migrations", "run_delay_ns", "timeslices",
+		"ctxsw_vol_per_op", "ctxsw_invol_per_op", "ctxsw_per_op",
+		"migrations_per_kop", "run_delay_ns_per_op", "mb_per_s_geomean",
+	};
+	size_t i;
+
+	if (s->status != SAMPLE_OK)
+		print_message("# sample %s: %s\n", sample_status_name(s->status), s->reason);
+	assert_int_equal(s->status, SAMPLE_OK);
+	assert_int_equal(s->instances, instances);
+	assert_true(s->ops > 0);
+	assert_true(s->real_s > 0.09 && s->real_s < 10.0); /* a busy machine is slow */
+	assert_true(s->ops_per_s > 0);
+	assert_true(s->usr_s + s->sys_s > 0);
+	assert_true(s->wall_ns >= 90 * MS);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct metric *m = sample_get(s, names[i]);
+
+		assert_non_null(m);
+		/* This kernel (6.18) has every file: each counter must be present. */
+		if (!m->available)
+			print_message("# %s unavailable: %s\n", names[i], m->why);
+		assert_true(m->available);
+	}
+	/* Every task blocks at least at the barrier: some voluntary switches. */
+	assert_true(sample_get(s, "nvcsw")->value >= 2 * instances);
+}
+
+static void test_sample_profiles_placements(void **state)
+{
+	static const char *const profiles[] = { "stress-ng-0.15", "stress-ng-0.21" };
+	struct sample s;
+	size_t p;
+	int pl;
+
+	(void)state;
+	for (p = 0; p < 2; p++) {
+		for (pl = PLACE_ANY; pl <= PLACE_SPREAD; pl++) {
+			memset(&s, 0, sizeof(s));
+			run_one(profiles[p], pl, pl == PLACE_SPREAD ? 2 : 1, &s);
+			if (!s.nmetrics && s.ops == 1)
+				continue; /* placement not possible here */
+			check_ok_sample(&s, pl == PLACE_SPREAD ? 2 : 1);
+			assert_nothing_left();
+		}
+	}
+}
+
+static void test_sample_keeps_index(void **state)
+{
+	struct sample s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.index = 7;
+	s.warmup = true;
+	run_one("stress-ng-0.15", PLACE_ANY, 2, &s);
+	check_ok_sample(&s, 2);
+	assert_int_equal(s.index, 7);
+	assert_true(s.warmup);
+	assert_true(s.duration_ns == 100 * MS);
+	assert_nothing_left();
+}
+
+/* A helper thread that acts on the sample in progress after a delay. */
+struct saboteur {
+	int action; /* 0: kill a reader, 1: raise SIGINT */
+	useconds_t delay_us;
+	int killed;
+	uint64_t acted_ns; /* when it acted */
+	uint64_t done_ns;  /* when runner_sample() returned */
+};
+
+static pid_t find_reader(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t found = 0, me = getpid(), sid = getsid(0);
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		char path[64], buf[512], comm[64], *p;
+		int pid = atoi(e->d_name), ppid, pgrp, session;
+		FILE *f;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+		    sscanf(buf, "%*d (%63[^)]", comm) == 1 &&
+		    sscanf(p + 2, "%*c %d %d %d", &ppid, &pgrp, &session) == 3 &&
+		    session == sid && ppid != me && !strcmp(comm, "wakebench-pipe"))
+			found = pid;
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+static void *saboteur_main(void *arg)
+{
+	struct saboteur *sb = arg;
+	sigset_t all;
+
+	/* Signals go to the thread running the sample, not to this one. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	usleep(sb->delay_us);
+	if (sb->action == 0) {
+		pid_t reader = find_reader();
+
+		if (reader > 0 && kill(reader, SIGKILL) == 0)
+			sb->killed = 1;
+	} else {
+		kill(getpid(), SIGINT);
+		sb->killed = 1;
+	}
+	sb->acted_ns = now_ns();
+	return NULL;
+}
+
+static void run_sabotaged(struct saboteur *sb, struct sample *s)
+{
+	const struct workload *wl = workload_find("pipe");
+	struct run_params rp = runner_defaults;
+	struct run_spec spec;
+	pthread_t th;
+
+	rp.instances = 2;
+	memset(&spec, 0, sizeof(spec));
+	spec.wl = wl;
+	spec.wl_params = wl->defaults;
+	spec.rp = &rp;
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(pthread_create(&th, NULL, saboteur_main, sb), 0);
+	assert_int_equal(runner_sample(&spec, 5000 * MS, s), 0);
+	sb->done_ns = now_ns();
+	pthread_join(th, NULL);
+}
+
+static void test_sample_task_killed(void **state)
+{
+	struct saboteur sb = { .action = 0, .delay_us = 300000 };
+	struct sample s;
+
+	(void)state;
+	run_sabotaged(&sb, &s);
+	assert_true(sb.killed);
+	print_message("# reason: %s\n", s.reason);
+	assert_int_equal(s.status, SAMPLE_FAILED);
+	assert_true(s.reason[0] != '\0');
+	assert_non_null(strstr(s.reason, "instance"));
+	/* The failure ends the sample early, not after its 5 s. */
+	assert_true(sb.done_ns - sb.acted_ns < 2000 * MS);
+	assert_nothing_left();
+}
+
+static void test_sample_interrupted(void **state)
+{
+	struct saboteur sb = { .action = 1, .delay_us = 300000 };
+	struct sample s;
+
+	(void)state;
+	runner_signals_install();
+	run_sabotaged(&sb, &s);
+	assert_int_equal(runner_stop_signal(), SIGINT);
+	assert_int_equal(s.status, SAMPLE_INTERRUPTED);
+	assert_non_null(strstr(s.reason, "SIGINT"));
+	/* Stopped within a second of the signal. */
+	assert_true(sb.done_ns - sb.acted_ns < 1000 * MS);
+	assert_nothing_left();
+
+	/* Once a stop signal was seen no further sample starts. */
+	memset(&s, 0, sizeof(s));
+	run_one("stress-ng-0.15", PLACE_ANY, 1, &s);
+	assert_int_equal(s.status, SAMPLE_INTERRUPTED);
+	assert_true(s.ops == 0);
+	assert_nothing_left();
+}
+
+/*
+ * wakebench SIGKILLed mid-sample: PR_SET_PDEATHSIG must take every workload
+ * process with it. This process becomes a child subreaper so that the
+ * orphans come to it and it can see them go.
+ */
+static void test_parent_killed(void **state)
+{
+	uint64_t t0, deadline;
+	pid_t runner;
+	int status, alive = 1;
+
+	(void)state;
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	fflush(NULL);
+	runner = fork();
+	assert_true(runner >= 0);
+	if (runner == 0) {
+		struct sample s;
+
+		memset(&s, 0, sizeof(s));
+		run_duration_ns = 5000 * MS;
+		run_one("stress-ng-0.15", PLACE_ANY, 2, &s);
+		_exit(0); /* only reached if the kill below came too late */
+	}
+	usleep(400000);
+	/* The sample is running: the runner and its 2 x 2 workload processes. */
+	assert_int_equal(waitpid(runner, &status, WNOHANG), 0);
+	assert_int_equal(count_workload_procs(false), 4);
+	assert_int_equal(kill(runner, SIGKILL), 0);
+	t0 = now_ns();
+	deadline = t0 + 3000 * MS; /* the sample would run until 5 s */
+	while (now_ns() < deadline) {
+		pid_t p = waitpid(-1, &status, WNOHANG);
+
+		if (p < 0 && errno == ECHILD) {
+			alive = 0;
+			break;
+		}
+		if (p == 0)
+			usleep(5000);
+	}
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	/* Everything (runner, instances, readers) is gone long before 5 s. */
+	assert_int_equal(alive, 0);
+	assert_nothing_left();
+}
+
+static void test_check_cross_cpu(void **state)
+{
+	const struct workload *wl = workload_find("pipe");
+	struct run_params rp = runner_defaults;
+	struct run_spec spec = { .wl = wl, .wl_params = wl->defaults, .rp = &rp };
+	cpu_set_t one, old;
+	char err[256];
+
+	(void)state;
+	rp.placement = PLACE_CROSS_CPU;
+	assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	assert_int_equal(runner_check(&spec, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--placement"));
+	assert_non_null(strstr(err, "cross-cpu"));
+	rp.placement = PLACE_SAME_CPU;
+	assert_int_equal(runner_check(&spec, err, sizeof(err)), 0);
+	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metrics_formulas),
+		cmocka_unit_test(test_metrics_zero_time),
+		cmocka_unit_test(test_counter_metrics),
+		cmocka_unit_test(test_counter_unavailable),
+		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_check_cross_cpu),
+		cmocka_unit_test(test_sample_profiles_placements),
+		cmocka_unit_test(test_sample_keeps_index),
+		cmocka_unit_test(test_sample_task_killed),
+		cmocka_unit_test(test_parent_killed),
+		cmocka_unit_test(test_sample_interrupted), /* last: the stop signal stays */
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
