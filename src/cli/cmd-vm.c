@@ -535,6 +535,10 @@ static void keep_console(const char *console, unsigned round, const struct kerne
 	snprintf(dir, sizeof(dir), "%s/console", cache_dir());
 	if (read_file(console, &data, &len))
 		return;
+	if (!len) {
+		free(data);
+		return;
+	}
 	dst = xasprintf("%s/%llu-round%u-%s.log", dir,
 			(unsigned long long)(realtime_ns() / 1000000000ull), round,
 			base ? base + 1 : k->path);
@@ -789,7 +793,19 @@ next:
 		      total_added);
 		ret = EXIT_RUNTIME;
 	} else {
-		ret = guest_status ? (int)guest_status : EXIT_OK;
+		/* The guest's own verdict (3 regression, 77 cannot run there) passes through. */
+		switch (guest_status) {
+		case EXIT_OK:
+		case EXIT_RUNTIME:
+		case EXIT_USAGE:
+		case EXIT_REGRESSION:
+		case EXIT_SKIP:
+			ret = (int)guest_status;
+			break;
+		default:
+			ret = EXIT_RUNTIME;
+			break;
+		}
 	}
 out:
 	if (p.keep_temp && tmpdir[0]) {
