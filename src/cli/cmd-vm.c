@@ -670,6 +670,8 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 	}
 	args_archive(&extra, arch->chan_dev, res.pos + res.dashdash,
 		     res.npos - (size_t)res.dashdash);
+	/* From here on a stop signal only sets a flag: the rounds loop cleans up. */
+	vm_signals_install();
 	snprintf(tmpdir, sizeof(tmpdir), "%s/wakebench-vm.XXXXXX",
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmpdir)) {
@@ -679,7 +681,6 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		initramfs_release(&extra);
 		goto out;
 	}
-	vm_signals_install();
 	initrd = xasprintf("%s/initrd.cpio", tmpdir);
 	{
 		int fd = open(initrd, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
