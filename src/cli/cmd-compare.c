@@ -1,13 +1,1073 @@
 /*
- * cmd-compare.c: `wakebench compare` (not built yet: this file is replaced by the
- * command's implementation).
+ * cmd-compare.c: `wakebench compare`: stored results grouped by a key
+ * (kernel, label, profile, host, or a scheduler feature's state), each group
+ * against a baseline: the report's "Kernel | ops/s | vs. 6.6" table with n,
+ * the CI of each median, the change with its CI, the p-value and the
+ * verdict, then the change of every evidence counter per op, then the
+ * environment keys that differ from the baseline, strongest first.
+ *
+ * It owns grouping and presentation only: samples come from the store (ok
+ * and not warm-up), statistics from stats/ (unpaired Hodges-Lehmann with the
+ * Mann-Whitney CI), fingerprint differences from env_diff(). A group whose
+ * experiments differ in a strong environment key (other than the grouping
+ * key) is split into sub-groups named by that key, unless --pool, which
+ * pools them with a warning.
  */
 #include "cli/cli.h"
+#include "runner/sample.h"
+#include "stats/stats.h"
+#include "store/store.h"
+#include "sys/env.h"
+#include "workloads/workload.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COMPARE_CONF	  0.95
+#define NOISY_CV	  0.05
+#define ENV_LINES_PER_GRP 12
+
+struct compare_params {
+	const char *by, *baseline;
+	const char *workload, *profile, *label, *kernel, *host, *since;
+	double margin;
+	bool pool, fail_on_regression;
+};
+
+static const struct compare_params compare_defaults = {
+	.by = "kernel",
+	.margin = 0.02,
+};
+
+static const struct opt compare_opts[] = {
+	{ .type = OPT_STRING, .long_name = "by", .offset = offsetof(struct compare_params, by),
+	  .argh = "KEY", .help = "group by kernel|label|profile|host|feature:NAME" },
+	{ .type = OPT_STRING, .long_name = "baseline", .offset = offsetof(struct compare_params, baseline),
+	  .argh = "VALUE", .help = "the group the others are compared with (default: the oldest kernel, else the first group stored)" },
+	{ .type = OPT_PERCENT, .long_name = "margin", .offset = offsetof(struct compare_params, margin),
+	  .argh = "PCT", .help = "changes smaller than this are no change", .min = 0.0001, .max = 1 },
+	{ .type = OPT_FLAG, .long_name = "pool", .offset = offsetof(struct compare_params, pool),
+	  .help = "pool experiments that differ in a strong environment key (with a warning)" },
+	{ .type = OPT_FLAG, .long_name = "fail-on-regression", .offset = offsetof(struct compare_params, fail_on_regression),
+	  .help = "exit 3 when a group is a significant regression" },
+	{ .type = OPT_STRING, .long_name = "workload", .offset = offsetof(struct compare_params, workload),
+	  .argh = "NAME", .help = "only experiments of this workload" },
+	{ .type = OPT_STRING, .long_name = "profile", .offset = offsetof(struct compare_params, profile),
+	  .argh = "NAME", .help = "only experiments with this profile" },
+	{ .type = OPT_STRING, .long_name = "label", .offset = offsetof(struct compare_params, label),
+	  .argh = "TEXT", .help = "only experiments with this label" },
+	{ .type = OPT_STRING, .long_name = "kernel", .offset = offsetof(struct compare_params, kernel),
+	  .argh = "RELEASE", .help = "only experiments on this kernel release" },
+	{ .type = OPT_STRING, .long_name = "host", .offset = offsetof(struct compare_params, host),
+	  .argh = "NAME", .help = "only experiments from this host" },
+	{ .type = OPT_STRING, .long_name = "since", .offset = offsetof(struct compare_params, since),
+	  .argh = "WHEN", .help = "only experiments started since a date (2026-04-01[T12:00]) or a duration ago (2h)" },
+	OPT_END_ROW,
+};
+
+static const char compare_usage[] = "[--by KEY] [--baseline VALUE] [filters] [options]";
+static const char compare_description[] =
+	"Group the stored samples (status ok, warm-ups excluded) by a key and compare every\n"
+	"group with the baseline: median with its 95% CI, change with its 95% CI\n"
+	"(Hodges-Lehmann, Mann-Whitney), p-value, verdict against the margin, the change of\n"
+	"every evidence counter per op, and the environment keys that differ.";
+
+enum by_key { BY_KERNEL, BY_LABEL, BY_PROFILE, BY_HOST, BY_FEATURE };
+
+/* Values of one metric in one group. */
+struct series {
+	char *name;
+	int better;
+	double *v;
+	size_t n, alloc;
+};
+
+/* The samples of one experiment that fall into one group value. */
+struct part {
+	int64_t exp_id;
+	size_t exp_index; /* in the experiment list */
+	char *value;
+	double *ops;
+	size_t n, alloc;
+	struct series *ev;
+	size_t nev;
+	struct env env; /* start fingerprint of the experiment */
+	char *signature; /* strong keys that set it apart within its value */
+	size_t group;
+};
+
+struct group {
+	char *value, *split, *title;
+	size_t *parts, nparts;
+	double *ops;
+	size_t n;
+	struct series *ev;
+	size_t nev;
+	const struct env *env; /* of its first experiment */
+	int64_t first_exp;
+	bool baseline;
+	struct summary sum;
+	bool noisy;
+	struct effect eff;
+	enum verdict verdict;
+	size_t more;
+};
+
+struct compare {
+	enum by_key by;
+	const char *feature; /* for BY_FEATURE */
+	const char *by_name;
+	struct store_experiment *exps;
+	size_t nexps;
+	struct part *parts;
+	size_t nparts, partalloc;
+	size_t cur_exp_first; /* first part of the experiment being read */
+	struct group *groups;
+	size_t ngroups;
+	size_t baseline;
+	double margin;
+	int better;
+	const char *workload;
+	char *unit;
+	char **warnbuf;
+	size_t nwarn;
+};
+
+static void push_double(double **v, size_t *n, size_t *alloc, double x)
+{
+	if (*n == *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 16;
+		*v = xrealloc(*v, *alloc * sizeof(**v));
+	}
+	(*v)[(*n)++] = x;
+}
+
+static struct series *series_get(struct series **ev, size_t *nev, const char *name, int better)
+{
+	size_t i;
+
+	for (i = 0; i < *nev; i++)
+		if (!strcmp((*ev)[i].name, name))
+			return &(*ev)[i];
+	*ev = xrealloc(*ev, (*nev + 1) * sizeof(**ev));
+	memset(&(*ev)[*nev], 0, sizeof(**ev));
+	(*ev)[*nev].name = xstrdup(name);
+	(*ev)[*nev].better = better;
+	return &(*ev)[(*nev)++];
+}
+
+static void series_free(struct series *ev, size_t nev)
+{
+	size_t i;
+
+	for (i = 0; i < nev; i++) {
+		free(ev[i].name);
+		free(ev[i].v);
+	}
+	free(ev);
+}
+
+static void add_warning(struct compare *c, char *msg)
+{
+	c->warnbuf = xrealloc(c->warnbuf, (c->nwarn + 1) * sizeof(*c->warnbuf));
+	c->warnbuf[c->nwarn++] = msg;
+}
+
+/* "NAME" or "NO_NAME" as the feature vector has it, or "unknown". */
+static char *feature_state(const char *features, const char *name)
+{
+	const char *p = features;
+	size_t len = strlen(name);
+
+	while (p && *p) {
+		const char *tok = p, *end;
+		bool no = false;
+
+		while (*tok == ' ')
+			tok++;
+		end = tok + strcspn(tok, " ");
+		if (!strncmp(tok, "NO_", 3)) {
+			no = true;
+			tok += 3;
+		}
+		if ((size_t)(end - tok) == len && !strncmp(tok, name, len))
+			return no ? xasprintf("NO_%s", name) : xstrdup(name);
+		p = *end ? end + 1 : end;
+	}
+	return xstrdup("unknown");
+}
+
+static char *group_value(const struct compare *c, const struct store_row *row)
+{
+	const struct store_experiment *e = row->exp;
+	const char *v = NULL;
+
+	switch (c->by) {
+	case BY_KERNEL:
+		v = e->kernel;
+		break;
+	case BY_LABEL:
+		v = e->label;
+		break;
+	case BY_PROFILE:
+		v = e->profile;
+		break;
+	case BY_HOST:
+		v = e->host;
+		break;
+	case BY_FEATURE:
+		return feature_state(row->cfg ? row->cfg->features : NULL, c->feature);
+	}
+	return xstrdup(v && *v ? v : "(none)");
+}
+
+static size_t exp_index(const struct compare *c, int64_t id)
+{
+	size_t i;
+
+	/* once per experiment and group value: a scan is cheap enough */
+	for (i = 0; i < c->nexps; i++)
+		if (c->exps[i].id == id)
+			return i;
+	BUG("experiment %lld not listed", (long long)id);
+}
+
+static int collect_row(void *arg, const struct store_row *row)
+{
+	struct compare *c = arg;
+	char *value = group_value(c, row);
+	struct part *p = NULL;
+	size_t i;
+
+	if (c->nparts && c->parts[c->nparts - 1].exp_id != row->exp->id)
+		c->cur_exp_first = c->nparts;
+	for (i = c->cur_exp_first; i < c->nparts; i++)
+		if (c->parts[i].exp_id == row->exp->id && !strcmp(c->parts[i].value, value)) {
+			p = &c->parts[i];
+			break;
+		}
+	if (!p) {
+		if (c->nparts == c->partalloc) {
+			c->partalloc = c->partalloc ? 2 * c->partalloc : 16;
+			c->parts = xrealloc(c->parts, c->partalloc * sizeof(*c->parts));
+		}
+		p = &c->parts[c->nparts++];
+		memset(p, 0, sizeof(*p));
+		p->exp_id = row->exp->id;
+		p->exp_index = exp_index(c, row->exp->id);
+		p->value = value;
+	} else {
+		free(value);
+	}
+	push_double(&p->ops, &p->n, &p->alloc, row->s->ops_per_s);
+	for (i = 0; i < row->s->nmetrics; i++) {
+		const struct metric *m = &row->s->metrics[i];
+		struct series *s;
+
+		if (!(m->flags & METRIC_EVIDENCE) || !m->available)
+			continue;
+		s = series_get(&p->ev, &p->nev, m->name, m->better);
+		push_double(&s->v, &s->n, &s->alloc, m->value);
+	}
+	return 0;
+}
+
+/* The env key that is the grouping key itself (never a reason to split). */
+static bool is_grouping_key(const struct compare *c, const char *key)
+{
+	switch (c->by) {
+	case BY_KERNEL:
+		return !strcmp(key, "kernel.release");
+	case BY_HOST:
+		return !strcmp(key, "host.name");
+	case BY_FEATURE:
+		return !strcmp(key, "sched.features");
+	case BY_PROFILE:
+		return !strcmp(key, "profile") || strstr(key, "profile") != NULL;
+	case BY_LABEL:
+		return !strcmp(key, "label");
+	}
+	return false;
+}
+
+/* Value of a strong key for splitting: the fingerprint, plus workload and profile. */
+static const char *strong_value(const struct compare *c, const struct part *p, const char *key)
+{
+	const struct store_experiment *e = &c->exps[p->exp_index];
+
+	if (!strcmp(key, "profile"))
+		return e->profile ? e->profile : "(none)";
+	return env_get(&p->env, key);
+}
+
+/*
+ * The strong keys in which the parts of one value differ: present in every
+ * part, not the grouping key. *keys is malloc'd and points into the envs.
+ */
+static size_t differing_strong_keys(const struct compare *c, const size_t *idx, size_t n,
+				    const char ***keys)
+{
+	const struct part *first = &c->parts[idx[0]];
+	const char **k = NULL;
+	size_t nk = 0, i, j;
+
+	*keys = NULL;
+	for (i = 0; i <= first->env.n; i++) {
+		const char *key;
+		const char *v0;
+		bool everywhere = true, differs = false;
+
+		if (i == first->env.n) {
+			key = "profile"; /* a pseudo key from the experiment row */
+		} else {
+			if (first->env.e[i].impact != IMPACT_STRONG)
+				continue;
+			key = first->env.e[i].key;
+		}
+		if (is_grouping_key(c, key))
+			continue;
+		v0 = strong_value(c, first, key);
+		for (j = 1; j < n; j++) {
+			const char *v = strong_value(c, &c->parts[idx[j]], key);
+
+			if (!v) {
+				everywhere = false;
+				break;
+			}
+			if (strcmp(v, v0))
+				differs = true;
+		}
+		if (everywhere && differs) {
+			k = xrealloc(k, (nk + 1) * sizeof(*k));
+			k[nk++] = key;
+		}
+	}
+	*keys = k;
+	return nk;
+}
+
+static char *join_keys(const char **keys, size_t n, const struct compare *c, const struct part *p)
+{
+	size_t i, len = 1;
+	char *out;
+
+	for (i = 0; i < n; i++)
+		len += strlen(keys[i]) + (p ? strlen(strong_value(c, p, keys[i])) + 1 : 0) + 2;
+	out = xmalloc(len);
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(out, ", ");
+		strcat(out, keys[i]);
+		if (p) {
+			strcat(out, "=");
+			strcat(out, strong_value(c, p, keys[i]));
+		}
+	}
+	return out;
+}
+
+static int value_cmp(const struct compare *c, const char *a, const char *b)
+{
+	return c->by == BY_KERNEL ? store_kernel_cmp(a, b) : 0;
+}
+
+/* Groups: one per value, split by differing strong keys unless pooling. */
+static void form_groups(struct compare *c, bool pool)
+{
+	bool *done = xcalloc(c->nparts + 1, sizeof(*done));
+	size_t i, j, k;
+
+	for (i = 0; i < c->nparts; i++) {
+		size_t *idx, n = 0, nk;
+		const char **keys;
+
+		if (done[i])
+			continue;
+		idx = xmalloc(c->nparts * sizeof(*idx));
+		for (j = i; j < c->nparts; j++)
+			if (!done[j] && !strcmp(c->parts[j].value, c->parts[i].value)) {
+				idx[n++] = j;
+				done[j] = true;
+			}
+		nk = differing_strong_keys(c, idx, n, &keys);
+		if (nk && pool) {
+			char *list = join_keys(keys, nk, c, NULL);
+
+			add_warning(c, xasprintf("pooling the experiments of %s although they differ in "
+						 "strong keys (%s), as --pool asks",
+						 c->parts[i].value, list));
+			free(list);
+		}
+		for (j = 0; j < n; j++)
+			c->parts[idx[j]].signature =
+				nk && !pool ? join_keys(keys, nk, c, &c->parts[idx[j]]) : NULL;
+		if (nk && !pool) {
+			char *list = join_keys(keys, nk, c, NULL);
+
+			add_warning(c, xasprintf("%s is split by %s: its experiments differ in a strong "
+						 "environment key (--pool pools them)",
+						 c->parts[i].value, list));
+			free(list);
+		}
+		free(keys);
+		/* one group per distinct signature, in order of appearance */
+		for (j = 0; j < n; j++) {
+			struct part *p = &c->parts[idx[j]];
+			struct group *g = NULL;
+
+			for (k = 0; k < c->ngroups; k++) {
+				struct group *h = &c->groups[k];
+
+				if (!strcmp(h->value, p->value) &&
+				    ((!h->split && !p->signature) ||
+				     (h->split && p->signature && !strcmp(h->split, p->signature)))) {
+					g = h;
+					break;
+				}
+			}
+			if (!g) {
+				c->groups = xrealloc(c->groups, (c->ngroups + 1) * sizeof(*c->groups));
+				g = &c->groups[c->ngroups++];
+				memset(g, 0, sizeof(*g));
+				g->value = xstrdup(p->value);
+				g->split = p->signature ? xstrdup(p->signature) : NULL;
+				g->title = g->split ? xasprintf("%s [%s]", g->value, g->split)
+						    : xstrdup(g->value);
+				g->env = &p->env;
+				g->first_exp = p->exp_id;
+			}
+			g->parts = xrealloc(g->parts, (g->nparts + 1) * sizeof(*g->parts));
+			g->parts[g->nparts++] = idx[j];
+		}
+		free(idx);
+	}
+	free(done);
+
+	/* kernels in version order, the rest in the order they were first stored */
+	for (i = 1; i < c->ngroups; i++) {
+		struct group tmp = c->groups[i];
+
+		for (j = i; j > 0 && value_cmp(c, c->groups[j - 1].value, tmp.value) > 0; j--)
+			c->groups[j] = c->groups[j - 1];
+		c->groups[j] = tmp;
+	}
+	/* the parts' values, in group order */
+	for (k = 0; k < c->ngroups; k++) {
+		struct group *g = &c->groups[k];
+		size_t alloc = 0;
+
+		for (j = 0; j < g->nparts; j++) {
+			struct part *p = &c->parts[g->parts[j]];
+
+			for (i = 0; i < p->n; i++)
+				push_double(&g->ops, &g->n, &alloc, p->ops[i]);
+			for (i = 0; i < p->nev; i++) {
+				struct series *s = series_get(&g->ev, &g->nev, p->ev[i].name,
+							      p->ev[i].better);
+				size_t m;
+
+				for (m = 0; m < p->ev[i].n; m++)
+					push_double(&s->v, &s->n, &s->alloc, p->ev[i].v[m]);
+			}
+		}
+	}
+}
+
+static void analyse(struct compare *c)
+{
+	struct group *base = &c->groups[c->baseline];
+	size_t i;
+
+	for (i = 0; i < c->ngroups; i++) {
+		struct group *g = &c->groups[i];
+
+		g->baseline = i == c->baseline;
+		stats_summarize(g->ops, g->n, COMPARE_CONF, &g->sum, NULL);
+		g->noisy = stats_summary_noisy(&g->sum, NOISY_CV);
+		if (g->baseline)
+			continue;
+		stats_effect_unpaired(base->ops, base->n, g->ops, g->n, COMPARE_CONF, &g->eff);
+		g->verdict = stats_verdict(&g->eff, c->margin, c->better);
+		if (g->verdict == VERDICT_INCONCLUSIVE)
+			g->more = stats_samples_to_decide(&g->eff, c->margin);
+	}
+}
+
+/* ---- text ---- */
+
+/* 2487746.3 -> "2 487 746", as the report writes ops/s. */
+static void fmt_grouped(double v, char *buf, size_t len)
+{
+	char digits[64];
+	size_t nd, i, o = 0;
+	bool neg = v < 0;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+	nd = strlen(digits);
+	if (neg && o + 1 < len)
+		buf[o++] = '-';
+	for (i = 0; i < nd && o + 2 < len; i++) {
+		if (i && (nd - i) % 3 == 0)
+			buf[o++] = ' ';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
+static void fmt_pct(double frac, char *buf, size_t len)
+{
+	double pct = frac * 100.0;
+
+	if (!isfinite(pct))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+}
+
+static const char *by_title(const struct compare *c)
+{
+	switch (c->by) {
+	case BY_KERNEL:
+		return "Kernel";
+	case BY_LABEL:
+		return "Label";
+	case BY_PROFILE:
+		return "Profile";
+	case BY_HOST:
+		return "Host";
+	case BY_FEATURE:
+		return c->feature;
+	}
+	return "";
+}
+
+static void verdict_text(const struct group *g, char *buf, size_t len)
+{
+	if (g->baseline)
+		snprintf(buf, len, "baseline");
+	else if (g->verdict == VERDICT_INSUFFICIENT)
+		snprintf(buf, len, "%s%s%s%s", stats_verdict_name(g->verdict),
+			 g->eff.why ? " (" : "", g->eff.why ? g->eff.why : "", g->eff.why ? ")" : "");
+	else if (g->verdict == VERDICT_INCONCLUSIVE && g->more)
+		snprintf(buf, len, "%s (~%zu samples per group would decide)",
+			 stats_verdict_name(g->verdict), g->more);
+	else
+		snprintf(buf, len, "%s", stats_verdict_name(g->verdict));
+}
+
+static void print_table(const struct compare *c)
+{
+	const struct group *base = &c->groups[c->baseline];
+	size_t i, w = strlen(by_title(c));
+	char vs[160];
+
+	for (i = 0; i < c->ngroups; i++)
+		if (strlen(c->groups[i].title) > w)
+			w = strlen(c->groups[i].title);
+	w += 2;
+	snprintf(vs, sizeof(vs), "vs. %s", base->title);
+	printf("%-*s %5s %18s  %-25s %9s  %-18s %8s  %s\n", (int)w, by_title(c), "n", c->unit,
+	       "95% CI of median", vs, "95% CI of change", "p", "verdict");
+	for (i = 0; i < c->ngroups; i++) {
+		const struct group *g = &c->groups[i];
+		char med[32], lo[32], hi[32], ci[80], chg[32], cl[32], ch[32], cci[80], p[32],
+			verdict[160];
+
+		fmt_grouped(g->sum.median, med, sizeof(med));
+		if (g->sum.ci_valid) {
+			fmt_grouped(g->sum.ci_lo, lo, sizeof(lo));
+			fmt_grouped(g->sum.ci_hi, hi, sizeof(hi));
+			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+		} else {
+			snprintf(ci, sizeof(ci), "n too small");
+		}
+		chg[0] = cci[0] = p[0] = '\0';
+		if (g->baseline) {
+			snprintf(chg, sizeof(chg), "100%%");
+		} else if (g->eff.valid) {
+			fmt_pct(g->eff.est, chg, sizeof(chg));
+			fmt_pct(g->eff.lo, cl, sizeof(cl));
+			fmt_pct(g->eff.hi, ch, sizeof(ch));
+			snprintf(cci, sizeof(cci), "[%s, %s]", cl, ch);
+			snprintf(p, sizeof(p), g->eff.p < 0.0001 ? "<0.0001" : "%.4f", g->eff.p);
+		}
+		verdict_text(g, verdict, sizeof(verdict));
+		printf("%-*s %5zu %18s  %-25s %9s  %-18s %8s  %s\n", (int)w, g->title, g->n, med, ci,
+		       chg, cci, p, verdict);
+	}
+}
+
+static void print_evidence(const struct compare *c)
+{
+	const struct group *base = &c->groups[c->baseline];
+	bool header = false;
+	size_t i, k;
+
+	for (i = 0; i < c->ngroups; i++) {
+		const struct group *g = &c->groups[i];
+		bool first = true;
+
+		if (g->baseline)
+			continue;
+		/* the group's title on a line of its own, then its metrics */
+		for (k = 0; k < g->nev; k++) {
+			const struct series *s = &g->ev[k], *b = NULL;
+			struct effect e;
+			size_t m;
+			char chg[32], lo[32], hi[32];
+
+			for (m = 0; m < base->nev; m++)
+				if (!strcmp(base->ev[m].name, s->name))
+					b = &base->ev[m];
+			if (!b)
+				continue;
+			if (!header) {
+				printf("\nEvidence per op vs. %s (median of each group, change with its "
+				       "95%% CI):\n",
+				       base->title);
+				header = true;
+			}
+			if (first)
+				printf("  %s\n", g->title);
+			first = false;
+			printf("    %-26s %10.4g -> %-10.4g ", s->name, stats_median(b->v, b->n),
+			       stats_median(s->v, s->n));
+			stats_effect_unpaired(b->v, b->n, s->v, s->n, COMPARE_CONF, &e);
+			if (!e.valid) {
+				printf("change n/a (%s)\n", e.why ? e.why : "insufficient samples");
+				continue;
+			}
+			fmt_pct(e.est, chg, sizeof(chg));
+			fmt_pct(e.lo, lo, sizeof(lo));
+			fmt_pct(e.hi, hi, sizeof(hi));
+			printf("%7s [%s, %s]\n", chg, lo, hi);
+		}
+	}
+}
+
+static void print_env_diffs(const struct compare *c)
+{
+	const struct group *base = &c->groups[c->baseline];
+	bool header = false;
+	size_t i, k;
+
+	for (i = 0; i < c->ngroups; i++) {
+		const struct group *g = &c->groups[i];
+		struct env_delta *d;
+		size_t nd, shown = 0, hidden = 0;
+
+		if (g->baseline)
+			continue;
+		nd = env_diff(base->env, g->env, &d);
+		if (!header) {
+			printf("\nEnvironment differences vs. %s (strongest first; experiment %lld "
+			       "vs. the first of each group):\n",
+			       base->title, (long long)base->first_exp);
+			header = true;
+		}
+		printf("  %s (experiment %lld):\n", g->title, (long long)g->first_exp);
+		for (k = 0; k < nd; k++) {
+			if (d[k].impact == IMPACT_RUN)
+				continue;
+			if (shown == ENV_LINES_PER_GRP) {
+				hidden++;
+				continue;
+			}
+			printf("    %-8s %-34s %s -> %s\n", env_impact_name(d[k].impact), d[k].key,
+			       d[k].a ? d[k].a : "(absent)", d[k].b ? d[k].b : "(absent)");
+			shown++;
+		}
+		if (!shown)
+			printf("    none recorded\n");
+		if (hidden)
+			printf("    ... %zu more: wakebench env --diff %lld %lld\n", hidden,
+			       (long long)base->first_exp, (long long)g->first_exp);
+		free(d);
+	}
+}
+
+static void print_text(const struct compare *c)
+{
+	size_t i;
+
+	printf("%s by %s: samples with status ok (warm-ups excluded), 95%% confidence, margin "
+	       "%g%%\n\n",
+	       c->unit, c->by_name, c->margin * 100.0);
+	print_table(c);
+	print_evidence(c);
+	print_env_diffs(c);
+	for (i = 0; i < c->ngroups; i++)
+		if (c->groups[i].noisy)
+			printf("\nnote: %s is noisy (coefficient of variation %.1f%% > %g%%)\n",
+			       c->groups[i].title, c->groups[i].sum.cv * 100.0, NOISY_CV * 100.0);
+}
+
+/* ---- JSON and CSV ---- */
+
+static json_object *jnum(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static json_object *effect_json(const struct effect *e)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "valid", json_object_new_boolean(e->valid));
+	if (e->valid) {
+		json_object_object_add(o, "change", jnum(e->est));
+		json_object_object_add(o, "ci", json_object_new_array());
+		json_object_array_add(json_object_object_get(o, "ci"), jnum(e->lo));
+		json_object_array_add(json_object_object_get(o, "ci"), jnum(e->hi));
+		json_object_object_add(o, "p", jnum(e->p));
+		json_object_object_add(o, "method", e->method ? json_object_new_string(e->method) : NULL);
+	} else {
+		json_object_object_add(o, "why", json_object_new_string(e->why ? e->why : "insufficient samples"));
+	}
+	return o;
+}
+
+static void print_json(const struct compare *c)
+{
+	const struct group *base = &c->groups[c->baseline];
+	json_object *root = json_object_new_object(), *groups = json_object_new_array(), *w;
+	size_t i, k, m;
+
+	json_object_object_add(root, "by", json_object_new_string(c->by_name));
+	json_object_object_add(root, "workload", json_object_new_string(c->workload));
+	json_object_object_add(root, "metric", json_object_new_string("ops_per_s"));
+	json_object_object_add(root, "baseline", json_object_new_string(base->title));
+	json_object_object_add(root, "margin", json_object_new_double(c->margin));
+	json_object_object_add(root, "confidence", json_object_new_double(COMPARE_CONF));
+	for (i = 0; i < c->ngroups; i++) {
+		const struct group *g = &c->groups[i];
+		json_object *o = json_object_new_object(), *arr;
+		struct env_delta *d;
+		size_t nd;
+
+		json_object_object_add(o, "value", json_object_new_string(g->value));
+		json_object_object_add(o, "split", g->split ? json_object_new_string(g->split) : NULL);
+		json_object_object_add(o, "title", json_object_new_string(g->title));
+		json_object_object_add(o, "baseline", json_object_new_boolean(g->baseline));
+		arr = json_object_new_array();
+		for (k = 0; k < g->nparts; k++)
+			json_object_array_add(arr, json_object_new_int64(c->parts[g->parts[k]].exp_id));
+		json_object_object_add(o, "experiments", arr);
+		json_object_object_add(o, "n", json_object_new_int64((int64_t)g->n));
+		json_object_object_add(o, "median", jnum(g->sum.median));
+		if (g->sum.ci_valid) {
+			arr = json_object_new_array();
+			json_object_array_add(arr, jnum(g->sum.ci_lo));
+			json_object_array_add(arr, jnum(g->sum.ci_hi));
+			json_object_object_add(o, "median_ci", arr);
+		} else {
+			json_object_object_add(o, "median_ci", NULL);
+		}
+		json_object_object_add(o, "cv", jnum(g->sum.cv));
+		json_object_object_add(o, "noisy", json_object_new_boolean(g->noisy));
+		if (!g->baseline) {
+			json_object_object_add(o, "effect", effect_json(&g->eff));
+			json_object_object_add(o, "verdict",
+					       json_object_new_string(stats_verdict_name(g->verdict)));
+			if (g->more)
+				json_object_object_add(o, "samples_to_decide",
+						       json_object_new_int64((int64_t)g->more));
+			arr = json_object_new_array();
+			for (k = 0; k < g->nev; k++) {
+				const struct series *s = &g->ev[k], *b = NULL;
+				json_object *eo;
+				struct effect e;
+
+				for (m = 0; m < base->nev; m++)
+					if (!strcmp(base->ev[m].name, s->name))
+						b = &base->ev[m];
+				if (!b)
+					continue;
+				eo = json_object_new_object();
+				json_object_object_add(eo, "name", json_object_new_string(s->name));
+				json_object_object_add(eo, "baseline_median", jnum(stats_median(b->v, b->n)));
+				json_object_object_add(eo, "median", jnum(stats_median(s->v, s->n)));
+				stats_effect_unpaired(b->v, b->n, s->v, s->n, COMPARE_CONF, &e);
+				json_object_object_add(eo, "effect", effect_json(&e));
+				json_object_array_add(arr, eo);
+			}
+			json_object_object_add(o, "evidence", arr);
+			arr = json_object_new_array();
+			nd = env_diff(base->env, g->env, &d);
+			for (k = 0; k < nd; k++) {
+				json_object *eo = json_object_new_object();
+
+				json_object_object_add(eo, "key", json_object_new_string(d[k].key));
+				json_object_object_add(eo, "impact",
+						       json_object_new_string(env_impact_name(d[k].impact)));
+				json_object_object_add(eo, "baseline", d[k].a ? json_object_new_string(d[k].a) : NULL);
+				json_object_object_add(eo, "value", d[k].b ? json_object_new_string(d[k].b) : NULL);
+				json_object_array_add(arr, eo);
+			}
+			free(d);
+			json_object_object_add(o, "env_diff", arr);
+		}
+		json_object_array_add(groups, o);
+	}
+	json_object_object_add(root, "groups", groups);
+	w = json_object_new_array();
+	for (i = 0; i < c->nwarn; i++)
+		json_object_array_add(w, json_object_new_string(c->warnbuf[i]));
+	json_object_object_add(root, "warnings", w);
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+static void csv_text(const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, stdout);
+		return;
+	}
+	fputc('"', stdout);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', stdout);
+		fputc(*s, stdout);
+	}
+	fputc('"', stdout);
+}
+
+static void csv_num(double v)
+{
+	if (isfinite(v))
+		printf(",%.15g", v);
+	else
+		fputc(',', stdout);
+}
+
+static void print_csv(const struct compare *c)
+{
+	size_t i;
+
+	printf("group,split,baseline,n,median,median_ci_lo,median_ci_hi,change,change_ci_lo,"
+	       "change_ci_hi,p,verdict\n");
+	for (i = 0; i < c->ngroups; i++) {
+		const struct group *g = &c->groups[i];
+		bool eff = !g->baseline && g->eff.valid;
+
+		csv_text(g->value);
+		fputc(',', stdout);
+		csv_text(g->split);
+		printf(",%d,%zu", g->baseline ? 1 : 0, g->n);
+		csv_num(g->sum.median);
+		csv_num(g->sum.ci_valid ? g->sum.ci_lo : NAN);
+		csv_num(g->sum.ci_valid ? g->sum.ci_hi : NAN);
+		csv_num(eff ? g->eff.est : NAN);
+		csv_num(eff ? g->eff.lo : NAN);
+		csv_num(eff ? g->eff.hi : NAN);
+		csv_num(eff ? g->eff.p : NAN);
+		fputc(',', stdout);
+		csv_text(g->baseline ? "baseline" : stats_verdict_name(g->verdict));
+		fputc('\n', stdout);
+	}
+}
+
+/* ---- the command ---- */
+
+static void compare_release(struct compare *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nparts; i++) {
+		free(c->parts[i].value);
+		free(c->parts[i].ops);
+		series_free(c->parts[i].ev, c->parts[i].nev);
+		env_release(&c->parts[i].env);
+		free(c->parts[i].signature);
+	}
+	free(c->parts);
+	for (i = 0; i < c->ngroups; i++) {
+		free(c->groups[i].value);
+		free(c->groups[i].split);
+		free(c->groups[i].title);
+		free(c->groups[i].parts);
+		free(c->groups[i].ops);
+		series_free(c->groups[i].ev, c->groups[i].nev);
+	}
+	free(c->groups);
+	for (i = 0; i < c->nwarn; i++)
+		free(c->warnbuf[i]);
+	free(c->warnbuf);
+	free(c->unit);
+	store_experiments_free(c->exps, c->nexps);
+}
+
+static int parse_by(const char *by, struct compare *c)
+{
+	static const char *const names[] = { "kernel", "label", "profile", "host" };
+	size_t i;
+
+	c->by_name = by;
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(by, names[i])) {
+			c->by = (enum by_key)i;
+			return 0;
+		}
+	if (!strncmp(by, "feature:", 8) && by[8]) {
+		c->by = BY_FEATURE;
+		c->feature = by + 8;
+		if (!strncmp(c->feature, "NO_", 3))
+			c->feature += 3;
+		return 0;
+	}
+	return -1;
+}
+
+/* Exit 2 unless the baseline names a group; list the groups that exist. */
+static int pick_baseline(struct compare *c, const char *want)
+{
+	size_t i, len = 1;
+	char *list;
+
+	c->baseline = 0;
+	if (!want)
+		return 0;
+	for (i = 0; i < c->ngroups; i++)
+		if (!strcmp(c->groups[i].value, want) || !strcmp(c->groups[i].title, want)) {
+			c->baseline = i;
+			return 0;
+		}
+	for (i = 0; i < c->ngroups; i++)
+		len += strlen(c->groups[i].title) + 1;
+	list = xmalloc(len);
+	list[0] = '\0';
+	for (i = 0; i < c->ngroups; i++) {
+		if (i)
+			strcat(list, "|");
+		strcat(list, c->groups[i].title);
+	}
+	error("compare: option '--baseline': no group '%s' when comparing by %s, groups %s", want,
+	      c->by_name, list);
+	free(list);
+	return -1;
+}
+
+static int run_compare(struct store *st, const struct compare_params *p,
+		       const struct store_filter *f, struct ctx *ctx)
+{
+	struct compare c = { .margin = p->margin };
+	const struct workload *wl;
+	size_t i;
+	int ret = EXIT_RUNTIME;
+
+	if (parse_by(p->by, &c))
+		die_usage("compare: option '--by': unknown key '%s', allowed "
+			  "kernel|label|profile|host|feature:NAME",
+			  p->by);
+	if (store_list_experiments(st, f, &c.exps, &c.nexps) ||
+	    store_foreach_sample(st, f, STORE_ROWS_STATS, collect_row, &c))
+		goto out;
+	if (!c.nparts) {
+		error("compare: no stored samples with status ok match (%zu experiment%s matched the "
+		      "filters)",
+		      c.nexps, c.nexps == 1 ? "" : "s");
+		goto out;
+	}
+	/* one workload: ops/s of different workloads are not comparable */
+	c.workload = c.exps[c.parts[0].exp_index].workload;
+	for (i = 1; i < c.nparts; i++)
+		if (strcmp(c.exps[c.parts[i].exp_index].workload, c.workload)) {
+			error("compare: the matching experiments ran several workloads ('%s', '%s'): "
+			      "choose one with --workload",
+			      c.workload, c.exps[c.parts[i].exp_index].workload);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	wl = workload_find(c.workload);
+	c.better = wl && wl->better ? wl->better : BETTER_HIGHER;
+	c.unit = xasprintf("%s %s/s", c.workload, wl && wl->op_name ? wl->op_name : "ops");
+	for (i = 0; i < c.nparts; i++)
+		if (store_load_env(st, c.parts[i].exp_id, "start", &c.parts[i].env))
+			goto out;
+	form_groups(&c, p->pool);
+	if (pick_baseline(&c, p->baseline)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	/* the baseline first, the others in order */
+	if (c.baseline) {
+		struct group b = c.groups[c.baseline];
+
+		memmove(&c.groups[1], &c.groups[0], c.baseline * sizeof(*c.groups));
+		c.groups[0] = b;
+		c.baseline = 0;
+	}
+	analyse(&c);
+	for (i = 0; i < c.nwarn; i++)
+		warning("compare: %s", c.warnbuf[i]);
+	if (ctx->format == FMT_JSON)
+		print_json(&c);
+	else if (ctx->format == FMT_CSV)
+		print_csv(&c);
+	else
+		print_text(&c);
+	ret = EXIT_OK;
+	if (p->fail_on_regression)
+		for (i = 0; i < c.ngroups; i++)
+			if (!c.groups[i].baseline && c.groups[i].verdict == VERDICT_REGRESSION)
+				ret = EXIT_REGRESSION;
+out:
+	compare_release(&c);
+	return ret;
+}
 
 int cmd_compare(int argc, const char **argv, struct ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
-	(void)ctx;
-	return error("'compare' is not built yet");
+	struct compare_params p = compare_defaults;
+	struct opt_group groups[] = {
+		{ .title = "compare options", .opts = compare_opts, .base = &p,
+		  .defaults = &compare_defaults },
+		cli_common_group(ctx),
+	};
+	struct store_filter f = { 0 };
+	struct opts_result res;
+	struct store *st;
+	int ret;
+
+	cli_parse("compare", compare_usage, compare_description, groups, ARRAY_SIZE(groups), argc,
+		  argv, 0, &res, ctx);
+	cli_require_format("compare", ctx, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_CSV);
+	if (res.npos) {
+		const char *arg = res.pos[0];
+
+		opts_result_release(&res);
+		die_usage("compare: unexpected argument '%s' (see 'wakebench compare -h')", arg);
+	}
+	opts_result_release(&res);
+	f.workload = p.workload;
+	f.profile = p.profile;
+	f.label = p.label;
+	f.kernel = p.kernel;
+	f.host = p.host;
+	if (p.since && store_parse_since(p.since, &f.since_ns))
+		die_usage("compare: option '--since': not a date or duration: '%s', allowed "
+			  "YYYY-MM-DD[THH:MM[:SS]] or a duration such as 2h",
+			  p.since);
+	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
+	if (store_open(cli_db_path(ctx), STORE_READONLY, &st))
+		return EXIT_RUNTIME;
+	if (store_filter_check(st, &f, "compare")) {
+		store_close(st);
+		return EXIT_USAGE;
+	}
+	ret = run_compare(st, &p, &f, ctx);
+	store_close(st);
+	return ret;
 }

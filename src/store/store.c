@@ -385,8 +385,71 @@ fail:
 	return -1;
 }
 
+struct kernel_version {
+	unsigned long num[4];
+	size_t nnum;
+	unsigned long rc; /* ULONG_MAX: not a release candidate */
+	const char *rest; /* after the numbers and any -rcN */
+};
+
+static bool parse_kernel_version(const char *s, struct kernel_version *v)
+{
+	char *end;
+
+	memset(v, 0, sizeof(*v));
+	v->rc = ULONG_MAX;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	while (v->nnum < ARRAY_SIZE(v->num) && isdigit((unsigned char)*s)) {
+		v->num[v->nnum++] = strtoul(s, &end, 10);
+		s = end;
+		if (*s != '.' || !isdigit((unsigned char)s[1]))
+			break;
+		s++;
+	}
+	if (!strncmp(s, "-rc", 3) && isdigit((unsigned char)s[3])) {
+		v->rc = strtoul(s + 3, &end, 10);
+		s = end;
+	}
+	v->rest = s;
+	return true;
+}
+
+int store_kernel_cmp(const char *a, const char *b)
+{
+	struct kernel_version va, vb;
+	bool ka = parse_kernel_version(a, &va), kb = parse_kernel_version(b, &vb);
+	size_t i;
+
+	if (!ka || !kb)
+		return ka == kb ? strcmp(a, b) : ka ? -1 : 1;
+	for (i = 0; i < ARRAY_SIZE(va.num); i++)
+		if (va.num[i] != vb.num[i])
+			return va.num[i] < vb.num[i] ? -1 : 1;
+	if (va.rc != vb.rc)
+		return va.rc < vb.rc ? -1 : 1;
+	if (va.nnum != vb.nnum)
+		return va.nnum < vb.nnum ? -1 : 1;
+	return strcmp(va.rest, vb.rest);
+}
+
+static int kernel_collation(void *arg, int la, const void *a, int lb, const void *b)
+{
+	char *sa = strndup(a, (size_t)la), *sb = strndup(b, (size_t)lb);
+	int r;
+
+	(void)arg;
+	if (!sa || !sb)
+		die("out of memory");
+	r = store_kernel_cmp(sa, sb);
+	free(sa);
+	free(sb);
+	return r;
+}
+
 static void setup_connection(sqlite3 *db)
 {
+	sqlite3_create_collation(db, "kernel_version", SQLITE_UTF8, NULL, kernel_collation);
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
 	sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
@@ -1186,7 +1249,7 @@ int store_distinct(struct store *st, enum store_field field, char ***vals, size_
 		[STORE_FIELD_LABEL] = "SELECT DISTINCT label FROM experiments"
 				      " WHERE label IS NOT NULL ORDER BY 1",
 		[STORE_FIELD_KERNEL] = "SELECT DISTINCT kernel FROM experiments"
-				       " WHERE kernel IS NOT NULL ORDER BY 1",
+				       " WHERE kernel IS NOT NULL ORDER BY 1 COLLATE kernel_version",
 		[STORE_FIELD_HOST] = "SELECT DISTINCT host FROM experiments"
 				     " WHERE host IS NOT NULL ORDER BY 1",
 	};

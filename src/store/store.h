@@ -138,7 +138,10 @@ enum store_field {
 	STORE_FIELD_HOST,
 };
 
-/* Distinct non-NULL values of a field over all experiments, sorted. */
+/*
+ * Distinct non-NULL values of a field over all experiments, sorted (kernel
+ * releases in version order, see store_kernel_cmp()).
+ */
 int store_distinct(struct store *st, enum store_field field, char ***vals, size_t *n);
 void store_strings_free(char **v, size_t n);
 /*
@@ -146,6 +149,14 @@ void store_strings_free(char **v, size_t n);
  * f, in the order samples list them (for column headers).
  */
 int store_metric_names(struct store *st, const struct store_filter *f, char ***names, size_t *n);
+
+/*
+ * Order kernel releases by version: 6.6.78 < 6.12.75 < 6.18-rc1 < 6.18 <
+ * 6.18.1 < 7.0; after the numbers, a release candidate (-rcN) comes before
+ * the release, and other suffixes ("-v8+", "-2712") are ordered as text.
+ * Strings that do not start with a number sort after every version.
+ */
+int store_kernel_cmp(const char *a, const char *b);
 
 /*
  * For each filter value that no stored experiment has, print one line

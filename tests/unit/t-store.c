@@ -781,6 +781,25 @@ static int synth_main(int argc, char **argv)
 	return 0;
 }
 
+static void test_kernel_order(void **state)
+{
+	static const char *const ordered[] = {
+		"5.15.0-rc7", "5.15.0", "6.1.0-18-amd64", "6.6.78", "6.6.78-v8+", "6.12.75",
+		"6.12.75-v8-16k+", "6.18-rc1", "6.18-rc2", "6.18", "6.18.0", "6.18.1", "7.0",
+		"7.0.1-rc1", "custom",
+	};
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(ordered); i++)
+		for (j = 0; j < ARRAY_SIZE(ordered); j++) {
+			int c = store_kernel_cmp(ordered[i], ordered[j]);
+
+			if ((i < j && c >= 0) || (i > j && c <= 0) || (i == j && c))
+				fail_msg("'%s' vs '%s' gave %d", ordered[i], ordered[j], c);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -793,6 +812,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_since),
+		cmocka_unit_test(test_kernel_order),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--synth"))
