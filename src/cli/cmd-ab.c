@@ -1,13 +1,1173 @@
 /*
- * cmd-ab.c: `wakebench ab` (not built yet: this file is replaced by the
- * command's implementation).
+ * cmd-ab.c: `wakebench ab --feature [NO_]NAME [--feature [NO_]NAME2] [WORKLOAD]`:
+ * scheduler features on and off within one boot, interleaved so that drift
+ * cancels, with a paired verdict, and the kernel always put back the way it
+ * was found.
+ *
+ * Arms. Each --feature token names the treatment: `--feature NO_DELAY_DEQUEUE`
+ * compares A = DELAY_DEQUEUE with B = NO_DELAY_DEQUEUE, and the effect is
+ * B versus A, i.e. what applying the token does. Two tokens give the 2x2
+ * factorial: arms 00 (neither applied), 10, 01, 11.
+ *
+ * Order. A unit is one sample of every arm: a pair (one feature) or a block
+ * of four (two features). Units are counterbalanced: A B | B A | A B ...
+ * (and Gray-code blocks 00 10 11 01 | 01 11 10 00 for two features, so each
+ * step toggles one feature); `--order random --seed N` draws, for every two
+ * units, which of the two mirrored orders comes first (and for two features
+ * the rotation of the Gray cycle). After every toggle one discarded warm-up
+ * sample runs in the new arm (its length: --warmup when given, else -t),
+ * because a toggle does not dequeue entities that are already delayed.
+ *
+ * Statistics (stats/): for each complete unit, the log ratio of B to A
+ * (Wilcoxon signed-rank p, Hodges-Lehmann estimate and CI); for two
+ * features the main effect of a token is the ratio of the geometric means
+ * of the arms with and without it within each block (sqrt(y10*y11) vs
+ * sqrt(y00*y01)), and the interaction is y11*y00 vs y10*y01: the factor by
+ * which the first token's effect changes when the second is applied. The
+ * verdict is on the primary metric against --margin; every evidence counter
+ * per op gets the same paired effect. With --until-decided, units are added
+ * up to each look of the stats engine's fixed schedule, at its per-look
+ * (Bonferroni) level, until the verdict is decided.
+ *
+ * Safety: the features journal (sys/features.h) is in place before the
+ * first write and removed after the restore; SIGINT, SIGTERM and SIGHUP
+ * only set a flag (runner_signals_install), so every exit path restores.
  */
 #include "cli/cli.h"
+#include "cli/experiment.h"
+#include "cli/report.h"
+#include "stats/stats.h"
+#include "sys/env.h"
+#include "sys/features.h"
+#include "sys/probes.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char ab_usage[] = "--feature [NO_]NAME [--feature [NO_]NAME2] [WORKLOAD] [options]";
+static const char ab_description[] =
+	"Interleave samples of WORKLOAD (default pipe) with scheduler features applied and not,\n"
+	"in counterbalanced order with a warm-up after every toggle, restore the features as\n"
+	"found, and give a paired verdict on the effect of applying each --feature token.\n"
+	"-n counts pairs (blocks of four with two features).";
+
+#define AB_MAX_FEATURES 2
+#define AB_MAX_ARMS	(1u << AB_MAX_FEATURES)
+
+enum ab_order { ORDER_ABBA = 0, ORDER_RANDOM };
+static const char *const order_names[] = { "abba", "random", NULL };
+
+struct ab_params {
+	struct strlist features;
+	int order;
+	uint64_t seed;
+	double margin;
+	bool until_decided;
+	uint64_t max_samples;
+	uint64_t max_time_ns;
+	bool fail_on_regression;
+};
+
+static const struct ab_params ab_defaults = {
+	.order = ORDER_ABBA,
+	.seed = 0,
+	.margin = 0.02,
+	.max_samples = 64,
+	.max_time_ns = 0,
+};
+
+static const struct opt ab_opts[] = {
+	{ .type = OPT_STRLIST, .long_name = "feature", .offset = offsetof(struct ab_params, features),
+	  .argh = "[NO_]NAME",
+	  .help = "the token whose effect is measured (B applies it, A the opposite); "
+		  "twice for the 2x2 factorial" },
+	{ .type = OPT_CHOICE, .long_name = "order", .offset = offsetof(struct ab_params, order),
+	  .argh = "ORDER",
+	  .help = "abba (A B B A ...) or random (seeded, counterbalanced in every two units)",
+	  .choices = order_names },
+	{ .type = OPT_UINT, .long_name = "seed", .offset = offsetof(struct ab_params, seed),
+	  .argh = "N", .help = "seed of --order random (0: chosen at start and printed)" },
+	{ .type = OPT_PERCENT, .long_name = "margin", .offset = offsetof(struct ab_params, margin),
+	  .argh = "PERCENT", .help = "practical margin of the verdict", .min = 0.001, .max = 0.5 },
+	{ .type = OPT_FLAG, .long_name = "until-decided",
+	  .offset = offsetof(struct ab_params, until_decided),
+	  .help = "add units until the verdict is decided (fixed looks, -n is ignored)" },
+	{ .type = OPT_UINT, .long_name = "max-samples",
+	  .offset = offsetof(struct ab_params, max_samples), .argh = "N",
+	  .help = "--until-decided: at most N pairs (blocks)", .min = 2, .max = 100000 },
+	{ .type = OPT_DURATION, .long_name = "max-time",
+	  .offset = offsetof(struct ab_params, max_time_ns), .argh = "DURATION",
+	  .help = "--until-decided: stop adding units after this long (0: no limit)", .min = 0,
+	  .max = 7 * 86400e9 },
+	{ .type = OPT_FLAG, .long_name = "fail-on-regression",
+	  .offset = offsetof(struct ab_params, fail_on_regression),
+	  .help = "exit 3 when the verdict is a regression" },
+	OPT_END_ROW,
+};
+
+struct ab_arm {
+	char name[256];			  /* "DELAY_DEQUEUE=off,PREEMPT_SHORT=on" */
+	char code[AB_MAX_FEATURES + 1];	  /* "10": which tokens are applied */
+	char tok[AB_MAX_FEATURES][FEATURE_NAME_MAX + 4];
+	const char *tokv[AB_MAX_FEATURES];
+	char vector[FEATURES_LINE_MAX]; /* the full feature line in this arm */
+	int64_t config_id;
+	bool have_env;
+	struct env env;
+};
+
+struct ab_effect {
+	const char *what; /* "NO_DELAY_DEQUEUE", "interaction" */
+	struct effect e;
+	enum verdict v;
+	size_t to_decide;
+};
+
+struct ab_state {
+	struct ctx *ctx;
+	const struct workload *wl;
+	const struct run_params *rp;
+	const struct ab_params *ap;
+	const struct run_spec *spec;
+	uint64_t warmup_ns;
+
+	struct features_session fs;
+	unsigned nfeat, narms;
+	char token[AB_MAX_FEATURES][FEATURE_NAME_MAX + 4]; /* as validated */
+	struct ab_arm arms[AB_MAX_ARMS];
+	int current; /* arm now applied, -1 before the first */
+	unsigned ntoggles;
+
+	struct experiment ex;
+	struct sample *samples; /* warm-ups included */
+	size_t nsamples, cap;
+	long (*unit)[AB_MAX_ARMS]; /* per unit: index into samples, -1 when none */
+	size_t nunits, ucap;
+	int seq[AB_MAX_ARMS];      /* order of the last unit */
+	uint64_t rng;
+	bool setup_failed;
+	struct progress progress;
+};
+
+/* ---- order ---- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull); /* splitmix64 */
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Arm order of unit u: even units choose, odd units mirror the previous one. */
+static void unit_order(struct ab_state *st, size_t u, int *seq)
+{
+	static const int gray[4] = { 0, 1, 3, 2 }; /* 00 10 11 01: one toggle per step */
+	unsigned i, n = st->narms;
+
+	if (u % 2) {
+		for (i = 0; i < n; i++)
+			seq[i] = st->seq[n - 1 - i];
+	} else if (st->nfeat == 1) {
+		bool flip = st->ap->order == ORDER_RANDOM && (rng_next(&st->rng) & 1);
+
+		seq[0] = flip ? 1 : 0;
+		seq[1] = flip ? 0 : 1;
+	} else {
+		unsigned rot = 0, rev = 0;
+
+		if (st->ap->order == ORDER_RANDOM) {
+			uint64_t r = rng_next(&st->rng);
+
+			rot = (unsigned)(r & 3);
+			rev = (unsigned)((r >> 2) & 1);
+		}
+		for (i = 0; i < 4; i++)
+			seq[i] = gray[(rot + (rev ? 4 - i : i)) % 4];
+	}
+	memcpy(st->seq, seq, sizeof(int) * n);
+}
+
+/* ---- arms ---- */
+
+static void build_arms(struct ab_state *st)
+{
+	unsigned m, j;
+
+	st->narms = 1u << st->nfeat;
+	for (m = 0; m < st->narms; m++) {
+		struct ab_arm *a = &st->arms[m];
+		struct features vec = st->fs.original;
+		size_t used = 0;
+
+		for (j = 0; j < st->nfeat; j++) {
+			const char *t = st->token[j];
+			bool applied = (m >> j) & 1, tok_on = strncmp(t, "NO_", 3) != 0;
+			const char *name = tok_on ? t : t + 3;
+			bool on = applied ? tok_on : !tok_on;
+			int k = features_find(&vec, name);
+
+			if (k >= 0)
+				vec.on[k] = on;
+			snprintf(a->tok[j], sizeof(a->tok[j]), "%s%s", on ? "" : "NO_", name);
+			a->tokv[j] = a->tok[j];
+			a->code[j] = applied ? '1' : '0';
+			used += (size_t)snprintf(a->name + used, sizeof(a->name) - used, "%s%s=%s",
+						 j ? "," : "", name, on ? "on" : "off");
+		}
+		a->code[st->nfeat] = '\0';
+		features_format(&vec, a->vector, sizeof(a->vector));
+		rtrim(a->vector);
+	}
+}
+
+/* A short label: "A"/"B" for one feature, the code ("10") for two. */
+static const char *arm_label(const struct ab_state *st, unsigned m)
+{
+	if (st->nfeat == 1)
+		return m ? "B" : "A";
+	return st->arms[m].code;
+}
+
+/* ---- running ---- */
+
+static struct sample *new_sample(struct ab_state *st)
+{
+	if (st->nsamples == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 64;
+		st->samples = xrealloc(st->samples, st->cap * sizeof(*st->samples));
+	}
+	sample_init(&st->samples[st->nsamples]);
+	return &st->samples[st->nsamples];
+}
+
+/* Run, store and (with -v) print one sample of arm m. Returns its index or -1. */
+static long one_sample(struct ab_state *st, unsigned m, bool warmup)
+{
+	struct sample *s = new_sample(st);
+	long idx;
+
+	if (runner_sample(st->spec, warmup ? st->warmup_ns : st->rp->duration_ns, s)) {
+		st->setup_failed = true;
+		return -1;
+	}
+	s->warmup = warmup;
+	idx = (long)st->nsamples++;
+	experiment_add_sample(&st->ex, st->arms[m].config_id, s);
+	if (st->ctx->format == FMT_TEXT && (st->ctx->verbose || s->status != SAMPLE_OK)) {
+		progress_clear(&st->progress);
+		report_sample_text(stdout, st->arms[m].name, s, (unsigned)st->nunits + 1,
+				   (unsigned)(st->ap->until_decided ? st->ap->max_samples
+								   : st->rp->samples),
+				   st->wl->unit);
+	}
+	return idx;
+}
+
+/* Apply arm m (one token per write, verified), then a discarded warm-up. */
+static int enter_arm(struct ab_state *st, unsigned m)
+{
+	struct ab_arm *a = &st->arms[m];
+	char why[2048];
+
+	if (st->current == (int)m)
+		return 0;
+	if (features_session_apply(&st->fs, a->tokv, st->nfeat, why, sizeof(why))) {
+		error("ab: %s", why);
+		st->setup_failed = true;
+		return -1;
+	}
+	if (st->current >= 0)
+		st->ntoggles++;
+	st->current = (int)m;
+	debug("ab: arm %s applied", a->name);
+	if (!a->have_env) {
+		struct env_opts eo = { .root = st->ctx->root, .debugfs = st->ctx->debugfs };
+
+		env_collect(&a->env, &eo);
+		a->have_env = true;
+	}
+	if (runner_stop_signal())
+		return 0;
+	if (st->warmup_ns && one_sample(st, m, true) < 0)
+		return -1;
+	return 0;
+}
+
+static double unit_ratio(const struct ab_state *st, size_t u);
+
+static void print_unit(struct ab_state *st, size_t u, unsigned total)
+{
+	unsigned m;
+
+	if (st->ctx->format != FMT_TEXT || st->ctx->quiet)
+		return;
+	progress_clear(&st->progress);
+	printf("%s %zu/%u:", st->nfeat == 1 ? "pair" : "block", u + 1, total);
+	for (m = 0; m < st->narms; m++) {
+		long i = st->unit[u][st->seq[m]];
+		const struct sample *s = i >= 0 ? &st->samples[i] : NULL;
+
+		if (s && s->status == SAMPLE_OK)
+			printf(" %s %.2f", arm_label(st, (unsigned)st->seq[m]), s->ops_per_s);
+		else
+			printf(" %s %s", arm_label(st, (unsigned)st->seq[m]),
+			       s ? sample_status_name(s->status) : "not run");
+	}
+	printf(" %s", st->wl->unit);
+	if (st->nfeat == 1 && isfinite(unit_ratio(st, u)))
+		printf(", B/A %+.2f%%", (unit_ratio(st, u) - 1.0) * 100.0);
+	printf("\n");
+	fflush(stdout);
+}
+
+/* Run one unit in the next counterbalanced order. Returns -1 on a setup error. */
+static int run_unit(struct ab_state *st, unsigned total)
+{
+	int seq[AB_MAX_ARMS];
+	size_t u = st->nunits;
+	unsigned i;
+
+	if (st->nunits == st->ucap) {
+		st->ucap = st->ucap ? st->ucap * 2 : 32;
+		st->unit = xrealloc(st->unit, st->ucap * sizeof(*st->unit));
+	}
+	for (i = 0; i < AB_MAX_ARMS; i++)
+		st->unit[u][i] = -1;
+	unit_order(st, u, seq);
+	st->nunits++;
+	for (i = 0; i < st->narms; i++) {
+		long idx;
+
+		if (runner_stop_signal())
+			break;
+		progress_show(&st->progress, st->arms[seq[i]].name, (unsigned)u + 1, 0,
+			      st->wl->unit);
+		if (enter_arm(st, (unsigned)seq[i]))
+			return -1;
+		if (runner_stop_signal())
+			break;
+		idx = one_sample(st, (unsigned)seq[i], false);
+		if (idx < 0)
+			return -1;
+		st->unit[u][seq[i]] = idx;
+		if (st->samples[idx].status == SAMPLE_INTERRUPTED)
+			break;
+	}
+	st->progress.done++;
+	print_unit(st, u, total);
+	return 0;
+}
+
+/* ---- statistics ---- */
+
+static bool metric_value(const struct sample *s, const char *name, double *v)
+{
+	const struct metric *m;
+
+	if (s->status != SAMPLE_OK || s->warmup)
+		return false;
+	if (!strcmp(name, "ops_per_s")) {
+		*v = s->ops_per_s;
+		return true;
+	}
+	if (!strcmp(name, "ops_per_cpu_s")) {
+		*v = s->ops_per_cpu_s;
+		return true;
+	}
+	m = sample_get(s, name);
+	if (!m || !m->available)
+		return false;
+	*v = m->value;
+	return true;
+}
+
+/* Values of every arm of unit u, or false when the unit is incomplete. */
+static bool unit_values(const struct ab_state *st, size_t u, const char *name, double *y)
+{
+	unsigned m;
+
+	for (m = 0; m < st->narms; m++) {
+		long i = st->unit[u][m];
+
+		if (i < 0 || !metric_value(&st->samples[i], name, &y[m]))
+			return false;
+	}
+	return true;
+}
+
+static double unit_ratio(const struct ab_state *st, size_t u)
+{
+	double y[AB_MAX_ARMS];
+
+	if (!unit_values(st, u, "ops_per_s", y) || !(y[0] > 0))
+		return NAN;
+	return y[1] / y[0];
+}
+
+static size_t complete_units(const struct ab_state *st)
+{
+	size_t u, n = 0;
+	double y[AB_MAX_ARMS];
+
+	for (u = 0; u < st->nunits; u++)
+		n += unit_values(st, u, "ops_per_s", y);
+	return n;
+}
+
+/*
+ * The paired effects of metric `name`: one per token (main effects), plus
+ * the interaction for two features. Returns how many were filled.
+ */
+static size_t effects_of(const struct ab_state *st, const char *name, int better, double conf,
+			 struct ab_effect *out)
+{
+	size_t n = 0, u, k, neff = st->nfeat == 1 ? 1 : 3;
+	double *a[3], *b[3], y[AB_MAX_ARMS];
+
+	for (k = 0; k < neff; k++) {
+		a[k] = xcalloc(st->nunits + 1, sizeof(double));
+		b[k] = xcalloc(st->nunits + 1, sizeof(double));
+	}
+	for (u = 0; u < st->nunits; u++) {
+		if (!unit_values(st, u, name, y))
+			continue;
+		if (st->nfeat == 1) {
+			a[0][n] = y[0];
+			b[0][n] = y[1];
+		} else {
+			/* arm index: bit 0 = first token applied, bit 1 = second */
+			a[0][n] = sqrt(y[0] * y[2]);
+			b[0][n] = sqrt(y[1] * y[3]);
+			a[1][n] = sqrt(y[0] * y[1]);
+			b[1][n] = sqrt(y[2] * y[3]);
+			a[2][n] = y[1] * y[2];
+			b[2][n] = y[3] * y[0];
+		}
+		n++;
+	}
+	for (k = 0; k < neff; k++) {
+		struct ab_effect *e = &out[k];
+
+		memset(e, 0, sizeof(*e));
+		e->what = k < st->nfeat ? st->token[k] : "interaction";
+		stats_effect_paired(a[k], b[k], n, conf, &e->e);
+		e->v = stats_verdict(&e->e, st->ap->margin, better);
+		e->to_decide = e->v == VERDICT_INCONCLUSIVE
+				       ? stats_samples_to_decide(&e->e, st->ap->margin)
+				       : 0;
+		free(a[k]);
+		free(b[k]);
+	}
+	return neff;
+}
+
+/* Are all main effects of the primary metric decided at this level? */
+static bool all_decided(const struct ab_state *st, double conf)
+{
+	struct ab_effect eff[3];
+	unsigned k;
+
+	effects_of(st, "ops_per_s", st->wl->better, conf, eff);
+	for (k = 0; k < st->nfeat; k++)
+		if (!stats_verdict_decided(eff[k].v))
+			return false;
+	return true;
+}
+
+/* ---- output ---- */
+
+static void format_pct(double v, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%+.2f%%", v * 100.0);
+	else
+		snprintf(buf, len, "n/a");
+}
+
+static void print_effect_line(const char *label, const struct ab_effect *e, const char *metric)
+{
+	char est[32], lo[32], hi[32];
+
+	if (!e->e.valid) {
+		printf("  %-28s %s%sn/a: %s\n", label, metric, metric[0] ? " " : "",
+		       e->e.why ? e->e.why : "not computed");
+		return;
+	}
+	format_pct(e->e.est, est, sizeof(est));
+	format_pct(e->e.lo, lo, sizeof(lo));
+	format_pct(e->e.hi, hi, sizeof(hi));
+	printf("  %-28s %s%s%s [%g%% CI %s, %s], Wilcoxon p = %.3g (%zu %s)\n", label, metric,
+	       metric[0] ? " " : "", est, e->e.conf * 100.0, lo, hi, e->e.p, e->e.n_a,
+	       e->e.n_a == 1 ? "unit" : "units");
+}
+
+static const char *verdict_text(const struct ab_state *st, const struct ab_effect *e,
+				char *buf, size_t len)
+{
+	char m[32];
+
+	snprintf(m, sizeof(m), "%g%%", st->ap->margin * 100.0);
+	switch (e->v) {
+	case VERDICT_NO_CHANGE:
+		snprintf(buf, len, "no change larger than %s", m);
+		break;
+	case VERDICT_REGRESSION:
+		snprintf(buf, len, "regression (beyond the %s margin)", m);
+		break;
+	case VERDICT_IMPROVEMENT:
+		snprintf(buf, len, "improvement (beyond the %s margin)", m);
+		break;
+	case VERDICT_INCONCLUSIVE:
+		if (e->to_decide)
+			snprintf(buf, len, "inconclusive at a %s margin (about %zu units would decide)",
+				 m, e->to_decide);
+		else
+			snprintf(buf, len, "inconclusive at a %s margin", m);
+		break;
+	case VERDICT_INSUFFICIENT:
+		snprintf(buf, len, "insufficient samples");
+		break;
+	}
+	return buf;
+}
+
+/* Metrics flagged as evidence, in the order of the first usable sample. */
+static size_t evidence_names(const struct ab_state *st, const char **names, size_t max)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < st->nsamples && !n; i++) {
+		const struct sample *s = &st->samples[i];
+
+		if (s->warmup || s->status != SAMPLE_OK)
+			continue;
+		for (k = 0; k < s->nmetrics && n < max; k++)
+			if (s->metrics[k].flags & METRIC_EVIDENCE)
+				names[n++] = s->metrics[k].name;
+	}
+	return n;
+}
+
+static int metric_better(const struct ab_state *st, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < st->nsamples; i++) {
+		const struct metric *m = sample_get(&st->samples[i], name);
+
+		if (m)
+			return m->better;
+	}
+	return BETTER_NEUTRAL;
+}
+
+/* Why a metric was never measured in a usable sample, or NULL when it was. */
+static const char *unavailable_why(const struct ab_state *st, const char *name)
+{
+	const char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < st->nsamples; i++) {
+		const struct sample *s = &st->samples[i];
+		const struct metric *m;
+
+		if (s->warmup || s->status != SAMPLE_OK || !(m = sample_get(s, name)))
+			continue;
+		if (m->available)
+			return NULL;
+		if (!why)
+			why = m->why;
+	}
+	return why;
+}
+
+/* Keys that differ between arm 0 and arm m, apart from the features and per-run facts. */
+static size_t env_extra(const struct ab_state *st, unsigned m, struct env_delta **out)
+{
+	struct env_delta *d = NULL;
+	size_t n, i, k = 0;
+
+	if (!st->arms[0].have_env || !st->arms[m].have_env) {
+		*out = NULL;
+		return 0;
+	}
+	n = env_diff(&st->arms[0].env, &st->arms[m].env, &d);
+	for (i = 0; i < n; i++)
+		if (d[i].impact != IMPACT_RUN && strncmp(d[i].key, "sched.features", 14))
+			d[k++] = d[i];
+	*out = d;
+	return k;
+}
+
+static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t neff,
+		       const struct report_summary *rs, double conf, bool interrupted)
+{
+	const char *ev[SAMPLE_MAX_METRICS];
+	size_t nev = evidence_names(st, ev, ARRAY_SIZE(ev)), i, k;
+	char buf[256];
+	unsigned m;
+
+	printf("\n");
+	for (m = 0; m < st->narms; m++) {
+		char title[300];
+
+		snprintf(title, sizeof(title), "%s: %s", arm_label(st, m), st->arms[m].name);
+		report_summary_text(stdout, title, &rs[m]);
+	}
+	printf("\neffects on %s (paired, %s vs %s%s):\n", st->wl->unit,
+	       st->nfeat == 1 ? "B" : "with the token", st->nfeat == 1 ? "A" : "without",
+	       interrupted ? ", interrupted run" : "");
+	for (k = 0; k < neff; k++)
+		print_effect_line(eff[k].what, &eff[k], st->wl->unit);
+	for (k = 0; k < st->nfeat; k++)
+		printf("verdict %s: %s\n", eff[k].what, verdict_text(st, &eff[k], buf, sizeof(buf)));
+	if (neff > st->nfeat) {
+		const struct ab_effect *x = &eff[neff - 1];
+
+		printf("interaction (%s's effect with %s applied vs without): %s\n", st->token[0],
+		       st->token[1],
+		       !x->e.valid ? "not computed"
+		       : x->v == VERDICT_NO_CHANGE
+			       ? "none larger than the margin"
+			       : (x->e.lo > 0 || x->e.hi < 0) ? "present" : "not excluded");
+	}
+	if (nev) {
+		printf("evidence per op (same paired estimate; %s vs %s):\n",
+		       st->nfeat == 1 ? "B" : "with the token", st->nfeat == 1 ? "A" : "without");
+		for (i = 0; i < nev; i++) {
+			struct ab_effect e[3];
+
+			effects_of(st, ev[i], metric_better(st, ev[i]), conf, e);
+			if (unavailable_why(st, ev[i])) {
+				printf("  %-28s %s\n", ev[i], unavailable_why(st, ev[i]));
+				continue;
+			}
+			for (k = 0; k < st->nfeat; k++) {
+				char label[128];
+
+				snprintf(label, sizeof(label), "%s%s%s", ev[i],
+					 st->nfeat > 1 ? " " : "", st->nfeat > 1 ? e[k].what : "");
+				print_effect_line(label, &e[k], "");
+			}
+		}
+	}
+	for (m = 1; m < st->narms; m++) {
+		struct env_delta *d;
+		size_t n = env_extra(st, m, &d);
+
+		if (!st->arms[m].have_env)
+			continue;
+		if (!n)
+			printf("environment: arm %s differs from arm %s only in sched.features\n",
+			       arm_label(st, m), arm_label(st, 0));
+		for (i = 0; i < n; i++)
+			printf("environment: WARNING: %s differs between arms %s and %s "
+			       "(%s: '%s' vs '%s')\n",
+			       d[i].key, arm_label(st, 0), arm_label(st, m),
+			       env_impact_name(d[i].impact), d[i].a ? d[i].a : "absent",
+			       d[i].b ? d[i].b : "absent");
+		free(d);
+	}
+	printf("toggles: %u, each followed by a discarded warm-up%s\n", st->ntoggles,
+	       st->warmup_ns ? "" : " (none: --warmup 0)");
+}
+
+static json_object *effect_json(const struct ab_state *st, const struct ab_effect *e)
+{
+	json_object *o = json_object_new_object();
+	char buf[256];
+
+	json_object_object_add(o, "what", json_object_new_string(e->what));
+	json_object_object_add(o, "valid", json_object_new_boolean(e->e.valid));
+	json_object_object_add(o, "units", json_object_new_int64((int64_t)e->e.n_a));
+	json_object_object_add(o, "estimate", report_json_double(e->e.est));
+	json_object_object_add(o, "ci_lo", report_json_double(e->e.lo));
+	json_object_object_add(o, "ci_hi", report_json_double(e->e.hi));
+	json_object_object_add(o, "conf", report_json_double(e->e.conf));
+	json_object_object_add(o, "p", report_json_double(e->e.p));
+	json_object_object_add(o, "method",
+			       e->e.method ? json_object_new_string(e->e.method) : NULL);
+	json_object_object_add(o, "verdict", json_object_new_string(stats_verdict_key(e->v)));
+	json_object_object_add(o, "verdict_text",
+			       json_object_new_string(verdict_text(st, e, buf, sizeof(buf))));
+	if (!e->e.valid && e->e.why)
+		json_object_object_add(o, "why", json_object_new_string(e->e.why));
+	return o;
+}
+
+static void print_json(struct ab_state *st, const struct ab_effect *eff, size_t neff,
+		       const struct report_summary *rs, double conf, const char *status,
+		       int sig, bool restored)
+{
+	json_object *o = json_object_new_object(), *arms = json_object_new_array(),
+		    *units = json_object_new_array(), *effects = json_object_new_array(),
+		    *evidence = json_object_new_array(), *envd = json_object_new_array();
+	const char *ev[SAMPLE_MAX_METRICS];
+	size_t nev = evidence_names(st, ev, ARRAY_SIZE(ev)), i, k, u;
+	unsigned m;
+
+	json_object_object_add(o, "version", json_object_new_string(WAKEBENCH_VERSION));
+	json_object_object_add(o, "command", json_object_new_string("ab"));
+	json_object_object_add(o, "cmdline", json_object_new_string(st->ex.cmdline));
+	json_object_object_add(o, "workload", json_object_new_string(st->wl->name));
+	json_object_object_add(o, "unit", json_object_new_string(st->wl->unit));
+	json_object_object_add(o, "profile",
+			       st->ex.profile ? json_object_new_string(st->ex.profile) : NULL);
+	json_object_object_add(o, "status", json_object_new_string(status));
+	json_object_object_add(o, "stopped_by",
+			       sig ? json_object_new_string(strsignal(sig)) : NULL);
+	json_object_object_add(o, "uuid", st->ex.info.uuid[0]
+						  ? json_object_new_string(st->ex.info.uuid)
+						  : NULL);
+	json_object_object_add(o, "features_restored", json_object_new_boolean(restored));
+	json_object_object_add(o, "order", json_object_new_string(order_names[st->ap->order]));
+	json_object_object_add(o, "seed", json_object_new_int64((int64_t)st->ap->seed));
+	json_object_object_add(o, "margin", report_json_double(st->ap->margin));
+	json_object_object_add(o, "toggles", json_object_new_int64(st->ntoggles));
+	for (m = 0; m < st->narms; m++) {
+		json_object *a = json_object_new_object();
+
+		json_object_object_add(a, "label", json_object_new_string(arm_label(st, m)));
+		json_object_object_add(a, "name", json_object_new_string(st->arms[m].name));
+		json_object_object_add(a, "features", json_object_new_string(st->arms[m].vector));
+		json_object_object_add(a, "summary", report_summary_json(&rs[m]));
+		json_object_array_add(arms, a);
+	}
+	json_object_object_add(o, "arms", arms);
+	for (u = 0; u < st->nunits; u++) {
+		json_object *row = json_object_new_object();
+
+		for (m = 0; m < st->narms; m++) {
+			long i2 = st->unit[u][m];
+
+			json_object_object_add(row, arm_label(st, m),
+					       i2 >= 0 ? report_sample_json(&st->samples[i2])
+						       : NULL);
+		}
+		json_object_array_add(units, row);
+	}
+	json_object_object_add(o, "units", units);
+	for (k = 0; k < neff; k++)
+		json_object_array_add(effects, effect_json(st, &eff[k]));
+	json_object_object_add(o, "effects", effects);
+	for (i = 0; i < nev; i++) {
+		struct ab_effect e[3];
+		size_t ne = effects_of(st, ev[i], metric_better(st, ev[i]), conf, e);
+
+		for (k = 0; k < ne; k++) {
+			json_object *x = effect_json(st, &e[k]);
+
+			json_object_object_add(x, "metric", json_object_new_string(ev[i]));
+			json_object_array_add(evidence, x);
+		}
+	}
+	json_object_object_add(o, "evidence", evidence);
+	for (m = 1; m < st->narms; m++) {
+		struct env_delta *d;
+		size_t n = env_extra(st, m, &d);
+
+		for (i = 0; i < n; i++) {
+			json_object *x = json_object_new_object();
+
+			json_object_object_add(x, "arms", json_object_new_string(arm_label(st, m)));
+			json_object_object_add(x, "key", json_object_new_string(d[i].key));
+			json_object_object_add(x, "a", d[i].a ? json_object_new_string(d[i].a)
+							      : NULL);
+			json_object_object_add(x, "b", d[i].b ? json_object_new_string(d[i].b)
+							      : NULL);
+			json_object_array_add(envd, x);
+		}
+		free(d);
+	}
+	json_object_object_add(o, "environment_differences", envd);
+	report_json_print(stdout, o);
+	json_object_put(o);
+}
+
+/* ---- setup ---- */
+
+static void btf_path(const struct ctx *ctx, char *buf, size_t len)
+{
+	if (!ctx->root || !strcmp(ctx->root, "/"))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%s/sys/kernel/btf/vmlinux", ctx->root);
+}
+
+/*
+ * Validate the --feature tokens against the live list (or, when the file
+ * cannot be read, the read-only view, so a misspelling is still exit 2),
+ * then insist that the file itself is usable (exit 77 otherwise).
+ */
+static int check_features(struct ab_state *st, const struct strlist *fl)
+{
+	struct features live;
+	char why[4096], btf[4096];
+	bool seen[FEATURES_MAX] = { false };
+	size_t i;
+	int rc;
+
+	if (!fl->n)
+		die_usage("ab: option '--feature' is required, e.g. --feature NO_DELAY_DEQUEUE "
+			  "(see 'wakebench features')");
+	if (fl->n > AB_MAX_FEATURES)
+		die_usage("ab: option '--feature' given %zu times, allowed at most %d (the 2x2 "
+			  "factorial)",
+			  fl->n, AB_MAX_FEATURES);
+	btf_path(st->ctx, btf, sizeof(btf));
+	rc = features_read_any(st->ctx->debugfs, btf[0] ? btf : NULL, &live, why, sizeof(why));
+	if (rc) {
+		error("ab: %s", why);
+		return features_fail_exit(live.fail);
+	}
+	for (i = 0; i < fl->n; i++) {
+		size_t idx;
+		bool on;
+
+		if (features_token(&live, fl->v[i], &idx, &on, why, sizeof(why)))
+			die_usage("ab: option '--feature': %s", why);
+		if (seen[idx])
+			die_usage("ab: option '--feature': '%s' is given twice (as '%s'); each "
+				  "feature may appear once, as NAME or NO_NAME",
+				  live.name[idx], fl->v[i]);
+		seen[idx] = true;
+		snprintf(st->token[i], sizeof(st->token[i]), "%s%s", on ? "" : "NO_",
+			 live.name[idx]);
+	}
+	st->nfeat = (unsigned)fl->n;
+	if (live.source != FEATURES_SRC_FILE) {
+		error("ab: %s; no feature can be toggled here", why);
+		return features_fail_exit(live.fail);
+	}
+	return 0;
+}
+
+static const char *unit_word(const struct ab_state *st, size_t n)
+{
+	if (st->nfeat == 1)
+		return n == 1 ? "pair" : "pairs";
+	return n == 1 ? "block" : "blocks";
+}
+
+/* Was the option of this long name given (its bit in the group's `seen`)? */
+static bool given(const struct opt_group *g, const char *long_name)
+{
+	const struct opt *o = opts_find(g->opts, long_name);
+
+	return o && (g->seen & (1ull << (o - g->opts)));
+}
+
+static const char *sig_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	}
+	return "a signal";
+}
+
+static void print_header(const struct ab_state *st)
+{
+	const struct run_params *rp = st->rp;
+	char dur[32], warm[32];
+	unsigned m;
+
+	if (st->ctx->format != FMT_TEXT || st->ctx->quiet)
+		return;
+	format_duration(rp->duration_ns, dur, sizeof(dur));
+	format_duration(st->warmup_ns, warm, sizeof(warm));
+	report_profile_text(stdout, st->wl->name, st->ex.profile);
+	for (m = 0; m < st->narms; m++)
+		printf("arm %s: %s\n", arm_label(st, m), st->arms[m].name);
+	if (st->ap->until_decided)
+		printf("until decided: up to %llu %s, ", (unsigned long long)st->ap->max_samples,
+		       st->nfeat == 1 ? "pairs" : "blocks");
+	else
+		printf("%llu %s, ", (unsigned long long)rp->samples,
+		       st->nfeat == 1 ? "pairs" : "blocks");
+	printf("%s each, order %s", dur, order_names[st->ap->order]);
+	if (st->ap->order == ORDER_RANDOM)
+		printf(" (seed %llu)", (unsigned long long)st->ap->seed);
+	printf(", warm-up %s after every toggle, %llu instance%s, placement %s, margin %g%%\n",
+	       st->warmup_ns ? warm : "none", (unsigned long long)rp->instances,
+	       rp->instances == 1 ? "" : "s", placement_names[rp->placement],
+	       st->ap->margin * 100.0);
+	fflush(stdout);
+}
 
 int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
-	(void)ctx;
-	return error("'ab' is not built yet");
+	struct run_params rp = runner_defaults, rp_defaults = runner_defaults;
+	struct ab_params ap = ab_defaults;
+	struct probe_params pp = probe_defaults;
+	struct experiment_opts eo;
+	struct opts_result res;
+	struct probe_set ps = { 0 };
+	struct opt_group fixed[4], groups[6], pgroups[4];
+	struct report_summary rs[AB_MAX_ARMS];
+	struct ab_effect eff[3];
+	struct ab_state st;
+	struct run_spec spec;
+	const struct workload *wl;
+	const char *base_profile = NULL, *status;
+	json_object *params = NULL;
+	char profile[160], err[512], title[96], why[2048];
+	const size_t *looks = NULL;
+	size_t nlooks = 0, neff = 0, i;
+	double conf = 0.95;
+	void *parsed, *wlp;
+	int ret = EXIT_OK, sig, rc;
+	bool restored = false, began = false;
+	uint64_t start_ns;
+	unsigned m;
+
+	rp.samples = rp_defaults.samples = 10; /* pairs */
+	memset(&st, 0, sizeof(st));
+	st.ctx = ctx;
+	st.current = -1;
+	memset(fixed, 0, sizeof(fixed));
+	fixed[0] = (struct opt_group){ .title = "ab options", .opts = ab_opts, .base = &ap,
+				       .defaults = &ab_defaults };
+	fixed[1] = (struct opt_group){ .title = "runner options (-n counts pairs)",
+				       .opts = runner_opts, .base = &rp, .defaults = &rp_defaults };
+	fixed[2] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
+				       .defaults = &probe_defaults };
+	fixed[3] = cli_common_group(ctx);
+	wl = experiment_pick_workload("ab", fixed, ARRAY_SIZE(fixed), argc, argv);
+
+	parsed = xmalloc(wl->params_size);
+	wlp = xmalloc(wl->params_size);
+	memcpy(parsed, wl->defaults, wl->params_size);
+	snprintf(title, sizeof(title), "workload options (%s)", wl->name);
+	groups[0] = fixed[0];
+	groups[1] = fixed[1];
+	groups[2] = (struct opt_group){ .title = title, .opts = wl->opts, .base = parsed,
+					.defaults = wl->defaults };
+	groups[3] = experiment_opts_group(&eo, wl);
+	groups[4] = fixed[2];
+	groups[5] = fixed[3];
+	cli_parse("ab", ab_usage, ab_description, groups, ARRAY_SIZE(groups), argc, argv, 0, &res,
+		  ctx);
+	if (res.npos > 1)
+		die_usage("ab: unexpected argument '%s': one workload at most", res.pos[1]);
+	cli_require_format("ab", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
+	if (given(&groups[0], "seed") && ap.order != ORDER_RANDOM)
+		die_usage("ab: option '--seed' needs '--order random'");
+	if (!ap.until_decided && (given(&groups[0], "max-samples") || given(&groups[0], "max-time")))
+		die_usage("ab: options '--max-samples' and '--max-time' need '--until-decided'");
+
+	experiment_resolve(wl, &eo, &groups[2], wlp, profile, sizeof(profile), &base_profile);
+	memset(&spec, 0, sizeof(spec));
+	spec.wl = wl;
+	spec.wl_params = wlp;
+	spec.rp = &rp;
+	if (wl->check && wl->check(wlp, &rp, err, sizeof(err)))
+		die_usage("ab: %s", err);
+	if (runner_check(&spec, err, sizeof(err)))
+		die_usage("ab: %s", err);
+
+	/* --warmup, when given, is the post-toggle warm-up; else one sample's length. */
+	st.warmup_ns = given(&groups[1], "warmup") ? rp.warmup_ns : rp.duration_ns;
+	if (ap.order == ORDER_RANDOM && !ap.seed)
+		ap.seed = (realtime_ns() ^ (uint64_t)getpid() << 32) % 1000000000ull + 1;
+	st.rng = ap.seed;
+	st.wl = wl;
+	st.rp = &rp;
+	st.ap = &ap;
+	st.spec = &spec;
+
+	rc = check_features(&st, &ap.features);
+	if (rc) {
+		ret = rc;
+		goto out_parse;
+	}
+	if (probes_setup(&ps, &pp, ctx->debugfs, err, sizeof(err))) {
+		error("ab: %s", err);
+		ret = EXIT_SKIP;
+		goto out_parse;
+	}
+	spec.probes = ps.probes;
+	spec.nprobes = ps.n;
+
+	runner_signals_install();
+	/* The journal goes in place before anything is written. */
+	if (features_session_begin(&st.fs, ctx->debugfs, ctx->state_dir, why, sizeof(why))) {
+		error("ab: %s", why);
+		ret = features_fail_exit(st.fs.fail);
+		goto out_probes;
+	}
+	build_arms(&st);
+
+	pgroups[0] = groups[0];
+	pgroups[1] = groups[1];
+	pgroups[2] = groups[2];
+	pgroups[2].base = wlp;
+	pgroups[3] = groups[4];
+	params = experiment_params_json(pgroups, ARRAY_SIZE(pgroups));
+	if (experiment_begin(&st.ex, ctx, "ab", wl, profile[0] ? profile : NULL, base_profile,
+			     eo.v.label, params)) {
+		ret = EXIT_RUNTIME;
+		goto out_restore;
+	}
+	began = true;
+	for (m = 0; m < st.narms; m++) {
+		if (experiment_add_config(&st.ex, st.arms[m].name, st.arms[m].vector,
+					  &st.arms[m].config_id)) {
+			ret = EXIT_RUNTIME;
+			goto out_restore;
+		}
+	}
+
+	print_header(&st);
+	start_ns = now_ns();
+	if (ap.until_decided) {
+		/*
+		 * The stats engine's schedule up to --max-samples, which is the
+		 * last look; Bonferroni over the k looks that can happen.
+		 */
+		size_t plan[64], k = 0, li = 0;
+
+		nlooks = stats_adaptive_looks(&looks);
+		for (i = 0; i < nlooks && looks[i] < ap.max_samples && k < ARRAY_SIZE(plan) - 1; i++)
+			plan[k++] = looks[i];
+		plan[k++] = ap.max_samples;
+		conf = stats_adaptive_conf(0.95, k);
+		progress_init(&st.progress, cli_progress_enabled(ctx), (unsigned)ap.max_samples);
+		for (;;) {
+			size_t target = plan[li < k ? li : k - 1];
+			bool out_of_time = false;
+
+			while (st.nunits < target && !runner_stop_signal() && !st.setup_failed &&
+			       !st.ex.store_failed) {
+				if (run_unit(&st, (unsigned)ap.max_samples))
+					break;
+				if (ap.max_time_ns && now_ns() - start_ns >= ap.max_time_ns) {
+					out_of_time = true;
+					break;
+				}
+			}
+			if (runner_stop_signal() || st.setup_failed || st.ex.store_failed)
+				break;
+			li++;
+			if (all_decided(&st, conf)) {
+				info("ab: decided after %zu %s (look %zu of at most %zu, each at "
+				     "%.4g%% confidence)",
+				     st.nunits, unit_word(&st, st.nunits), li, k, conf * 100.0);
+				break;
+			}
+			if (out_of_time) {
+				info("ab: --max-time reached after %zu %s: not decided", st.nunits,
+				     unit_word(&st, st.nunits));
+				break;
+			}
+			if (li >= k) {
+				info("ab: --max-samples reached: not decided");
+				break;
+			}
+		}
+	} else {
+		progress_init(&st.progress, cli_progress_enabled(ctx), (unsigned)rp.samples);
+		for (i = 0; i < rp.samples; i++) {
+			if (runner_stop_signal() || st.setup_failed || st.ex.store_failed)
+				break;
+			if (run_unit(&st, (unsigned)rp.samples))
+				break;
+		}
+	}
+	progress_clear(&st.progress);
+
+out_restore:
+	/* Before anything else: the kernel goes back the way it was found. */
+	if (features_session_restore(&st.fs, why, sizeof(why))) {
+		error("ab: %s", why);
+		error("ab: the scheduler features are NOT restored; the journal is kept: run "
+		      "'wakebench features restore%s%s'",
+		      strcmp(ctx->debugfs, "/sys/kernel/debug") ? " --debugfs " : "",
+		      strcmp(ctx->debugfs, "/sys/kernel/debug") ? ctx->debugfs : "");
+		if (!ret)
+			ret = EXIT_RUNTIME;
+	} else {
+		restored = true;
+		if (st.ntoggles || st.current > 0)
+			info("ab: scheduler features restored as found");
+	}
+	if (!began)
+		goto out_probes;
+
+	sig = runner_stop_signal();
+	for (m = 0; m < st.narms; m++) {
+		struct sample *arm_s = xcalloc(st.nsamples + 1, sizeof(*arm_s));
+		size_t n = 0;
+
+		for (i = 0; i < st.nsamples; i++) {
+			long u;
+			bool mine = false;
+
+			for (u = 0; u < (long)st.nunits && !mine; u++)
+				mine = st.unit[u][m] == (long)i;
+			if (mine)
+				arm_s[n++] = st.samples[i];
+		}
+		if (report_summarize(arm_s, n, &rs[m]))
+			ret = EXIT_RUNTIME;
+		free(arm_s);
+	}
+	neff = effects_of(&st, "ops_per_s", wl->better, conf, eff);
+	if (sig) {
+		status = "interrupted";
+		warning("ab: stopped by %s after %zu complete %s", sig_name(sig),
+			complete_units(&st), unit_word(&st, complete_units(&st)));
+	} else if (ret || st.setup_failed || st.ex.store_failed || !complete_units(&st)) {
+		status = "failed";
+	} else {
+		status = "complete";
+	}
+	if (experiment_end(&st.ex, status))
+		st.ex.store_failed = true;
+
+	if (ctx->format == FMT_JSON) {
+		print_json(&st, eff, neff, rs, conf, status, sig, restored);
+	} else {
+		print_text(&st, eff, neff, rs, conf, sig != 0);
+		report_env_text(stdout, st.ex.have_env_end ? &st.ex.env_end : &st.ex.env_start);
+		if (!ctx->no_store && !st.ex.store_failed && !ctx->quiet)
+			printf("stored: experiment %s in %s\n", st.ex.info.uuid, cli_db_path(ctx));
+	}
+	for (m = 0; m < st.narms; m++)
+		report_summary_release(&rs[m]);
+
+	if (sig)
+		ret = experiment_signal_status(sig);
+	else if (!ret && !strcmp(status, "failed"))
+		ret = EXIT_RUNTIME;
+	else if (!ret && ap.fail_on_regression)
+		for (i = 0; i < st.nfeat; i++)
+			if (eff[i].v == VERDICT_REGRESSION)
+				ret = EXIT_REGRESSION;
+	experiment_release(&st.ex);
+out_probes:
+	for (m = 0; m < AB_MAX_ARMS; m++)
+		if (st.arms[m].have_env)
+			env_release(&st.arms[m].env);
+	probes_release(&ps);
+out_parse:
+	json_object_put(params);
+	free(st.samples);
+	free(st.unit);
+	experiment_opts_release(&eo);
+	opts_result_release(&res);
+	opts_release(groups, ARRAY_SIZE(groups));
+	free(parsed);
+	free(wlp);
+	return ret;
 }

@@ -1,0 +1,110 @@
+#!/bin/sh
+# wakebench ab when things go wrong: SIGKILL while a feature is toggled (the
+# next command restores it and says so); SIGINT, SIGTERM and SIGHUP in the
+# warm-up, in a sample and at any moment (features restored, no workload
+# process left, completed samples stored); two ab at once (the second
+# refuses); kernel lockdown (exit 77 with the lockdown message).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fakefs.sh"
+
+fakefs_start dbg
+D="$TMP/dbg"
+ORIG=$(cat "$FIXTURES/sched-features/v6.18.txt")
+JOURNAL="$WAKEBENCH_STATE_DIR/features.journal"
+db="$TMP/faults.db"
+
+# A background job of a non-interactive shell ignores SIGINT; give the
+# program the default disposition, as an interactive Ctrl-C would find it.
+if env --default-signal=INT true 2>/dev/null; then
+	launch() { env --default-signal=INT "$WAKEBENCH" "$@" >"$TMP/out" 2>"$TMP/err" & }
+else
+	launch() { "$WAKEBENCH" "$@" >"$TMP/out" 2>"$TMP/err" & }
+fi
+wait_for() { # shell condition, up to 15 s
+	_w=0
+	while ! eval "$1" && [ $_w -lt 300 ]; do sleep 0.05; _w=$((_w + 1)); done
+	eval "$1"
+}
+toggled() { grep -q ' NO_DELAY_DEQUEUE ' "$D/sched/features" 2>/dev/null; }
+alive() { # pids that still exist
+	for k in $1; do [ -d /proc/$k ] && printf ' %s(%s)' "$k" "$(cat /proc/$k/comm 2>/dev/null)"; done
+}
+
+# interrupt NAME SIGNAL STATUS SLEEP ab-options...: signal once the feature is toggled
+interrupt() {
+	name=$1 sig=$2 want=$3 nap=$4
+	shift 4
+	launch ab --feature NO_DELAY_DEQUEUE -j 1 "$@" --debugfs "$D" --db "$db"
+	pid=$!
+	ok "wait_for toggled" "$name: the feature gets toggled"
+	sleep "$nap"
+	kids=$(descendants $pid)
+	kill -"$sig" $pid
+	wait $pid
+	is "$?" "$want" "$name: exit status $want"
+	is "$(cat "$D/sched/features")" "$ORIG" "$name: features restored as found"
+	ok "[ ! -e '$JOURNAL' ]" "$name: no journal left"
+	like "$(cat "$TMP/err")" "stopped by SIG$sig" "$name: says it was stopped"
+	sleep 0.5
+	is "$(alive "$kids")" "" "$name: no workload process left"
+	if command -v sqlite3 >/dev/null 2>&1; then
+		is "$(sqlite3 "$db" "select status from experiments order by id desc limit 1")" interrupted \
+			"$name: stored as interrupted"
+		ok "[ $(sqlite3 "$db" "select count(*) from samples where experiment_id = (select max(id) from experiments) and status = 'ok'") -ge 1 ]" \
+			"$name: completed samples stored"
+	else
+		skip "sqlite3 is not installed"; skip "sqlite3 is not installed"
+	fi
+}
+
+interrupt "INT in the warm-up" INT 130 0.3 -t 100ms --warmup 3s -n 50
+interrupt "TERM in a sample" TERM 143 0.5 -t 3s --warmup 10ms -n 50
+interrupt "HUP at any moment" HUP 129 0.37 -t 30ms --warmup 20ms -n 1000
+
+# SIGKILL while toggled: the journal stays; the next command restores.
+launch ab --feature NO_DELAY_DEQUEUE -j 1 -t 1s --warmup 10ms -n 50 --debugfs "$D" --db "$db"
+pid=$!
+ok "wait_for toggled" "SIGKILL: the feature gets toggled"
+kids=$(descendants $pid)
+kill -KILL $pid
+wait $pid 2>/dev/null
+for k in $kids; do kill -KILL $k 2>/dev/null; done
+ok "[ -e '$JOURNAL' ]" "SIGKILL: the journal is left behind"
+like "$(cat "$D/sched/features")" " NO_DELAY_DEQUEUE " "SIGKILL: the feature is still toggled"
+run_cmd wb features show --debugfs "$D"
+is "$RC" 0 "after SIGKILL: features show exits 0"
+like "$ERR" "restored the scheduler features that wakebench pid $pid .*no longer running" "after SIGKILL: says it restored"
+is "$OUT" "$ORIG" "after SIGKILL: shows the original"
+is "$(cat "$D/sched/features")" "$ORIG" "after SIGKILL: the file holds the original"
+ok "[ ! -e '$JOURNAL' ]" "after SIGKILL: the journal is gone"
+
+# Two ab at once: the second refuses; the first is undisturbed.
+launch ab --feature NO_DELAY_DEQUEUE -j 1 -t 1s --warmup 10ms -n 50 --debugfs "$D" --no-store
+first=$!
+ok "wait_for '[ -e $JOURNAL ]'" "the first ab holds the journal"
+run_cmd wb ab --feature NO_PREEMPT_SHORT -j 1 -t 50ms -n 2 --debugfs "$D" --no-store
+is "$RC" 1 "the second ab exits 1"
+like "$ERR" "another wakebench \(pid $first, started .*\) is changing the scheduler features; refusing to interleave toggles" "and says why"
+like "$(cat "$D/sched/features")" " PREEMPT_SHORT " "the second ab toggled nothing"
+is "$(sed -n 's/^pid=//p' "$JOURNAL")" "$first" "the journal still belongs to the first"
+kill -TERM $first
+wait $first
+is "$(cat "$D/sched/features")" "$ORIG" "the first restores on SIGTERM"
+
+# Lockdown: nothing runs, the message says lockdown, exit 77.
+fakefs_start locked --lockdown
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 2 --debugfs "$TMP/locked" --no-store
+is "$RC" 77 "lockdown: ab exits 77"
+like "$ERR" "kernel lockdown prevents" "lockdown: says kernel lockdown"
+unlike "$ERR" "Permission denied" "lockdown: never says not root"
+ok "[ ! -e '$JOURNAL' ]" "lockdown: no journal"
+if [ -e /sys/kernel/debug/sched/features ] && cat /sys/kernel/debug/sched/features 2>&1 | grep -q 'not permitted'; then
+	run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 2 --no-store
+	is "$RC" 77 "this machine's lockdown: ab exits 77"
+	like "$ERR" "kernel lockdown" "this machine's lockdown: says kernel lockdown"
+	run_cmd wb ab --feature DELAY_DEQUEU -j 1 -t 50ms -n 2 --no-store
+	is "$RC" 2 "this machine's lockdown: a misspelling is still exit 2 (names from BTF)"
+else
+	skip "the real features file is not under lockdown here"; skip "idem"; skip "idem"
+fi
+done_testing
