@@ -533,7 +533,8 @@ static void tp_attr(struct perf_event_attr *attr, unsigned id, size_t watermark)
 	attr->type = PERF_TYPE_TRACEPOINT;
 	attr->config = id;
 	attr->sample_period = 1;
-	attr->sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	/* the CPU is the buffer's and the task is in the record: time and raw data only */
+	attr->sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME;
 	attr->disabled = 1;
 	attr->use_clockid = 1;
 	attr->clockid = CLOCK_MONOTONIC;
@@ -689,21 +690,20 @@ static void drain_cpu(struct tracer *t, struct trace_cpu *c)
 			memcpy(t->scratch + first, data, h.size - first);
 			rec = t->scratch;
 		}
-		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 28) {
-			/* TID (pid, tid), TIME, CPU (cpu, res), RAW (size, data) */
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 12) {
+			/* TIME, RAW (size, data) */
 			const unsigned char *p = rec + sizeof(h);
 			uint64_t time_ns;
-			uint32_t cpu, rawlen;
+			uint32_t rawlen;
 			struct tev ev;
 
-			memcpy(&time_ns, p + 8, 8);
-			memcpy(&cpu, p + 16, 4);
-			memcpy(&rawlen, p + 24, 4);
+			memcpy(&time_ns, p, 8);
+			memcpy(&rawlen, p + 8, 4);
 			t->an.records++;
-			if (28 + (size_t)rawlen <= h.size - sizeof(h) &&
-			    !trace_decode(&t->dec, p + 28, rawlen, &ev)) {
+			if (12 + (size_t)rawlen <= h.size - sizeof(h) &&
+			    !trace_decode(&t->dec, p + 12, rawlen, &ev)) {
 				ev.time_ns = time_ns;
-				ev.cpu = (int32_t)cpu;
+				ev.cpu = c->cpu;
 				queue_push(&c->q, &ev);
 			}
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
