@@ -10,11 +10,16 @@
  *
  * Pairwise differences b_j - a_i (na * nb of them) and Walsh averages
  * (d_i + d_j) / 2, i <= j (n (n+1) / 2 of them) form matrices whose rows
- * are sorted. Small ones are enumerated and sorted; large ones (a compare
- * over thousands of samples would need billions) are searched by the
- * weighted-median-of-row-medians selection of Johnson and Mizoguchi,
- * which discards at least a quarter of the remaining candidates per round,
- * so it costs O(rows log rows) per round and O(log(na nb)) rounds.
+ * are sorted. Small ones (up to 2^16 cells) are enumerated and the wanted
+ * order statistics picked by quickselect. Large ones (a compare over
+ * thousands of samples would need billions of cells) are searched without
+ * enumeration, in the spirit of Monahan's algorithm for the Hodges-Lehmann
+ * estimator and Floyd and Rivest's selection: each round samples the
+ * remaining candidates, brackets the wanted rank between two sampled
+ * values, and counts the cells below each bracket in O(rows + columns)
+ * with a two-pointer sweep (row boundaries move monotonically), so a few
+ * rounds of linear work replace the quadratic enumeration. The sampling
+ * uses a fixed-seed generator: results are exact and deterministic.
  */
 #include "stats/stats.h"
 
@@ -22,12 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_sort.h>
-
 #include "util/util.h"
 
-/* Enumerate and sort at most this many candidates at once. */
-#define ENUMERATE_MAX ((uint64_t)1 << 20)
+/* Enumerate at most this many candidates at once. */
+#define ENUMERATE_MAX ((uint64_t)1 << 16)
+/* Candidates sampled per round of the large-matrix selection. */
+#define SELECT_SAMPLE 1024
 
 int stats_mann_whitney_null_cdf(size_t na, size_t nb, double *cdf)
 {
@@ -92,6 +97,58 @@ int stats_signed_rank_null_cdf(size_t n, double *cdf)
 	return 0;
 }
 
+/* xorshift64*: a fixed-seed, private generator (no global state). */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+static inline void swap_double(double *a, double *b)
+{
+	double t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * The k-th smallest (0-based) of v[0..n), reordering v: Hoare's selection
+ * with random pivots and a three-way partition, so runs of ties (zero
+ * differences are common) cost no more than distinct values.
+ */
+static double quickselect(double *v, size_t n, size_t k)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		double p = v[lo + next_random(&seed) % (hi - lo)];
+		size_t lt = lo, i = lo, gt = hi;
+
+		while (i < gt) {
+			if (v[i] < p)
+				swap_double(&v[lt++], &v[i++]);
+			else if (v[i] > p)
+				swap_double(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return p;
+	}
+	return v[lo];
+}
+
 /*
  * A matrix with sorted rows: row i holds columns [row_first(i), ncols).
  * Walsh averages: cell (i, j) = (x_i + x_j) / 2 for j >= i; differences:
@@ -116,58 +173,103 @@ static inline size_t row_first(const struct sorted_rows *m, size_t i)
 	return m->walsh ? i : 0;
 }
 
-/* First column in [lo, hi) of row i whose value is >= v (strict: > v). */
-static size_t row_search(const struct sorted_rows *m, size_t i, size_t lo, size_t hi, double v,
-			 bool strict)
+static inline bool cell_below(double c, double v, bool or_equal)
 {
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		double c = cell(m, i, mid);
-
-		if (strict ? c <= v : c < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return or_equal ? c <= v : c < v;
 }
 
-struct weighted {
-	double value;
-	uint64_t weight;
-};
-
-static int cmp_weighted(const void *pa, const void *pb)
+/*
+ * For every row, the first column whose cell is >= v (or_equal: > v),
+ * clamped to the row's active range [lo, hi); returns how many active
+ * cells lie below. Differences: the boundary only moves right as x_i
+ * grows; Walsh averages (counted over all j, then cut at j >= i): it only
+ * moves left. One sweep, O(rows + columns).
+ */
+static uint64_t count_below(const struct sorted_rows *m, double v, bool or_equal, const size_t *lo,
+			    const size_t *hi, size_t *bound)
 {
-	const struct weighted *a = pa, *b = pb;
+	const double *x = m->x, *y = m->y;
+	uint64_t count = 0;
+	size_t i, j, b;
 
-	return (a->value > b->value) - (a->value < b->value);
+	if (m->walsh) {
+		for (i = 0, j = m->ncols; i < m->nrows; i++) {
+			while (j > 0 && !cell_below((x[i] + x[j - 1]) / 2, v, or_equal))
+				j--;
+			b = j < lo[i] ? lo[i] : j > hi[i] ? hi[i] : j;
+			bound[i] = b;
+			count += b - lo[i];
+		}
+		return count;
+	}
+	for (i = 0, j = 0; i < m->nrows; i++) {
+		while (j < m->ncols && cell_below(y[j] - x[i], v, or_equal))
+			j++;
+		b = j < lo[i] ? lo[i] : j > hi[i] ? hi[i] : j;
+		bound[i] = b;
+		count += b - lo[i];
+	}
+	return count;
+}
+
+/* A uniformly chosen active cell; cum[i] = active cells in rows 0..i. */
+static double random_active_cell(const struct sorted_rows *m, const size_t *lo, const uint64_t *cum,
+				 uint64_t active, uint64_t *seed)
+{
+	uint64_t r = next_random(seed) % active;
+	size_t a = 0, b = m->nrows - 1;
+
+	while (a < b) { /* first row with cum > r */
+		size_t mid = a + (b - a) / 2;
+
+		if (cum[mid] > r)
+			b = mid;
+		else
+			a = mid + 1;
+	}
+	return cell(m, a, lo[a] + (size_t)(r - (a ? cum[a - 1] : 0)));
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
 }
 
 /*
  * The k-th smallest (1-based) cell of m. Each row keeps an active column
- * range [lo, hi); `below` counts the cells already known to rank below k.
+ * range [lo, hi); `below` counts the cells known to rank below all active
+ * ones. Each round brackets rank k between two sampled cells p1 <= p2 and
+ * keeps only the side or the band [p1, p2] that holds it. When a band
+ * fails to shrink the active set (ties at its ends), the next round also
+ * resolves k against the pivots' own values and keeps only what lies
+ * strictly between them, so every two rounds shrink it.
  */
 static double select_kth(const struct sorted_rows *m, uint64_t k)
 {
 	size_t n = m->nrows, i;
 	size_t *lo = xmalloc(n * sizeof(*lo)), *hi = xmalloc(n * sizeof(*hi));
-	size_t *lt = xmalloc(n * sizeof(*lt)), *le = xmalloc(n * sizeof(*le));
-	struct weighted *w = xmalloc(n * sizeof(*w));
-	uint64_t below = 0, gather_max = 4 * (uint64_t)n + 64;
-	double result = NAN;
+	size_t *lt1 = xmalloc(n * sizeof(*lt1)), *le1 = xmalloc(n * sizeof(*le1));
+	size_t *lt2 = xmalloc(n * sizeof(*lt2)), *le2 = xmalloc(n * sizeof(*le2));
+	uint64_t *cum = xmalloc(n * sizeof(*cum));
+	uint64_t below = 0, gather_max = 4 * ((uint64_t)n + m->ncols) + 64, last_active = 0;
+	uint64_t seed = 0x2545f4914f6cdd1dULL ^ k;
+	double *sample = xmalloc(SELECT_SAMPLE * sizeof(*sample)), result;
 
 	for (i = 0; i < n; i++) {
 		lo[i] = row_first(m, i);
 		hi[i] = m->ncols;
 	}
 	for (;;) {
-		uint64_t active = 0, half, acc, nlt, nle;
-		size_t nw = 0;
-		double pivot;
+		uint64_t active = 0, c_lt1, c_le1, c_lt2, c_le2;
+		double q, band = 2 * sqrt(SELECT_SAMPLE), p1, p2;
+		long i1, i2;
 
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			active += hi[i] - lo[i];
+			cum[i] = active;
+		}
 		if (active <= gather_max) {
 			double *buf = xmalloc((active ? active : 1) * sizeof(*buf));
 			size_t pos = 0, j;
@@ -175,53 +277,59 @@ static double select_kth(const struct sorted_rows *m, uint64_t k)
 			for (i = 0; i < n; i++)
 				for (j = lo[i]; j < hi[i]; j++)
 					buf[pos++] = cell(m, i, j);
-			gsl_sort(buf, 1, pos);
-			result = buf[k - below - 1];
+			result = quickselect(buf, pos, k - below - 1);
 			free(buf);
 			break;
 		}
-		for (i = 0; i < n; i++) {
-			if (hi[i] == lo[i])
-				continue;
-			w[nw].value = cell(m, i, lo[i] + (hi[i] - lo[i] - 1) / 2);
-			w[nw].weight = hi[i] - lo[i];
-			nw++;
-		}
-		qsort(w, nw, sizeof(*w), cmp_weighted);
-		half = (active + 1) / 2;
-		for (i = 0, acc = 0; i < nw; i++) {
-			acc += w[i].weight;
-			if (acc >= half)
-				break;
-		}
-		pivot = w[i < nw ? i : nw - 1].value;
+		for (i = 0; i < SELECT_SAMPLE; i++)
+			sample[i] = random_active_cell(m, lo, cum, active, &seed);
+		qsort(sample, SELECT_SAMPLE, sizeof(sample[0]), cmp_double);
+		q = (double)(k - below) / (double)active * SELECT_SAMPLE;
+		i1 = (long)floor(q - band);
+		i2 = (long)ceil(q + band);
+		p1 = sample[i1 < 0 ? 0 : i1];
+		p2 = sample[i2 >= SELECT_SAMPLE ? SELECT_SAMPLE - 1 : i2];
 
-		nlt = nle = below;
-		for (i = 0; i < n; i++) {
-			lt[i] = row_search(m, i, lo[i], hi[i], pivot, false);
-			le[i] = row_search(m, i, lt[i], hi[i], pivot, true);
-			nlt += lt[i] - lo[i];
-			nle += le[i] - lo[i];
-		}
-		if (k <= nlt) {
-			memcpy(hi, lt, n * sizeof(*hi));
-		} else if (k <= nle) {
-			result = pivot;
-			break;
+		c_lt1 = below + count_below(m, p1, false, lo, hi, lt1);
+		c_le2 = below + count_below(m, p2, true, lo, hi, le2);
+		if (k <= c_lt1) { /* below p1 */
+			memcpy(hi, lt1, n * sizeof(*hi));
+		} else if (k > c_le2) { /* above p2 */
+			below = c_le2;
+			memcpy(lo, le2, n * sizeof(*lo));
+		} else if (active != last_active) { /* within [p1, p2] */
+			below = c_lt1;
+			memcpy(lo, lt1, n * sizeof(*lo));
+			memcpy(hi, le2, n * sizeof(*hi));
 		} else {
-			below = nle;
-			memcpy(lo, le, n * sizeof(*lo));
+			c_le1 = below + count_below(m, p1, true, lo, hi, le1);
+			if (k <= c_le1) {
+				result = p1;
+				break;
+			}
+			c_lt2 = below + count_below(m, p2, false, lo, hi, lt2);
+			if (k > c_lt2) {
+				result = p2;
+				break;
+			}
+			below = c_le1; /* strictly between p1 and p2 */
+			memcpy(lo, le1, n * sizeof(*lo));
+			memcpy(hi, lt2, n * sizeof(*hi));
 		}
+		last_active = active;
 	}
 	free(lo);
 	free(hi);
-	free(lt);
-	free(le);
-	free(w);
+	free(lt1);
+	free(le1);
+	free(lt2);
+	free(le2);
+	free(cum);
+	free(sample);
 	return result;
 }
 
-/* All cells of a small matrix, sorted; then each k is an index. */
+/* All cells of a small matrix, then each k by quickselect. */
 static void enumerate_kths(const struct sorted_rows *m, const uint64_t *ks, size_t nk, double *out)
 {
 	uint64_t total = 0, pos = 0;
@@ -234,9 +342,8 @@ static void enumerate_kths(const struct sorted_rows *m, const uint64_t *ks, size
 	for (i = 0; i < m->nrows; i++)
 		for (j = row_first(m, i); j < m->ncols; j++)
 			buf[pos++] = cell(m, i, j);
-	gsl_sort(buf, 1, total);
 	for (i = 0; i < nk; i++)
-		out[i] = buf[ks[i] - 1];
+		out[i] = quickselect(buf, total, ks[i] - 1);
 	free(buf);
 }
 

@@ -158,16 +158,14 @@ void env_preempt_derive(const struct preempt_sources *src, char *model, size_t m
 	static const struct {
 		const char *option, *model;
 	} config_models[] = {
-		/* RT first: it can be set together with one of the others. */
-		{ "CONFIG_PREEMPT_RT", "rt" },
-		{ "CONFIG_PREEMPT_LAZY", "lazy" },
-		{ "CONFIG_PREEMPT", "full" },
-		{ "CONFIG_PREEMPT_VOLUNTARY", "voluntary" },
-		{ "CONFIG_PREEMPT_NONE", "none" },
+	    /* RT first: it can be set together with one of the others. */
+	    {"CONFIG_PREEMPT_RT", "rt"},     {"CONFIG_PREEMPT_LAZY", "lazy"},
+	    {"CONFIG_PREEMPT", "full"},	     {"CONFIG_PREEMPT_VOLUNTARY", "voluntary"},
+	    {"CONFIG_PREEMPT_NONE", "none"},
 	};
 	const char *v = src->version ? src->version : "";
-	int dynamic = version_has(v, "PREEMPT_DYNAMIC") ||
-		      config_is_y(src->config, "CONFIG_PREEMPT_DYNAMIC");
+	int dynamic =
+	    version_has(v, "PREEMPT_DYNAMIC") || config_is_y(src->config, "CONFIG_PREEMPT_DYNAMIC");
 	size_t i;
 
 	if (src->debugfs) {
@@ -364,19 +362,19 @@ static char *debugfs_read(struct env_ctx *c, const char *rel, char **reason)
 }
 
 static const char *const config_keys[] = {
-	"CONFIG_PREEMPT_NONE",	  "CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT",
-	"CONFIG_PREEMPT_LAZY",	  "CONFIG_PREEMPT_RT",	      "CONFIG_PREEMPT_DYNAMIC",
-	"CONFIG_SCHED_DEBUG",	  "CONFIG_SCHEDSTATS",	      "CONFIG_SCHED_AUTOGROUP",
-	"CONFIG_NO_HZ_IDLE",	  "CONFIG_NO_HZ_FULL",	      "CONFIG_HZ_PERIODIC",
-	"CONFIG_FAIR_GROUP_SCHED", "CONFIG_SCHED_CORE",	      "CONFIG_SCHED_CLASS_EXT",
+    "CONFIG_PREEMPT_NONE",     "CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT",
+    "CONFIG_PREEMPT_LAZY",     "CONFIG_PREEMPT_RT",	   "CONFIG_PREEMPT_DYNAMIC",
+    "CONFIG_SCHED_DEBUG",      "CONFIG_SCHEDSTATS",	   "CONFIG_SCHED_AUTOGROUP",
+    "CONFIG_NO_HZ_IDLE",       "CONFIG_NO_HZ_FULL",	   "CONFIG_HZ_PERIODIC",
+    "CONFIG_FAIR_GROUP_SCHED", "CONFIG_SCHED_CORE",	   "CONFIG_SCHED_CLASS_EXT",
 };
 
 static void probe_preempt(struct env_ctx *c)
 {
-	struct preempt_sources src = { .version = c->version, .config = c->config };
+	struct preempt_sources src = {.version = c->version, .config = c->config};
 	char model[128], source[128], words[128] = "";
-	static const char *const tokens[] = { "PREEMPT", "PREEMPT_DYNAMIC", "PREEMPT_RT",
-					      "PREEMPT_LAZY" };
+	static const char *const tokens[] = {"PREEMPT", "PREEMPT_DYNAMIC", "PREEMPT_RT",
+					     "PREEMPT_LAZY"};
 	char *dbg, *why, *cmd;
 	size_t i, used = 0;
 
@@ -385,7 +383,9 @@ static void probe_preempt(struct env_ctx *c)
 			used += (size_t)snprintf(words + used, sizeof(words) - used, "%s%s",
 						 used ? " " : "", tokens[i]);
 	env_set(c->env, "kernel.preempt.uname", IMPACT_MEDIUM, "%s",
-		!c->version ? "unknown (no version string)" : used ? words : "none");
+		!c->version ? "unknown (no version string)"
+		: used	    ? words
+			    : "none");
 
 	dbg = debugfs_read(c, "sched/preempt", &why);
 	if (!dbg && errno == ENOENT) {
@@ -415,13 +415,17 @@ static void probe_config(struct env_ctx *c)
 	env_set(c->env, "kernel.config", IMPACT_WEAK, "%s", c->config_source);
 	v = c->config ? env_config_value(c->config, "CONFIG_HZ") : NULL;
 	env_set(c->env, "kernel.hz", IMPACT_MEDIUM, "%s",
-		v ? v : c->config ? "absent from config" : "unknown (no kernel config)");
+		v	    ? v
+		: c->config ? "absent from config"
+			    : "unknown (no kernel config)");
 	free(v);
 	for (i = 0; i < ARRAY_SIZE(config_keys); i++) {
 		snprintf(key, sizeof(key), "kernel.config.%s", config_keys[i]);
 		v = c->config ? env_config_value(c->config, config_keys[i]) : NULL;
 		env_set(c->env, key, IMPACT_MEDIUM, "%s",
-			v ? v : c->config ? "absent from config" : "unknown (no kernel config)");
+			v	    ? v
+			: c->config ? "absent from config"
+				    : "unknown (no kernel config)");
 		free(v);
 	}
 }
@@ -544,10 +548,12 @@ void env_probe_sched(struct env_ctx *c)
 {
 	char *v, *why, *why2, *debug;
 	unsigned long long ns;
+	int slice_errno;
 
 	probe_features(c);
 
 	v = debugfs_read(c, "sched/base_slice_ns", &why);
+	slice_errno = errno;
 	if (v) {
 		env_set(c->env, "sched.base_slice_ns", IMPACT_MEDIUM, "%s", v);
 	} else {
@@ -559,8 +565,9 @@ void env_probe_sched(struct env_ctx *c)
 				"absent (base_slice_ns %s; no .sysctl_sched_base_slice in "
 				"sched/debug: kernel before EEVDF)",
 				why);
-		else
-			env_set(c->env, "sched.base_slice_ns", IMPACT_MEDIUM, "%s", why);
+		else /* the file's own reason, unless it is merely absent */
+			env_set(c->env, "sched.base_slice_ns", IMPACT_MEDIUM, "%s",
+				slice_errno == ENOENT ? why2 : why);
 		free(debug);
 		free(why2);
 	}
@@ -573,14 +580,13 @@ void env_probe_sched(struct env_ctx *c)
 	free(why);
 
 	env_file_key(c, "sched.autogroup_enabled", IMPACT_MEDIUM,
-		      "/proc/sys/kernel/sched_autogroup_enabled");
+		     "/proc/sys/kernel/sched_autogroup_enabled");
 	/* "/autogroup-12 nice 0": the group's number changes every session; its nice matters. */
 	v = env_read_trim(c, "/proc/self/autogroup");
 	if (v) {
 		char *nice = strstr(v, "nice ");
 
-		env_set(c->env, "sched.autogroup_nice", IMPACT_MEDIUM, "%s",
-			nice ? nice + 5 : v);
+		env_set(c->env, "sched.autogroup_nice", IMPACT_MEDIUM, "%s", nice ? nice + 5 : v);
 	} else {
 		env_set(c->env, "sched.autogroup_nice", IMPACT_MEDIUM,
 			"absent (no /proc/self/autogroup)");

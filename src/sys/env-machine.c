@@ -38,8 +38,8 @@ void env_format_cpulist(const uint8_t *bitmap, size_t nbits, char *buf, size_t l
 		while (i + 1 < nbits && (bitmap[(i + 1) / 8] & (1u << ((i + 1) % 8))))
 			i++;
 		if (used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%zu", used ? "," : "",
-						 lo);
+			used +=
+			    (size_t)snprintf(buf + used, len - used, "%s%zu", used ? "," : "", lo);
 		if (i > lo && used < len)
 			used += (size_t)snprintf(buf + used, len - used, "-%zu", i);
 		i++;
@@ -142,7 +142,7 @@ static void probe_allowed(struct env_ctx *c)
 	if (env_live(c)) {
 		cpu_set_t *set = CPU_ALLOC(MAX_CPUS);
 		size_t size = CPU_ALLOC_SIZE(MAX_CPUS), i;
-		uint8_t bits[MAX_CPUS / 8] = { 0 };
+		uint8_t bits[MAX_CPUS / 8] = {0};
 		char list[1024];
 
 		CPU_ZERO_S(size, set);
@@ -153,8 +153,8 @@ static void probe_allowed(struct env_ctx *c)
 			env_format_cpulist(bits, MAX_CPUS, list, sizeof(list));
 			env_set(c->env, "cpu.allowed", IMPACT_MEDIUM, "%s", list);
 		} else {
-			env_set(c->env, "cpu.allowed", IMPACT_MEDIUM, "unknown (sched_getaffinity: %s)",
-				strerror(errno));
+			env_set(c->env, "cpu.allowed", IMPACT_MEDIUM,
+				"unknown (sched_getaffinity: %s)", strerror(errno));
 		}
 		CPU_FREE(set);
 		return;
@@ -194,10 +194,13 @@ void env_probe_cpus(struct env_ctx *c)
 	control = env_read_trim(c, "/sys/devices/system/cpu/smt/control");
 	if (active || control)
 		env_set(c->env, "cpu.smt", IMPACT_MEDIUM, "%s (control %s)",
-			!active ? "unknown" : !strcmp(active, "1") ? "active" : "inactive",
+			!active		       ? "unknown"
+			: !strcmp(active, "1") ? "active"
+					       : "inactive",
 			control ? control : "unknown");
 	else
-		env_set(c->env, "cpu.smt", IMPACT_MEDIUM, "absent (no /sys/devices/system/cpu/smt)");
+		env_set(c->env, "cpu.smt", IMPACT_MEDIUM,
+			"absent (no /sys/devices/system/cpu/smt)");
 	free(active);
 	free(control);
 	cmdline_key(c, "isolcpus", "cpu.isolcpus", "absent");
@@ -213,7 +216,9 @@ void env_probe_cpus(struct env_ctx *c)
 	boost = env_read_trim(c, "/sys/devices/system/cpu/cpufreq/boost");
 	if (boost) {
 		env_set(c->env, "cpu.boost", IMPACT_STRONG, "%s",
-			!strcmp(boost, "1") ? "on" : !strcmp(boost, "0") ? "off" : boost);
+			!strcmp(boost, "1")   ? "on"
+			: !strcmp(boost, "0") ? "off"
+					      : boost);
 	} else {
 		boost = env_read_trim(c, "/sys/devices/system/cpu/intel_pstate/no_turbo");
 		if (boost)
@@ -225,9 +230,9 @@ void env_probe_cpus(struct env_ctx *c)
 	free(boost);
 
 	env_file_key(c, "cpu.idle_driver", IMPACT_MEDIUM,
-		 "/sys/devices/system/cpu/cpuidle/current_driver");
+		     "/sys/devices/system/cpu/cpuidle/current_driver");
 	env_file_key(c, "cpu.idle_governor", IMPACT_MEDIUM,
-		 "/sys/devices/system/cpu/cpuidle/current_governor");
+		     "/sys/devices/system/cpu/cpuidle/current_governor");
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -370,14 +375,10 @@ static const struct {
 	unsigned long bit;
 	const char *what;
 } throttle_bits[] = {
-	{ 1ul << 0, "under-voltage now" },
-	{ 1ul << 1, "frequency capped now" },
-	{ 1ul << 2, "throttled now" },
-	{ 1ul << 3, "soft temperature limit now" },
-	{ 1ul << 16, "under-voltage occurred" },
-	{ 1ul << 17, "frequency capped occurred" },
-	{ 1ul << 18, "throttled occurred" },
-	{ 1ul << 19, "soft temperature limit occurred" },
+    {1ul << 0, "under-voltage now"},	   {1ul << 1, "frequency capped now"},
+    {1ul << 2, "throttled now"},	   {1ul << 3, "soft temperature limit now"},
+    {1ul << 16, "under-voltage occurred"}, {1ul << 17, "frequency capped occurred"},
+    {1ul << 18, "throttled occurred"},	   {1ul << 19, "soft temperature limit occurred"},
 };
 
 void env_throttled_describe(unsigned long bits, char *buf, size_t len)
@@ -514,7 +515,8 @@ static void cgroup_v1(struct env_ctx *c, const char *mnt, const char *path)
 	else
 		env_set(c->env, "cgroup.cpu.max", IMPACT_MEDIUM, "absent (no cpu.cfs_quota_us)");
 	if (shares)
-		env_set(c->env, "cgroup.cpu.weight", IMPACT_MEDIUM, "shares %s (cgroup v1)", shares);
+		env_set(c->env, "cgroup.cpu.weight", IMPACT_MEDIUM, "shares %s (cgroup v1)",
+			shares);
 	else
 		env_set(c->env, "cgroup.cpu.weight", IMPACT_MEDIUM, "absent (no cpu.shares)");
 	free(quota);
@@ -524,7 +526,7 @@ static void cgroup_v1(struct env_ctx *c, const char *mnt, const char *path)
 
 static void cgroup_v2(struct env_ctx *c, const char *mnt, const char *path)
 {
-	static const char *const files[] = { "cpu.max", "cpu.weight" };
+	static const char *const files[] = {"cpu.max", "cpu.weight"};
 	char rel[PATH_MAX], key[64], *v;
 	size_t i;
 
@@ -534,8 +536,7 @@ static void cgroup_v2(struct env_ctx *c, const char *mnt, const char *path)
 			env_set(c->env, key, IMPACT_MEDIUM, "absent (no cgroup2 mount)");
 			continue;
 		}
-		snprintf(rel, sizeof(rel), "%s%s/%s", mnt, strcmp(path, "/") ? path : "",
-			 files[i]);
+		snprintf(rel, sizeof(rel), "%s%s/%s", mnt, strcmp(path, "/") ? path : "", files[i]);
 		v = env_read_trim(c, rel);
 		if (v)
 			env_set(c->env, key, IMPACT_MEDIUM, "%s", v);
@@ -555,7 +556,8 @@ void env_probe_cgroup(struct env_ctx *c)
 	if (env_read(c, "/proc/self/cgroup", &cgroups)) {
 		env_set(c->env, "cgroup.path", IMPACT_WEAK, "absent (no /proc/self/cgroup)");
 		env_set(c->env, "cgroup.cpu.max", IMPACT_MEDIUM, "absent (no /proc/self/cgroup)");
-		env_set(c->env, "cgroup.cpu.weight", IMPACT_MEDIUM, "absent (no /proc/self/cgroup)");
+		env_set(c->env, "cgroup.cpu.weight", IMPACT_MEDIUM,
+			"absent (no /proc/self/cgroup)");
 		return;
 	}
 	v1path = cgroup_path(cgroups, 0);
@@ -591,7 +593,8 @@ static char *cpuinfo_field(const char *cpuinfo, const char *field)
 		const char *nl = strchr(line, '\n'), *p = line + flen;
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
 
-		if (len > flen && !strncmp(line, field, flen) && (*p == ' ' || *p == '\t' || *p == ':')) {
+		if (len > flen && !strncmp(line, field, flen) &&
+		    (*p == ' ' || *p == '\t' || *p == ':')) {
 			p += strspn(p, " \t");
 			if (*p == ':') {
 				p++;
@@ -609,13 +612,12 @@ static const struct {
 	unsigned part;
 	const char *name;
 } arm_parts[] = {
-	{ 0xd03, "Cortex-A53" }, { 0xd04, "Cortex-A35" },  { 0xd05, "Cortex-A55" },
-	{ 0xd07, "Cortex-A57" }, { 0xd08, "Cortex-A72" },  { 0xd09, "Cortex-A73" },
-	{ 0xd0a, "Cortex-A75" }, { 0xd0b, "Cortex-A76" },  { 0xd0c, "Neoverse-N1" },
-	{ 0xd0d, "Cortex-A77" }, { 0xd40, "Neoverse-V1" }, { 0xd41, "Cortex-A78" },
-	{ 0xd44, "Cortex-X1" },	 { 0xd46, "Cortex-A510" }, { 0xd47, "Cortex-A710" },
-	{ 0xd48, "Cortex-X2" },	 { 0xd49, "Neoverse-N2" }, { 0xd4f, "Neoverse-V2" },
-	{ 0xd80, "Cortex-A520" }, { 0xd81, "Cortex-A720" }, { 0xd82, "Cortex-X4" },
+    {0xd03, "Cortex-A53"},  {0xd04, "Cortex-A35"},  {0xd05, "Cortex-A55"},  {0xd07, "Cortex-A57"},
+    {0xd08, "Cortex-A72"},  {0xd09, "Cortex-A73"},  {0xd0a, "Cortex-A75"},  {0xd0b, "Cortex-A76"},
+    {0xd0c, "Neoverse-N1"}, {0xd0d, "Cortex-A77"},  {0xd40, "Neoverse-V1"}, {0xd41, "Cortex-A78"},
+    {0xd44, "Cortex-X1"},   {0xd46, "Cortex-A510"}, {0xd47, "Cortex-A710"}, {0xd48, "Cortex-X2"},
+    {0xd49, "Neoverse-N2"}, {0xd4f, "Neoverse-V2"}, {0xd80, "Cortex-A520"}, {0xd81, "Cortex-A720"},
+    {0xd82, "Cortex-X4"},
 };
 
 static char *cpu_model(const char *cpuinfo)
@@ -687,7 +689,9 @@ void env_probe_machine(struct env_ctx *c)
 
 	v = cpuinfo ? cpu_model(cpuinfo) : NULL;
 	env_set(c->env, "cpu.model", IMPACT_IDENTITY, "%s",
-		v ? v : cpuinfo ? "unknown (not in /proc/cpuinfo)" : "absent (no /proc/cpuinfo)");
+		v	  ? v
+		: cpuinfo ? "unknown (not in /proc/cpuinfo)"
+			  : "absent (no /proc/cpuinfo)");
 	free(v);
 	free(cpuinfo);
 

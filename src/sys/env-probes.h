@@ -17,10 +17,10 @@ struct env_ctx {
 	struct env *env;
 	const char *root;    /* "/" or a fake tree */
 	const char *debugfs; /* not under root */
-	char *release;       /* /proc/sys/kernel/osrelease, NULL if unreadable */
-	char *version;       /* /proc/sys/kernel/version (uname -v), NULL if unreadable */
-	char *cmdline;       /* /proc/cmdline, NULL if unreadable */
-	char *config;        /* kernel config text, NULL if none found */
+	char *release;	     /* /proc/sys/kernel/osrelease, NULL if unreadable */
+	char *version;	     /* /proc/sys/kernel/version (uname -v), NULL if unreadable */
+	char *cmdline;	     /* /proc/cmdline, NULL if unreadable */
+	char *config;	     /* kernel config text, NULL if none found */
 	char *config_source; /* where it came from, or why there is none */
 };
 

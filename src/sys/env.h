@@ -24,7 +24,7 @@ enum impact {
 };
 
 struct env_entry {
-	char *key;   /* "kernel.release", "cpu.governor", "sched.features" */
+	char *key; /* "kernel.release", "cpu.governor", "sched.features" */
 	char *value;
 	enum impact impact;
 };
@@ -42,7 +42,7 @@ struct env_opts {
 /* Collect every key. Never fails for a missing file. */
 int env_collect(struct env *env, const struct env_opts *o);
 void env_set(struct env *env, const char *key, enum impact impact, const char *fmt, ...)
-	PRINTF_LIKE(4, 5);
+    PRINTF_LIKE(4, 5);
 const char *env_get(const struct env *env, const char *key);
 void env_release(struct env *env);
 const char *env_impact_name(enum impact i);
@@ -80,10 +80,10 @@ char *env_config_value(const char *config, const char *name);
 
 /* The preemption model: "none", "voluntary", "full", "lazy", "rt" or a description. */
 struct preempt_sources {
-	const char *version;  /* uname -v */
-	const char *debugfs;  /* contents of <debugfs>/sched/preempt, NULL if unreadable */
-	const char *cmdline;  /* value of preempt= on the command line, NULL if absent */
-	const char *config;   /* kernel config text, NULL if unavailable */
+	const char *version; /* uname -v */
+	const char *debugfs; /* contents of <debugfs>/sched/preempt, NULL if unreadable */
+	const char *cmdline; /* value of preempt= on the command line, NULL if absent */
+	const char *config;  /* kernel config text, NULL if unavailable */
 };
 /* Writes the model to model[] and which source decided it to source[]. */
 void env_preempt_derive(const struct preempt_sources *src, char *model, size_t model_len,
@@ -99,7 +99,8 @@ void env_format_cpulist(const uint8_t *bitmap, size_t nbits, char *buf, size_t l
  */
 char *env_group_by_cpu(const char *const *vals, size_t ncpus);
 
-/* Raspberry Pi firmware throttling bits as "0x50000 (under-voltage occurred, throttled occurred)". */
+/* Raspberry Pi firmware throttling bits as "0x50000 (under-voltage occurred, throttled occurred)".
+ */
 void env_throttled_describe(unsigned long bits, char *buf, size_t len);
 
 /* The flavour of a kernel release: "rpi-2712" for "6.12.25+rpt-rpi-2712", "amd64". */

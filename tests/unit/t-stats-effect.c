@@ -544,7 +544,7 @@ static void test_selection_against_sorting(void **state)
 	size_t na = 300, nb = 170, n = 400, i, j, pos;
 	double *a = malloc(na * sizeof(*a)), *b = malloc(nb * sizeof(*b));
 	double *d = malloc(n * sizeof(*d));
-	double *all = malloc(n * (n + 1) / 2 * sizeof(*all));
+	double *all = malloc(90000 * sizeof(*all)); /* na * na >= n (n+1) / 2 >= na * nb */
 	uint64_t ks[] = {1, 2, 17, 1000, 25500, 25501, 50999, 51000};
 	uint64_t kw[] = {1, 3, 399, 40100, 40101, 80199, 80200};
 	double out[8];
@@ -579,6 +579,32 @@ static void test_selection_against_sorting(void **state)
 	gsl_sort(all, 1, pos);
 	for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
 		assert_close(stats_kth_walsh_average(d, n, kw[i]), all[kw[i] - 1], 0);
+
+	/* three distinct values only: rounds must still end */
+	for (i = 0; i < na; i++)
+		a[i] = (double)(i % 2);
+	for (i = 0; i < n; i++)
+		d[i] = (double)(i % 3);
+	gsl_sort(a, 1, na);
+	gsl_sort(d, 1, n);
+	for (i = pos = 0; i < na; i++)
+		for (j = 0; j < na; j++)
+			all[pos++] = a[j] - a[i];
+	gsl_sort(all, 1, pos);
+	for (i = 0; i < 6; i++) {
+		uint64_t k = 1 + (uint64_t)i * (pos - 1) / 5;
+
+		assert_close(stats_kth_pairwise_difference(a, na, a, na, k), all[k - 1], 0);
+	}
+	for (i = pos = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			all[pos++] = (d[i] + d[j]) / 2;
+	gsl_sort(all, 1, pos);
+	for (i = 0; i < 6; i++) {
+		uint64_t k = 1 + (uint64_t)i * (pos - 1) / 5;
+
+		assert_close(stats_kth_walsh_average(d, n, k), all[k - 1], 0);
+	}
 
 	free(a);
 	free(b);
