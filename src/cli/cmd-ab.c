@@ -214,7 +214,8 @@ static void build_arms(struct ab_state *st)
 
 			if (k >= 0)
 				vec.on[k] = on;
-			snprintf(a->tok[j], sizeof(a->tok[j]), "%s%s", on ? "" : "NO_", name);
+			snprintf(a->tok[j], sizeof(a->tok[j]), "%s%.*s", on ? "" : "NO_",
+				 FEATURE_NAME_MAX - 1, name);
 			a->tokv[j] = a->tok[j];
 			a->code[j] = applied ? '1' : '0';
 			used += (size_t)snprintf(a->name + used, sizeof(a->name) - used, "%s%s=%s",

@@ -412,8 +412,10 @@ int features_read_any(const char *debugfs, const char *btf_path, struct features
 	first = out->fail;
 	if (first != FEATURES_LOCKDOWN && first != FEATURES_NOT_ROOT)
 		return -1;
-	if (!features_read_debug(debugfs, btf_path, out, second, sizeof(second)))
-		return 0; /* why still says why the file itself was unusable */
+	if (!features_read_debug(debugfs, btf_path, out, second, sizeof(second))) {
+		out->fail = first; /* why (and fail) still say why the file is unusable */
+		return 0;
+	}
 	/* Report the original reason: it is the one the user can act on. */
 	out->fail = first;
 	debug("read-only fallback failed too: %s", second);
