@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/experiment.h"
 #include "cli/report.h"
+#include "sys/probes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,12 +76,17 @@ static void list_text(struct opt_group *common, size_t ncommon)
 		       wl->op_name, wl->unit, wl->better >= 0 ? "higher" : "lower",
 		       wl->tasks_per_instance, wl->tasks_per_instance == 1 ? "" : "s");
 		if (wl->profiles && wl->profiles[0].name) {
+			int width = 0;
+
+			for (p = wl->profiles; p->name; p++)
+				if ((int)strlen(p->name) > width)
+					width = (int)strlen(p->name);
 			printf("    profiles (--profile):\n");
 			for (p = wl->profiles; p->name; p++) {
 				bool def = wl->default_profile &&
 					   !strcmp(wl->default_profile, p->name);
 
-				printf("      %-18s %s%s\n", p->name, p->summary,
+				printf("      %-*s  %s%s\n", width, p->name, p->summary,
 				       def ? " (default)" : "");
 				print_profile_values(wl, p);
 			}
@@ -183,8 +189,10 @@ static void list_json(struct opt_group *common, size_t ncommon)
 int cmd_list(int argc, const char **argv, struct ctx *ctx)
 {
 	struct run_params rp = runner_defaults;
+	struct probe_params pp = probe_defaults;
 	struct experiment_opts eo;
-	struct opt_group parse_groups[1], shown[3];
+	struct opt_group parse_groups[1], shown[4];
+	size_t nshown = 0;
 	struct opts_result res;
 
 	parse_groups[0] = cli_common_group(ctx);
@@ -195,17 +203,20 @@ int cmd_list(int argc, const char **argv, struct ctx *ctx)
 	cli_require_format("list", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
 
 	/* The options every workload shares, as 'run' parses them. */
-	shown[0] = (struct opt_group){ .title = "runner options (every workload)",
-				       .opts = runner_opts, .base = &rp,
-				       .defaults = &runner_defaults };
-	shown[1] = experiment_opts_group(&eo, NULL);
-	shown[1].title = "experiment options (--profile: see each workload's profiles)";
-	shown[2] = cli_common_group(ctx);
-	shown[2].defaults = NULL;
+	shown[nshown++] = (struct opt_group){ .title = "runner options (every workload)",
+					      .opts = runner_opts, .base = &rp,
+					      .defaults = &runner_defaults };
+	shown[nshown] = experiment_opts_group(&eo, NULL);
+	shown[nshown++].title = "experiment options (--profile: see each workload's profiles)";
+	if (probe_opts[0].type != OPT_END)
+		shown[nshown++] = (struct opt_group){ .title = "probe options", .opts = probe_opts,
+						      .base = &pp, .defaults = &probe_defaults };
+	shown[nshown] = cli_common_group(ctx);
+	shown[nshown++].defaults = NULL;
 	if (ctx->format == FMT_JSON)
-		list_json(shown, ARRAY_SIZE(shown));
+		list_json(shown, nshown);
 	else
-		list_text(shown, ARRAY_SIZE(shown));
+		list_text(shown, nshown);
 	experiment_opts_release(&eo);
 	opts_result_release(&res);
 	return EXIT_OK;

@@ -152,7 +152,10 @@ void report_sample_text(FILE *f, const char *title, const struct sample *s, unsi
 	else
 		fprintf(f, "sample %u/%u:", ordinal, total);
 	if (s->status != SAMPLE_OK) {
-		fprintf(f, " %s: %s%s\n", sample_status_name(s->status),
+		const char *st = sample_status_name(s->status);
+		bool says = !strncmp(s->reason, st, strlen(st)); /* "interrupted by SIGINT" */
+
+		fprintf(f, " %s%s%s%s\n", says ? "" : st, says ? "" : ": ",
 			s->reason[0] ? s->reason : "no reason given",
 			s->warmup ? " (warm-up, discarded)" : " (excluded from statistics)");
 		return;

@@ -204,7 +204,10 @@ static void read_boot_id(char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-/* Field 22 of /proc/<pid>/stat: the process's start time in clock ticks. */
+/*
+ * Field 22 of /proc/<pid>/stat: the process's start time in clock ticks;
+ * -1 when the process is gone or a zombie (killed, not yet reaped).
+ */
 static int64_t proc_start_ticks(long pid)
 {
 	char path[64], *buf = NULL, *p;
@@ -216,7 +219,9 @@ static int64_t proc_start_ticks(long pid)
 	if (read_file(path, &buf, &len))
 		return -1;
 	p = strrchr(buf, ')');
-	/* After ")" come field 3 (state) and onwards. */
+	/* After ") " comes field 3, the state. */
+	if (p && (p[1] != ' ' || p[2] == 'Z' || p[2] == 'X'))
+		p = NULL;
 	for (field = 2; p && field < 22; field++)
 		p = strchr(p + 1, ' ');
 	if (p)
@@ -240,7 +245,7 @@ static bool owner_alive(struct store *st, sqlite3_stmt *stmt, int col)
 		return false;
 	if (pid <= 0 || (kill((pid_t)pid, 0) && errno == ESRCH))
 		return false;
-	return proc_start_ticks(pid) == ticks;
+	return ticks >= 0 && proc_start_ticks(pid) == ticks;
 }
 
 /* ---- opening ---- */

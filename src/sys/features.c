@@ -254,11 +254,12 @@ static int open_failure(const char *debugfs, const char *path, const char *verb,
 				 verb, path);
 	case EACCES:
 		return fail_with(fail, FEATURES_NOT_ROOT, why, whylen,
-				 "cannot %s '%s': Permission denied (scheduler features need root)",
-				 verb, path);
+				 "cannot open '%s' for %s: Permission denied (scheduler features "
+				 "need root)",
+				 path, verb);
 	default:
-		return fail_with(fail, FEATURES_IO, why, whylen, "cannot %s '%s': %s", verb, path,
-				 strerror(err));
+		return fail_with(fail, FEATURES_IO, why, whylen, "cannot open '%s' for %s: %s", path,
+				 verb, strerror(err));
 	}
 }
 
@@ -412,8 +413,10 @@ int features_read_any(const char *debugfs, const char *btf_path, struct features
 	first = out->fail;
 	if (first != FEATURES_LOCKDOWN && first != FEATURES_NOT_ROOT)
 		return -1;
-	if (!features_read_debug(debugfs, btf_path, out, second, sizeof(second)))
-		return 0; /* why still says why the file itself was unusable */
+	if (!features_read_debug(debugfs, btf_path, out, second, sizeof(second))) {
+		out->fail = first; /* why (and fail) still say why the file is unusable */
+		return 0;
+	}
 	/* Report the original reason: it is the one the user can act on. */
 	out->fail = first;
 	debug("read-only fallback failed too: %s", second);

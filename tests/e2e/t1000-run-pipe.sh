@@ -48,4 +48,10 @@ like "$OUT" "profile: custom \(based on stress-ng-0.15\)$" "--no-packet makes th
 like "$OUT" "ops/s \(real time\) +1 " "the summary has ops/s with n"
 like "$OUT" "n too small" "one sample: no CI of the median"
 like "$OUT" "^environment: kernel $(uname -r)" "the environment line names the kernel"
+# every workload of the registry runs through the same command
+for w in $(wb list --format json 2>/dev/null | jq -r '.workloads[].name' 2>/dev/null); do
+	run_cmd wb run "$w" -j 1 -t 100ms -n 1 --warmup 0 --no-store
+	is "$RC" 0 "run $w exits 0"
+	like "$OUT" "^sample 1/1: [0-9.]+ " "run $w prints its sample"
+done
 done_testing

@@ -130,7 +130,11 @@ static void test_sample_lines(void **state)
 	s.warmup = false;
 	sample_fail(&s, SAMPLE_FAILED, "reader of instance 1 died (signal 9)");
 	report_sample_text(f, NULL, &s, 3, 5, "ops/s");
+	make_sample(&s, 1);
+	sample_fail(&s, SAMPLE_INTERRUPTED, "interrupted by SIGINT");
+	report_sample_text(f, NULL, &s, 4, 5, "ops/s");
 	render_end(f, buf);
+	assert_non_null(strstr(buf, "sample 4/5: interrupted by SIGINT (excluded from statistics)"));
 	assert_non_null(strstr(buf, "sample 2/5: 316203.55 ops/s  ops 1581017"));
 	assert_non_null(strstr(buf, "ctxsw/op 0.5"));
 	assert_non_null(strstr(buf, "[DELAY_DEQUEUE=off] warm-up: 316203.55 ops/s"));

@@ -8,7 +8,8 @@
  *
  * Run as `t-store --synth DB ...` it is also the test-only generator that
  * the end-to-end tests and bench/store-100k.sh use to fill a store through
- * the store API (see synth_main()).
+ * the store API (see synth_main()), and `t-store --integrity DB` prints
+ * PRAGMA integrity_check's verdict for them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -315,6 +316,17 @@ static void test_killed_writer(void **state)
 		store_add_sample(st, exp_id, cfg, s);
 		raise(SIGKILL);
 		_exit(1);
+	}
+	/* killed but not yet reaped (a zombie): already interrupted */
+	{
+		siginfo_t si;
+
+		assert_int_equal(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT), 0);
+		assert_int_equal(store_open(path, STORE_READONLY, &st), 0);
+		assert_int_equal(store_list_experiments(st, NULL, &exps, &n), 0);
+		assert_string_equal(exps[0].status, "interrupted");
+		store_experiments_free(exps, n);
+		store_close(st);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
@@ -817,5 +829,18 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--synth"))
 		return synth_main(argc, argv);
+	if (argc == 3 && !strcmp(argv[1], "--integrity")) {
+		/* --integrity DB: print PRAGMA integrity_check's verdict (for e2e tests) */
+		struct store *st;
+		char *res;
+
+		if (store_open(argv[2], STORE_READONLY, &st))
+			return 1;
+		res = store_integrity_check(st);
+		puts(res);
+		free(res);
+		store_close(st);
+		return 0;
+	}
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,54 @@
+#!/bin/sh
+# compare --by kernel on synthesised stores: kernels in version order with
+# the oldest as the default baseline, the report's table shape, a group
+# whose experiments differ in a strong key split (or pooled with --pool and
+# a warning), grouping by a feature's state, insufficient samples.
+. "$(dirname "$0")/lib.sh"
+
+SYNTH="$(dirname "$WAKEBENCH")/tests/t-store"
+[ -x "$SYNTH" ] || skip_all "test helper $SYNTH not built"
+S() { "$SYNTH" --synth "$WAKEBENCH_DB" "$@" >/dev/null; }
+
+S 1 8 7.0 r host 1660000 kernel.preempt=lazy
+S 1 8 6.12.75 r host 1651427 kernel.preempt=voluntary
+S 1 8 6.6.78 r host 2487746 kernel.preempt=voluntary
+S 1 8 6.18 r host 1700000 kernel.preempt=voluntary
+S 1 8 6.18 r host 1500000 kernel.preempt=full
+
+run_cmd wb compare
+is "$RC" 0 "compare exits 0"
+rows=$(printf '%s\n' "$OUT" | awk '/^Kernel/ { t = 1; next } t && NF == 0 { exit } t { print $1 }' | tr '\n' ' ')
+is "$rows" "6.6.78 6.12.75 6.18 6.18 7.0 " "kernels in version order, oldest first"
+like "$OUT" "^6\\.6\\.78 +8 +2 4[0-9]{2} [0-9]{3} .* 100% .*baseline" "baseline: the oldest kernel, ops/s grouped in thousands"
+like "$OUT" "^6\\.12\\.75 +8 .* -3[0-9]\\.[0-9]% +\\[-3[0-9]\\.[0-9]%, -3[0-9]\\.[0-9]%\\] .*regression" \
+	"6.12.75: about -34% with its CI, a regression"
+like "$OUT" "^6\\.18 \\[kernel\\.preempt=voluntary\\]" "6.18 split: voluntary"
+like "$OUT" "^6\\.18 \\[kernel\\.preempt=full\\]" "6.18 split: full"
+like "$ERR" "6\\.18 is split by kernel\\.preempt" "the split is explained"
+like "$OUT" "strong +kernel\\.preempt +voluntary -> lazy" "7.0's preemption difference is listed"
+like "$OUT" "strong +kernel\\.release +6\\.6\\.78 -> 7\\.0" "and its release"
+
+run_cmd wb compare --pool
+is "$RC" 0 "compare --pool"
+like "$ERR" "warning: .*pooling the experiments of 6\\.18" "pooling warns"
+like "$OUT" "^6\\.18 +16 " "pooled: one group of 16"
+
+run_cmd wb compare --baseline 6.12.75 --format json
+is "$(printf '%s' "$OUT" | jq -r '.groups[0].value')" "6.12.75" "--baseline picks the group"
+is "$(printf '%s' "$OUT" | jq -r '.groups[] | select(.value == "6.6.78") | .verdict')" "improvement" \
+	"6.6.78 vs 6.12.75 is an improvement"
+is "$(printf '%s' "$OUT" | jq -r '.groups[] | select(.value == "7.0") | .env_diff[0].impact')" "strong" \
+	"environment differences strongest first"
+
+run_cmd wb compare --by feature:DELAY_DEQUEUE --pool --format json
+is "$RC" 0 "compare --by feature:NAME"
+is "$(printf '%s' "$OUT" | jq -r '[.groups[].value] | join(",")')" "DELAY_DEQUEUE" \
+	"grouped by the feature's state in the config"
+
+S 1 3 6.1.0 few host 2000000
+run_cmd wb compare --kernel 6.1.0 --format csv
+is "$(printf '%s\n' "$OUT" | tail -1 | cut -d, -f1,4,12)" "6.1.0,3,baseline" "a single group is its own baseline"
+run_cmd wb compare --baseline 6.1.0 --format json
+is "$(printf '%s' "$OUT" | jq -r '.groups[1].verdict')" "insufficient samples" \
+	"3 samples against 8: insufficient samples"
+done_testing
