@@ -16,6 +16,7 @@
 #   RUN_ARGS    extra arguments of every run/ab (e.g. "-t 2s -n 3" for a short run)
 #   AB_SAMPLES  ab's -n (default 10)
 #   ACCEL       auto|kvm|tcg (default tcg, as the report's figures were made)
+#   TIMEOUT     vm --timeout of one boot (default 5m)
 #   WAKEBENCH_DB  the store (default: a new one in a temporary directory)
 set -eu
 cd "$(dirname "$0")/.."
@@ -24,6 +25,7 @@ rounds=${ROUNDS:-3}
 run_args=${RUN_ARGS:-}
 ab_samples=${AB_SAMPLES:-10}
 accel=${ACCEL:-tcg}
+timeout=${TIMEOUT:-5m}
 work=$(mktemp -d "${TMPDIR:-/tmp}/wakebench-kernels.XXXXXX")
 export WAKEBENCH_DB="${WAKEBENCH_DB:-$work/kernels.db}"
 
@@ -38,12 +40,12 @@ for placement in same-cpu any; do
 	echo "## run pipe -j 1 --placement $placement, kernels alternating, $rounds rounds each"
 	start=$(date +%s)
 	# shellcheck disable=SC2086
-	"$wb" vm --accel "$accel" --kernel "$k61" --kernel "$k612" --rounds "$rounds" -- \
+	"$wb" vm --accel "$accel" --timeout "$timeout" --kernel "$k61" --kernel "$k612" --rounds "$rounds" -- \
 		run pipe -j 1 --placement "$placement" --label "$placement" $run_args \
 		>"$work/run-$placement.out" 2>"$work/run-$placement.err" ||
 		echo "# vm exited with status $? (see $work/run-$placement.err)"
 	end=$(date +%s)
-	grep 'boot overhead' "$work/run-$placement.err" | sed 's/^wakebench: //'
+	grep -E 'boot overhead|failed after' "$work/run-$placement.err" | sed 's/^wakebench: //'
 	echo "# wall time: $((end - start))s"
 done
 
@@ -57,7 +59,7 @@ echo
 echo "## on 6.12: ab --feature DELAY_DEQUEUE pipe -j 1 --placement same-cpu -n $ab_samples"
 start=$(date +%s)
 # shellcheck disable=SC2086
-"$wb" vm --accel "$accel" --kernel "$k612" -- \
+"$wb" vm --accel "$accel" --timeout "$timeout" --kernel "$k612" -- \
 	ab --feature DELAY_DEQUEUE pipe -j 1 --placement same-cpu -n "$ab_samples" $run_args \
 	2>"$work/ab.err" || echo "# vm exited with status $? (see $work/ab.err)"
 end=$(date +%s)
