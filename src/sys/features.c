@@ -254,11 +254,12 @@ static int open_failure(const char *debugfs, const char *path, const char *verb,
 				 verb, path);
 	case EACCES:
 		return fail_with(fail, FEATURES_NOT_ROOT, why, whylen,
-				 "cannot %s '%s': Permission denied (scheduler features need root)",
-				 verb, path);
+				 "cannot open '%s' for %s: Permission denied (scheduler features "
+				 "need root)",
+				 path, verb);
 	default:
-		return fail_with(fail, FEATURES_IO, why, whylen, "cannot %s '%s': %s", verb, path,
-				 strerror(err));
+		return fail_with(fail, FEATURES_IO, why, whylen, "cannot open '%s' for %s: %s", path,
+				 verb, strerror(err));
 	}
 }
 
