@@ -254,11 +254,12 @@ static int open_failure(const char *debugfs, const char *path, const char *verb,
 				 verb, path);
 	case EACCES:
 		return fail_with(fail, FEATURES_NOT_ROOT, why, whylen,
-				 "cannot %s '%s': Permission denied (scheduler features need root)",
-				 verb, path);
+				 "cannot open '%s' for %s: Permission denied (scheduler features "
+				 "need root)",
+				 path, verb);
 	default:
-		return fail_with(fail, FEATURES_IO, why, whylen, "cannot %s '%s': %s", verb, path,
-				 strerror(err));
+		return fail_with(fail, FEATURES_IO, why, whylen, "cannot open '%s' for %s: %s", path,
+				 verb, strerror(err));
 	}
 }
 
@@ -816,8 +817,20 @@ int features_recover(const char *state_dir, pid_t *owner, enum features_fail *fa
 {
 	int lock, rc;
 
+	char path[PATH_MAX];
+	struct stat st;
+
 	if (fail)
 		*fail = FEATURES_OK;
+	/* No journal, nothing to do: show works without a writable state directory. */
+	features_journal_path(state_dir, path, sizeof(path));
+	if (stat(path, &st) && (errno == ENOENT || errno == ENOTDIR))
+		return 0;
+	if (access(state_dir, W_OK | X_OK) && errno == EACCES) {
+		/* Not ours to recover (not root): the features file will say so too. */
+		debug("cannot check '%s' for a features journal: %s", path, strerror(EACCES));
+		return 0;
+	}
 	if (state_dir_prepare(state_dir, why, whylen)) {
 		if (fail)
 			*fail = FEATURES_IO;
