@@ -214,7 +214,8 @@ static void build_arms(struct ab_state *st)
 
 			if (k >= 0)
 				vec.on[k] = on;
-			snprintf(a->tok[j], sizeof(a->tok[j]), "%s%s", on ? "" : "NO_", name);
+			snprintf(a->tok[j], sizeof(a->tok[j]), "%s%.*s", on ? "" : "NO_",
+				 FEATURE_NAME_MAX - 1, name);
 			a->tokv[j] = a->tok[j];
 			a->code[j] = applied ? '1' : '0';
 			used += (size_t)snprintf(a->name + used, sizeof(a->name) - used, "%s%s=%s",
@@ -493,16 +494,17 @@ static void format_pct(double v, char *buf, size_t len)
 static void print_effect_line(const char *label, const struct ab_effect *e, const char *metric)
 {
 	char est[32], lo[32], hi[32];
+	int w = strlen(label) > 28 ? 46 : 28;
 
 	if (!e->e.valid) {
-		printf("  %-28s %s%sn/a: %s\n", label, metric, metric[0] ? " " : "",
+		printf("  %-*s %s%sn/a: %s\n", w, label, metric, metric[0] ? " " : "",
 		       e->e.why ? e->e.why : "not computed");
 		return;
 	}
 	format_pct(e->e.est, est, sizeof(est));
 	format_pct(e->e.lo, lo, sizeof(lo));
 	format_pct(e->e.hi, hi, sizeof(hi));
-	printf("  %-28s %s%s%s [%g%% CI %s, %s], Wilcoxon p = %.3g (%zu %s)\n", label, metric,
+	printf("  %-*s %s%s%s [%g%% CI %s, %s], Wilcoxon p = %.3g (%zu %s)\n", w, label, metric,
 	       metric[0] ? " " : "", est, e->e.conf * 100.0, lo, hi, e->e.p, e->e.n_a,
 	       e->e.n_a == 1 ? "unit" : "units");
 }
@@ -938,7 +940,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	memset(fixed, 0, sizeof(fixed));
 	fixed[0] = (struct opt_group){ .title = "ab options", .opts = ab_opts, .base = &ap,
 				       .defaults = &ab_defaults };
-	fixed[1] = (struct opt_group){ .title = "runner options (-n counts pairs)",
+	fixed[1] = (struct opt_group){ .title = "runner options (-n counts pairs; --warmup runs "
+						"after every toggle, default: one -t)",
 				       .opts = runner_opts, .base = &rp, .defaults = &rp_defaults };
 	fixed[2] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
 				       .defaults = &probe_defaults };

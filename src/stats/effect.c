@@ -9,9 +9,9 @@
  * Unpaired: the Hodges-Lehmann shift (median of all log b_j - log a_i) and
  * the distribution-free CI [D_(k), D_(M+1-k)] of those M = na nb
  * differences, k from the Mann-Whitney null distribution (Hollander and
- * Wolfe, section 4.3). Paired: the Hodges-Lehmann estimate (median of the
+ * Wolfe, chapter 4). Paired: the Hodges-Lehmann estimate (median of the
  * Walsh averages of d_i = log b_i - log a_i) with the CI from the
- * signed-rank null distribution (Hollander and Wolfe, section 3.3).
+ * signed-rank null distribution (Hollander and Wolfe, chapter 3).
  *
  * p-values follow the textbook (and R's wilcox.test) conventions: exact
  * below 50 values per side without ties (or zeros), otherwise the normal

@@ -10,7 +10,7 @@
  *
  * Pairwise differences b_j - a_i (na * nb of them) and Walsh averages
  * (d_i + d_j) / 2, i <= j (n (n+1) / 2 of them) form matrices whose rows
- * are sorted. Small ones (up to 2^20 cells) are enumerated and the wanted
+ * are sorted. Small ones (up to 2^16 cells) are enumerated and the wanted
  * order statistics picked by quickselect. Large ones (a compare over
  * thousands of samples would need billions of cells) are searched without
  * enumeration, in the spirit of Monahan's algorithm for the Hodges-Lehmann
@@ -30,7 +30,7 @@
 #include "util/util.h"
 
 /* Enumerate at most this many candidates at once. */
-#define ENUMERATE_MAX ((uint64_t)1 << 20)
+#define ENUMERATE_MAX ((uint64_t)1 << 16)
 /* Candidates sampled per round of the large-matrix selection. */
 #define SELECT_SAMPLE 1024
 

@@ -6,7 +6,7 @@
  * A verdict is decided from the confidence interval, never from a p-value:
  * outside the margin on one side is a regression or an improvement, inside
  * it on both sides is "no change larger than the margin" (an equivalence
- * statement, the two one-sided tests of Schuirmann at the same level),
+ * statement, at least as strict as Schuirmann's two one-sided tests),
  * anything straddling a margin is inconclusive.
  *
  * Adaptive length: looking after every block and stopping at the first

@@ -548,10 +548,12 @@ void env_probe_sched(struct env_ctx *c)
 {
 	char *v, *why, *why2, *debug;
 	unsigned long long ns;
+	int slice_errno;
 
 	probe_features(c);
 
 	v = debugfs_read(c, "sched/base_slice_ns", &why);
+	slice_errno = errno;
 	if (v) {
 		env_set(c->env, "sched.base_slice_ns", IMPACT_MEDIUM, "%s", v);
 	} else {
@@ -563,8 +565,9 @@ void env_probe_sched(struct env_ctx *c)
 				"absent (base_slice_ns %s; no .sysctl_sched_base_slice in "
 				"sched/debug: kernel before EEVDF)",
 				why);
-		else
-			env_set(c->env, "sched.base_slice_ns", IMPACT_MEDIUM, "%s", why);
+		else /* the file's own reason, unless it is merely absent */
+			env_set(c->env, "sched.base_slice_ns", IMPACT_MEDIUM, "%s",
+				slice_errno == ENOENT ? why2 : why);
 		free(debug);
 		free(why2);
 	}

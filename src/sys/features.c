@@ -254,11 +254,12 @@ static int open_failure(const char *debugfs, const char *path, const char *verb,
 				 verb, path);
 	case EACCES:
 		return fail_with(fail, FEATURES_NOT_ROOT, why, whylen,
-				 "cannot %s '%s': Permission denied (scheduler features need root)",
-				 verb, path);
+				 "cannot open '%s' for %s: Permission denied (scheduler features "
+				 "need root)",
+				 path, verb);
 	default:
-		return fail_with(fail, FEATURES_IO, why, whylen, "cannot %s '%s': %s", verb, path,
-				 strerror(err));
+		return fail_with(fail, FEATURES_IO, why, whylen, "cannot open '%s' for %s: %s", path,
+				 verb, strerror(err));
 	}
 }
 
@@ -412,8 +413,10 @@ int features_read_any(const char *debugfs, const char *btf_path, struct features
 	first = out->fail;
 	if (first != FEATURES_LOCKDOWN && first != FEATURES_NOT_ROOT)
 		return -1;
-	if (!features_read_debug(debugfs, btf_path, out, second, sizeof(second)))
-		return 0; /* why still says why the file itself was unusable */
+	if (!features_read_debug(debugfs, btf_path, out, second, sizeof(second))) {
+		out->fail = first; /* why (and fail) still say why the file is unusable */
+		return 0;
+	}
 	/* Report the original reason: it is the one the user can act on. */
 	out->fail = first;
 	debug("read-only fallback failed too: %s", second);
@@ -814,8 +817,20 @@ int features_recover(const char *state_dir, pid_t *owner, enum features_fail *fa
 {
 	int lock, rc;
 
+	char path[PATH_MAX];
+	struct stat st;
+
 	if (fail)
 		*fail = FEATURES_OK;
+	/* No journal, nothing to do: show works without a writable state directory. */
+	features_journal_path(state_dir, path, sizeof(path));
+	if (stat(path, &st) && (errno == ENOENT || errno == ENOTDIR))
+		return 0;
+	if (access(state_dir, W_OK | X_OK) && errno == EACCES) {
+		/* Not ours to recover (not root): the features file will say so too. */
+		debug("cannot check '%s' for a features journal: %s", path, strerror(EACCES));
+		return 0;
+	}
 	if (state_dir_prepare(state_dir, why, whylen)) {
 		if (fail)
 			*fail = FEATURES_IO;

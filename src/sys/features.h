@@ -99,7 +99,7 @@ int features_read_debug(const char *debugfs, const char *btf_path, struct featur
 /*
  * features_read(), and when that fails because the file cannot be opened
  * (lockdown, not root), features_read_debug(). On success with the fallback,
- * why still holds the reason the file could not be read.
+ * why and out->fail still hold the reason the file itself is unusable.
  */
 int features_read_any(const char *debugfs, const char *btf_path, struct features *out,
 		      char *why, size_t whylen);

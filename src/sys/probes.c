@@ -1,9 +1,15 @@
 /*
  * probes.c: the probes of probes.h and the option group that selects them.
  *
- * Order in a probe set: perf software counters, the delayed-entity sampler,
- * then (with --trace) the tracer, last, so that probes_untraced() is a
- * prefix of the set. Every probe decides in probes_setup() or start()
+ * Order in a probe set: perf software counters (with --perf-counters), the
+ * delayed-entity sampler, then (with --trace) the tracer, last, so that
+ * probes_untraced() is a prefix of the set.
+ *
+ * Per-task perf counters are opt-in because they are not free: the kernel
+ * switches a task's perf context in and out at every context switch, and
+ * on a pipe ping-pong in a VM that cost a third of the round trips per
+ * CPU-second (doc/evidence.md). The /proc counters the runner always reads
+ * give the same switches and migrations without that cost. Every probe decides in probes_setup() or start()
  * whether it can measure; what it cannot, it reports in stop() as
  * unavailable with the reason, so a sample never carries an invented zero.
  */
@@ -22,16 +28,23 @@
 static const char *const trace_choices[] = { "off", "on", "auto", NULL };
 
 const struct opt probe_opts[] = {
-	{ OPT_CHOICE, "trace", 0, offsetof(struct probe_params, trace), "MODE",
-	  "sched tracepoints of the workload's tasks (root or CAP_PERFMON): wakeup latency "
-	  "percentiles, preemptions, wakeup placement, migrations; --trace=auto traces only "
-	  "when permitted",
+	{ .type = OPT_CHOICE, .long_name = "trace",
+	  .offset = offsetof(struct probe_params, trace), .argh = "MODE",
+	  .help = "sched tracepoints of the workload's tasks (root or CAP_PERFMON): wakeup "
+		  "latency percentiles, preemptions, wakeup placement, migrations; "
+		  "--trace=auto traces only when permitted",
 	  .choices = trace_choices, .implied = "on", .flags = OPT_OPTIONAL_ARG },
-	{ .type = OPT_END },
+	{ .type = OPT_FLAG, .long_name = "perf-counters",
+	  .offset = offsetof(struct probe_params, perf_counters),
+	  .help = "count context switches and migrations with per-task perf software "
+		  "counters (root or CAP_PERFMON); they slow context switches, see "
+		  "doc/evidence.md" },
+	OPT_END_ROW,
 };
 
 const struct probe_params probe_defaults = {
 	.trace = TRACE_OFF,
+	.perf_counters = false,
 };
 
 #define SAMPLER_PERIOD_NS 100000000ULL /* 10 Hz */
@@ -320,8 +333,10 @@ int probes_setup(struct probe_set *ps, const struct probe_params *pp, const char
 			warning("running without tracing (--trace=auto): %s", why);
 	}
 
-	perf = xcalloc(1, sizeof(*perf));
-	add_probe(ps, &perf_probe_ops, perf);
+	if (pp && pp->perf_counters) {
+		perf = xcalloc(1, sizeof(*perf));
+		add_probe(ps, &perf_probe_ops, perf);
+	}
 
 	dp = xcalloc(1, sizeof(*dp));
 	delayed_probe_init(dp, debugfs);

@@ -24,7 +24,8 @@ enum trace_mode {
 };
 
 struct probe_params {
-	int trace; /* enum trace_mode */
+	int trace;          /* enum trace_mode */
+	bool perf_counters; /* --perf-counters: per-task perf software counters */
 };
 
 extern const struct opt probe_opts[];

@@ -344,13 +344,18 @@ static int pipe_instance(const void *params, struct instance_ctx *ic)
 	instance_set_loop_ns(ic, loop_ns);
 
 	if (v015) {
-		/* The stop token fills a whole packet, as 0.15's memset + memcpy. */
+		/*
+		 * The stop token fills a whole packet, as 0.15's memset + memcpy.
+		 * Like 0.15, a failed token write (EINTR from the re-armed alarm
+		 * when the reader is slow to drain) is not an error: the SIGKILL
+		 * ends the reader anyway.
+		 */
 		memset(wbuf, 0, size);
 		memcpy(wbuf, pipe_stop, sizeof(pipe_stop));
-		if (rc == 0 && write(fds[1], wbuf, size) < 0 && errno != EPIPE) {
-			instance_failed(ic, "writer: cannot write the stop token: %s",
-					strerror(errno));
-			rc = -1;
+		if (rc == 0) {
+			ssize_t n = write(fds[1], wbuf, size);
+
+			(void)n;
 		}
 		kill(pid, SIGKILL);
 		status = instance_reap_child(ic, pid);

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Evidence without tracing: pingpong pinned to one CPU switches context about
-# twice per round trip, by /proc counters and by perf software counters (when
-# permitted), and every evidence metric is in the JSON of the sample.
+# twice per round trip, by /proc counters and by perf software counters
+# (--perf-counters, when permitted), and every evidence metric is in the JSON.
 . "$(dirname "$0")/lib.sh"
 
 wb run -h >/dev/null 2>&1 || skip_all "run is not built"
 command -v jq >/dev/null || skip_all "jq is not installed"
 
-run_cmd wb run pingpong --placement same-cpu -t 1s -n 1 --warmup 0 -j 1 --no-store --format json
+run_cmd wb run pingpong --placement same-cpu -t 1s -n 1 --warmup 0 -j 1 --no-store --perf-counters --format json
 is "$RC" 0 "run pingpong --placement same-cpu exits 0"
 printf '%s\n' "$OUT" >"$TMP/run.json"
 m() { jq -r ".samples[0].metrics.$1.$2" "$TMP/run.json"; }
@@ -36,6 +36,12 @@ if [ -r /sys/kernel/debug/sched/debug ]; then
 else
 	like "$(m delayed_mean why)" "^unavailable \(" "delayed entities unavailable with a reason"
 fi
+
+# per-task perf counters are opt-in (they slow context switches)
+run_cmd wb run pingpong --placement same-cpu -t 100ms -n 1 --warmup 0 -j 1 --no-store --format json
+is "$RC" 0 "run without --perf-counters exits 0"
+is "$(printf '%s\n' "$OUT" | jq -r '.samples[0].metrics | has("perf_ctxsw_per_op")')" false \
+	"no perf counters unless asked for"
 
 # the text output names them too
 run_cmd wb run pingpong --placement same-cpu -t 100ms -n 1 --warmup 0 -j 1 --no-store

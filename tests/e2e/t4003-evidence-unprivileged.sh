@@ -15,7 +15,7 @@ nobody "$WAKEBENCH" --version >/dev/null 2>&1 || skip_all "nobody cannot run '$W
 
 # the store is in a directory nobody cannot write: --no-store
 cd /
-run_cmd nobody "$WAKEBENCH" run pingpong -t 100ms -n 1 --warmup 0 -j 1 --no-store --format json
+run_cmd nobody "$WAKEBENCH" run pingpong -t 100ms -n 1 --warmup 0 -j 1 --no-store --perf-counters --format json
 is "$RC" 0 "run as nobody exits 0"
 printf '%s\n' "$OUT" >"$TMP/run.json"
 m() { jq -r ".samples[0].metrics.$1.$2" "$TMP/run.json"; }
@@ -26,7 +26,7 @@ is "$(m perf_migrations_per_kop why)" "unavailable (perf_event_paranoid=$paranoi
 	"perf migrations: the same reason"
 is "$(m ctxsw_per_op available)" true "/proc counters still measured"
 
-run_cmd nobody "$WAKEBENCH" run pingpong -t 100ms -n 1 --warmup 0 -j 1 --no-store
+run_cmd nobody "$WAKEBENCH" run pingpong -t 100ms -n 1 --warmup 0 -j 1 --no-store --perf-counters
 is "$RC" 0 "text output as nobody exits 0"
 like "$OUT" "perf ctxsw/op +unavailable \(perf_event_paranoid=$paranoid\)" "text names the reason"
 

@@ -376,6 +376,7 @@ static void test_collect_empty(void **state)
 	assert_key(&env, "kernel.preempt", "unknown", IMPACT_STRONG);
 	assert_key(&env, "sched.features", env_debugfs_reason(ENOENT), IMPACT_STRONG);
 	assert_key(&env, "kernel.hz", "unknown (no kernel config)", IMPACT_MEDIUM);
+	assert_key(&env, "sched.base_slice_ns", env_debugfs_reason(ENOENT), IMPACT_MEDIUM);
 	assert_key(&env, "cpu.governor", "absent (no cpufreq)", IMPACT_STRONG);
 	assert_key(&env, "cpu.online", "absent (no /sys/devices/system/cpu/online)", IMPACT_MEDIUM);
 	assert_key(&env, "thermal", "absent (no thermal zones)", IMPACT_RUN);

@@ -128,6 +128,7 @@ static void run_pair(struct probe_set *ps, struct sample *s)
 static void test_perf_counts_switches(void **state)
 {
 	struct probe_set ps;
+	struct probe_params pp = probe_defaults;
 	struct sample *s = malloc(sizeof(*s));
 	const struct metric *m;
 	char err[256];
@@ -137,8 +138,8 @@ static void test_perf_counts_switches(void **state)
 		free(s);
 		skip();
 	}
-	assert_int_equal(probes_setup(&ps, &probe_defaults, "/sys/kernel/debug", err, sizeof(err)),
-			 0);
+	pp.perf_counters = true;
+	assert_int_equal(probes_setup(&ps, &pp, "/sys/kernel/debug", err, sizeof(err)), 0);
 	run_pair(&ps, s);
 	m = sample_get(s, "perf_ctxsw_per_op");
 	assert_non_null(m);
@@ -172,6 +173,7 @@ static void test_perf_unprivileged(void **state)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		struct probe_set ps;
+		struct probe_params pp = probe_defaults;
 		struct sample *s = malloc(sizeof(*s));
 		const struct metric *m;
 		char err[256];
@@ -179,7 +181,8 @@ static void test_perf_unprivileged(void **state)
 		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
 		    setresuid(65534, 65534, 65534))
 			_exit(10);
-		if (probes_setup(&ps, &probe_defaults, "/sys/kernel/debug", err, sizeof(err)))
+		pp.perf_counters = true;
+		if (probes_setup(&ps, &pp, "/sys/kernel/debug", err, sizeof(err)))
 			_exit(11);
 		run_pair(&ps, s);
 		m = sample_get(s, "perf_ctxsw_per_op");
@@ -321,6 +324,8 @@ static void test_delayed_sampler(void **state)
 	assert_true(m->value >= 0);
 	m = sample_get(s, "delayed_max");
 	assert_true(m && m->available && m->value >= 0);
+	/* perf counters are opt-in: not asked, not there */
+	assert_null(sample_get(s, "perf_ctxsw_per_op"));
 	probes_release(&ps);
 	free(s);
 }

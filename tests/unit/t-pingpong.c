@@ -49,6 +49,7 @@ static void one_sample(bool threads, bool trace)
 	rp.instances = 1;
 	rp.placement = PLACE_SAME_CPU;
 	pp.trace = trace ? TRACE_ON : TRACE_OFF;
+	pp.perf_counters = true;
 	if (probes_setup(&ps, &pp, "/sys/kernel/debug", err, sizeof(err))) {
 		free(s);
 		free(params);

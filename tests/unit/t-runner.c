@@ -502,6 +502,156 @@ static void test_parent_killed(void **state)
 	assert_nothing_left();
 }
 
+/* ---- made-up workloads for the failure paths ---- */
+
+enum fake_mode {
+	FAKE_FAIL_BEFORE_READY, /* setup fails */
+	FAKE_FAIL_REASON,       /* reports a reason mid-window */
+	FAKE_IGNORE_STOP,       /* never leaves its loop */
+};
+
+struct fake_params {
+	int mode;
+};
+
+static int fake_instance(const void *params, struct instance_ctx *ic)
+{
+	const struct fake_params *fp = params;
+
+	if (fp->mode == FAKE_FAIL_BEFORE_READY) {
+		instance_failed(ic, "no such resource");
+		return -1;
+	}
+	if (instance_ready(ic))
+		return -1;
+	if (fp->mode == FAKE_FAIL_REASON) {
+		usleep(20000);
+		instance_failed(ic, "checksum mismatch in packet %d", 42);
+		return -1;
+	}
+	for (;;)
+		pause();
+}
+
+static const struct opt fake_opts[] = { OPT_END_ROW };
+
+static const struct workload fake_workload = {
+	.name = "fake",
+	.summary = "test",
+	.op_name = "ops",
+	.unit = "ops/s",
+	.better = BETTER_HIGHER,
+	.params_size = sizeof(struct fake_params),
+	.opts = fake_opts,
+	.tasks_per_instance = 1,
+	.instance = fake_instance,
+};
+
+static void run_fake(int mode, unsigned instances, struct sample *s)
+{
+	struct fake_params fp = { .mode = mode };
+	struct run_params rp = runner_defaults;
+	struct run_spec spec = { .wl = &fake_workload, .wl_params = &fp, .rp = &rp };
+
+	rp.instances = instances;
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(runner_sample(&spec, 100 * MS, s), 0);
+	print_message("# %s: %s\n", sample_status_name(s->status), s->reason);
+}
+
+static void test_fail_before_ready(void **state)
+{
+	struct sample s;
+
+	(void)state;
+	run_fake(FAKE_FAIL_BEFORE_READY, 2, &s);
+	assert_int_equal(s.status, SAMPLE_FAILED);
+	assert_non_null(strstr(s.reason, "no such resource"));
+	assert_non_null(strstr(s.reason, "before the start"));
+	assert_nothing_left();
+}
+
+static void test_fail_reason(void **state)
+{
+	struct sample s;
+
+	(void)state;
+	run_fake(FAKE_FAIL_REASON, 1, &s);
+	assert_int_equal(s.status, SAMPLE_FAILED);
+	assert_non_null(strstr(s.reason, "checksum mismatch in packet 42"));
+	assert_nothing_left();
+}
+
+/* A workload that ignores the end of the window is killed after the grace. */
+static void test_stop_deadline(void **state)
+{
+	struct sample s;
+	uint64_t t0 = now_ns();
+
+	(void)state;
+	run_fake(FAKE_IGNORE_STOP, 2, &s);
+	assert_int_equal(s.status, SAMPLE_FAILED);
+	assert_non_null(strstr(s.reason, "did not stop"));
+	assert_true(now_ns() - t0 < 9000 * MS);
+	assert_nothing_left();
+}
+
+/* A probe sees every task alive at the barrier, and the ops at its stop. */
+struct probe_log {
+	size_t ntids;
+	int alive;
+	int started, stopped;
+	uint64_t ops_at_stop;
+};
+
+static int log_start(void *state, const pid_t *tids, size_t ntids)
+{
+	struct probe_log *pl = state;
+	size_t i;
+
+	pl->started++;
+	pl->ntids = ntids;
+	for (i = 0; i < ntids; i++)
+		if (tids[i] > 0 && kill(tids[i], 0) == 0)
+			pl->alive++;
+	return 0;
+}
+
+static void log_stop(void *state, struct sample *s)
+{
+	struct probe_log *pl = state;
+
+	pl->stopped++;
+	pl->ops_at_stop = s->ops;
+	sample_set(s, "probe_test_metric", 1.0, BETTER_NEUTRAL, 0);
+}
+
+static const struct probe_ops log_ops = { .name = "log", .start = log_start, .stop = log_stop };
+
+static void test_probe_calls(void **state)
+{
+	const struct workload *wl = workload_find("pipe");
+	struct probe_log pl = { 0 };
+	struct probe pr = { .ops = &log_ops, .state = &pl };
+	struct run_params rp = runner_defaults;
+	struct run_spec spec = { .wl = wl, .wl_params = wl->defaults, .rp = &rp,
+				 .probes = &pr, .nprobes = 1 };
+	struct sample s;
+
+	(void)state;
+	rp.instances = 3;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(runner_sample(&spec, 100 * MS, &s), 0);
+	check_ok_sample(&s, 3);
+	assert_int_equal(pl.started, 1);
+	assert_int_equal(pl.stopped, 1);
+	assert_int_equal(pl.ntids, 6);
+	assert_int_equal(pl.alive, 6);
+	assert_true(pl.ops_at_stop == s.ops);
+	assert_non_null(sample_get(&s, "probe_test_metric"));
+	assert_nothing_left();
+}
+
 static void test_check_cross_cpu(void **state)
 {
 	const struct workload *wl = workload_find("pipe");
@@ -537,6 +687,10 @@ int main(void)
 		cmocka_unit_test(test_sample_keeps_index),
 		cmocka_unit_test(test_sample_task_killed),
 		cmocka_unit_test(test_parent_killed),
+		cmocka_unit_test(test_fail_before_ready),
+		cmocka_unit_test(test_fail_reason),
+		cmocka_unit_test(test_stop_deadline),
+		cmocka_unit_test(test_probe_calls),
 		cmocka_unit_test(test_sample_interrupted), /* last: the stop signal stays */
 	};
 

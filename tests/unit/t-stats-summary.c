@@ -56,9 +56,9 @@ static void test_moments(void **state)
 
 /*
  * 95% distribution-free CI of the median: ranks and attained coverage as
- * tabulated by Conover (Practical Nonparametric Statistics, Table A3 via
- * the binomial) and Hollander and Wolfe; n = 100 gives the familiar 40th
- * and 61st values.
+ * tabulated for the sign-test interval (Conover, Practical Nonparametric
+ * Statistics; Hollander and Wolfe); n = 100 gives the familiar 40th and
+ * 61st values.
  */
 static void test_median_ci_published(void **state)
 {
