@@ -1,13 +1,826 @@
 /*
- * cmd-vm.c: `wakebench vm` (not built yet: this file is replaced by the
- * command's implementation).
+ * cmd-vm.c: `wakebench vm`: boot other kernels with qemu, run a subcommand
+ * inside each, and import the guests' experiments into the host store
+ * (DESIGN section 10).
+ *
+ * Host side: check the input (kernel images by their header, --cpus against
+ * this host, a subcommand after "--"), choose KVM or TCG, build the guest's
+ * initramfs (cached under its SHA-256) plus a small archive holding this
+ * invocation's arguments, then boot round by round, kernels alternating
+ * (k1 k2 k1 k2 ...). Each round's result channel is validated; the guest's
+ * store gets the virtualisation keys and is imported in one transaction,
+ * so a round is either wholly in the host store or not at all. A failed
+ * round says why and shows the console's tail; later rounds still run.
+ * Ctrl-C kills qemu, removes the temporary files and keeps the rounds
+ * already imported.
+ *
+ * Guest side (hidden `vm --guest ARGS`, started by the guest's /init): run
+ * the subcommand with a store in the guest's tmpfs, then send its output,
+ * its store and its exit status home on the dedicated serial port.
  */
 #include "cli/cli.h"
+#include "runner/vm.h"
+#include "runner/vmchan.h"
+#include "store/store.h"
+#include "sys/initramfs.h"
+#include "sys/vmhost.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+enum accel_choice { ACCEL_AUTO = 0, ACCEL_KVM, ACCEL_TCG };
+static const char *const accel_names[] = { "auto", "kvm", "tcg", NULL };
+
+struct vm_params {
+	struct strlist kernels;
+	uint64_t rounds;
+	uint64_t cpus;
+	uint64_t memory_bytes;
+	const char *append;
+	uint64_t timeout_ns;
+	int accel;
+	const char *qemu;
+	const char *guest; /* hidden: the guest side, started by /init */
+	bool keep_temp;
+};
+
+static const struct vm_params vm_defaults = {
+	.rounds = 1,
+	.cpus = 2,
+	.memory_bytes = 1ull << 30,
+	.timeout_ns = 600ull * 1000000000ull,
+	.accel = ACCEL_AUTO,
+};
+
+static const struct opt vm_opts[] = {
+	{ .type = OPT_STRLIST, .long_name = "kernel", .short_name = 'k',
+	  .offset = offsetof(struct vm_params, kernels), .argh = "IMAGE",
+	  .help = "kernel image to boot (repeat for several; rounds alternate them)" },
+	{ .type = OPT_UINT, .long_name = "rounds", .short_name = 'r',
+	  .offset = offsetof(struct vm_params, rounds), .argh = "N",
+	  .help = "boots of each kernel", .min = 1, .max = 1000 },
+	{ .type = OPT_UINT, .long_name = "cpus", .offset = offsetof(struct vm_params, cpus),
+	  .argh = "N", .help = "guest CPUs (at most this host's)", .min = 1, .max = 1024 },
+	{ .type = OPT_SIZE, .long_name = "memory", .offset = offsetof(struct vm_params, memory_bytes),
+	  .argh = "SIZE", .help = "guest memory", .min = 256.0 * 1024 * 1024,
+	  .max = 1024.0 * 1024 * 1024 * 1024 },
+	{ .type = OPT_STRING, .long_name = "append", .offset = offsetof(struct vm_params, append),
+	  .argh = "ARGS", .help = "extra kernel command-line arguments" },
+	{ .type = OPT_DURATION, .long_name = "timeout",
+	  .offset = offsetof(struct vm_params, timeout_ns), .argh = "DURATION",
+	  .help = "deadline of one boot, from start to power-off", .min = 1e9,
+	  .max = 86400e9 },
+	{ .type = OPT_CHOICE, .long_name = "accel", .offset = offsetof(struct vm_params, accel),
+	  .argh = "ACCEL", .help = "KVM when usable, else TCG (emulated)", .choices = accel_names },
+	{ .type = OPT_STRING, .long_name = "qemu", .offset = offsetof(struct vm_params, qemu),
+	  .argh = "PATH", .help = "qemu binary (default qemu-system-<arch> from PATH)" },
+	{ .type = OPT_FLAG, .long_name = "keep-temp", .offset = offsetof(struct vm_params, keep_temp),
+	  .help = "keep the temporary directory (consoles, channels, initrd) for debugging" },
+	{ .type = OPT_STRING, .long_name = "guest", .offset = offsetof(struct vm_params, guest),
+	  .argh = "FILE", .help = "run as the guest side", .flags = OPT_HIDDEN },
+	OPT_END_ROW,
+};
+
+/* Subcommands that make sense in a fresh guest; those that store get --db. */
+static const struct {
+	const char *name;
+	int stores;
+} guest_commands[] = {
+	{ "run", 1 }, { "ab", 1 }, { "env", 0 }, { "features", 0 }, { "list", 0 },
+};
+
+#define GUEST_DIR   "/tmp/wakebench"
+#define GUEST_DB    GUEST_DIR "/results.db"
+#define GUEST_ARGS  "/wakebench/args"
+#define CONSOLE_TAIL_LINES 25
+
+static int guest_command_stores(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(guest_commands); i++)
+		if (!strcmp(guest_commands[i].name, name))
+			return guest_commands[i].stores;
+	return -1;
+}
+
+/* ------------------------------------------------------------------ guest side */
+
+static uint64_t guest_uptime_ns(void)
+{
+	char line[64];
+	double s;
+
+	if (read_line_file("/proc/uptime", line, sizeof(line)) || sscanf(line, "%lf", &s) != 1)
+		return 0;
+	return (uint64_t)(s * 1e9);
+}
+
+static int open_channel(const char *dev)
+{
+	struct termios t;
+	int fd = open(dev, O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return error_errno("cannot open the result channel '%s'", dev);
+	/* Raw: no newline translation, no echo, all 8 bits. */
+	if (tcgetattr(fd, &t) == 0) {
+		cfmakeraw(&t);
+		cfsetispeed(&t, B115200);
+		cfsetospeed(&t, B115200);
+		if (tcsetattr(fd, TCSANOW, &t))
+			warning("cannot put '%s' in raw mode: %s", dev, strerror(errno));
+	} else {
+		warning("'%s' is not a terminal: %s", dev, strerror(errno));
+	}
+	return fd;
+}
+
+static void send_file_if_present(struct vmchan_writer *w, const char *path, const char *name,
+				 int *failed)
+{
+	char *data;
+	size_t len;
+
+	if (access(path, F_OK))
+		return;
+	if (read_file(path, &data, &len)) {
+		error_errno("cannot read '%s'", path);
+		*failed = 1;
+		return;
+	}
+	if (vmchan_send_file(w, name, data, len))
+		*failed = 1;
+	free(data);
+}
+
+static void send_output(struct vmchan_writer *w, const char *path, int stream, int *failed)
+{
+	char *data;
+	size_t len;
+
+	if (read_file(path, &data, &len))
+		return;
+	/* The console log shows it too, for whoever reads a failed round's tail. */
+	write_full(STDOUT_FILENO, data, len);
+	if (len && vmchan_send_output(w, stream, data, len))
+		*failed = 1;
+	free(data);
+}
+
+static int guest_main(const char *args_path)
+{
+	static char prog[] = "wakebench", db_flag[] = "--db", db_path[] = GUEST_DB;
+	struct vmchan_writer w = { .fd = -1 };
+	char *args, *p, **argv = NULL;
+	size_t len, n = 0;
+	struct utsname u;
+	uint64_t uptime_ns, start_ns, duration_ns;
+	int status = 0, failed = 0, stores;
+	pid_t pid;
+
+	if (read_file(args_path, &args, &len) || !len || args[len - 1] != '\0')
+		return error("vm --guest: cannot read the arguments '%s'", args_path);
+	for (p = args; p < args + len; p += strlen(p) + 1) {
+		argv = xrealloc(argv, (n + 4) * sizeof(*argv));
+		argv[n++] = p;
+	}
+	if (n < 2) {
+		free(argv);
+		free(args);
+		return error("vm --guest: '%s' names no subcommand", args_path);
+	}
+	w.fd = open_channel(argv[0]);
+	if (w.fd < 0)
+		goto out;
+	uname(&u);
+	if (vmchan_send(&w, VMCHAN_HELLO, u.release, strlen(u.release)))
+		goto out;
+
+	/* argv[0] becomes the program name; --db goes right after the subcommand. */
+	stores = guest_command_stores(argv[1]);
+	if (stores > 0) {
+		memmove(argv + 4, argv + 2, (n - 2) * sizeof(*argv));
+		argv[2] = db_flag;
+		argv[3] = db_path;
+		n += 2;
+	}
+	argv[0] = prog;
+	argv[n] = NULL;
+	if (mkdir(GUEST_DIR, 0755) && errno != EEXIST) {
+		error_errno("cannot create '%s'", GUEST_DIR);
+		goto out;
+	}
+	uptime_ns = guest_uptime_ns();
+	start_ns = now_ns();
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		error_errno("fork");
+		goto out;
+	}
+	if (pid == 0) {
+		int o = open(GUEST_DIR "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(GUEST_DIR "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (o < 0 || e < 0 || dup2(o, STDOUT_FILENO) < 0 || dup2(e, STDERR_FILENO) < 0)
+			_exit(126);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			error_errno("waitpid");
+			goto out;
+		}
+	duration_ns = now_ns() - start_ns;
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+
+	send_output(&w, GUEST_DIR "/stdout", 1, &failed);
+	send_output(&w, GUEST_DIR "/stderr", 2, &failed);
+	if (stores > 0) {
+		send_file_if_present(&w, GUEST_DB, "results.db", &failed);
+		send_file_if_present(&w, GUEST_DB "-wal", "results.db-wal", &failed);
+	}
+	if (failed || vmchan_send_status(&w, status, duration_ns, uptime_ns) || vmchan_finish(&w))
+		goto out;
+	/* Every byte must have left the UART before /init powers off. */
+	tcdrain(w.fd);
+	close(w.fd);
+	free(argv);
+	free(args);
+	return 0;
+out:
+	if (w.fd >= 0)
+		close(w.fd);
+	free(argv);
+	free(args);
+	return EXIT_RUNTIME;
+}
+
+/* ------------------------------------------------------------------- host side */
+
+static char tmpdir[PATH_MAX];
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void remove_tmpdir(void)
+{
+	if (tmpdir[0])
+		nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tmpdir[0] = '\0';
+}
+
+static const char *cache_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (x && *x)
+		snprintf(dir, sizeof(dir), "%s/wakebench", x);
+	else
+		snprintf(dir, sizeof(dir), "%s/.cache/wakebench", home && *home ? home : "/tmp");
+	return dir;
+}
+
+static int mkdir_p(const char *path)
+{
+	char buf[PATH_MAX], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0 || write_full(fd, data, len) != (ssize_t)len || fsync(fd) || close(fd) ||
+	    rename(tmp, path)) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+static int write_file_plain(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return -1;
+	if (write_full(fd, data, len) != (ssize_t)len) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}
+
+/*
+ * The guest's base archive, from the cache when an identical one is there.
+ * Deterministic archives make the content hash the cache key.
+ */
+static int guest_base_archive(struct initramfs *a, char *cached, size_t cachedlen)
+{
+	struct guest_spec spec;
+	char self[PATH_MAX], busybox[PATH_MAX], hex[65], dir[PATH_MAX - 80];
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return error_errno("vm: cannot find this wakebench binary");
+	self[n] = '\0';
+	if (vm_find_program("busybox", busybox, sizeof(busybox)) &&
+	    vm_find_program("/bin/busybox", busybox, sizeof(busybox)))
+		return error("vm: busybox not found (Debian: apt-get install busybox-static)");
+	spec.wakebench = self;
+	spec.busybox = busybox;
+	initramfs_init(a);
+	if (initramfs_build_guest(a, &spec))
+		return -1;
+	sha256_hex(a->buf, a->len, hex);
+	snprintf(dir, sizeof(dir), "%s/initramfs", cache_dir());
+	snprintf(cached, cachedlen, "%s/%s.cpio", dir, hex);
+	if (!access(cached, R_OK)) {
+		debug("vm: initramfs from the cache: %s", cached);
+		return 0;
+	}
+	if (mkdir_p(dir) || write_file_atomic(cached, a->buf, a->len)) {
+		warning("vm: cannot cache the initramfs in '%s': %s", dir, strerror(errno));
+		cached[0] = '\0';
+	} else {
+		debug("vm: initramfs cached: %s (%zu bytes)", cached, a->len);
+	}
+	return 0;
+}
+
+/* This invocation's arguments as a second archive: channel device, then argv. */
+static void args_archive(struct initramfs *a, const char *chan_dev, const char **argv,
+			 size_t argc)
+{
+	size_t len = strlen(chan_dev) + 1, i, off;
+	char *buf;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	buf = xmalloc(len);
+	off = strlen(chan_dev) + 1;
+	memcpy(buf, chan_dev, off);
+	for (i = 0; i < argc; i++) {
+		memcpy(buf + off, argv[i], strlen(argv[i]) + 1);
+		off += strlen(argv[i]) + 1;
+	}
+	initramfs_init(a);
+	if (initramfs_add_file(a, GUEST_ARGS, 0644, buf, len))
+		BUG("cannot add the guest arguments");
+	initramfs_finish(a);
+	free(buf);
+}
+
+struct kernel_info {
+	const char *path;
+	char abspath[PATH_MAX];
+	char sha256[65];
+};
+
+struct vm_run_ctx {
+	const struct vm_params *p;
+	struct ctx *ctx;
+	struct store *st;
+	const char *accel; /* "kvm" or "tcg" */
+	char qemu_version[160];
+	char *cmdline;
+};
+
+static void add_key(struct store *g, int64_t exp_id, const char *key, enum impact impact,
+		    const char *value, int *failed)
+{
+	if (!*failed && store_add_env_entry(g, exp_id, "start", key, value, impact))
+		*failed = 1;
+}
+
+static void add_vm_keys(struct store *g, int64_t exp_id, const struct vm_run_ctx *rc,
+			const struct kernel_info *k, unsigned round, unsigned nrounds, int *failed)
+{
+	char mem[32], cpus[24], rnd[32];
+
+	format_size(rc->p->memory_bytes, mem, sizeof(mem));
+	snprintf(cpus, sizeof(cpus), "%llu", (unsigned long long)rc->p->cpus);
+	snprintf(rnd, sizeof(rnd), "%u/%u", round, nrounds);
+	add_key(g, exp_id, "vm.accel", IMPACT_STRONG, rc->accel, failed);
+	if (!strcmp(rc->accel, "tcg"))
+		add_key(g, exp_id, "vm.warning", IMPACT_WEAK,
+			"TCG: absolute numbers are emulated; the scheduler's decisions are real",
+			failed);
+	add_key(g, exp_id, "vm.qemu_version", IMPACT_MEDIUM, rc->qemu_version, failed);
+	add_key(g, exp_id, "vm.guest_cpus", IMPACT_STRONG, cpus, failed);
+	add_key(g, exp_id, "vm.guest_memory", IMPACT_WEAK, mem, failed);
+	add_key(g, exp_id, "vm.kernel_image", IMPACT_IDENTITY, k->abspath, failed);
+	add_key(g, exp_id, "vm.kernel_sha256", IMPACT_IDENTITY, k->sha256, failed);
+	add_key(g, exp_id, "vm.append", IMPACT_MEDIUM, rc->p->append ? rc->p->append : "", failed);
+	add_key(g, exp_id, "vm.round", IMPACT_RUN, rnd, failed);
+	add_key(g, exp_id, "vm.host_cmdline", IMPACT_RUN, rc->cmdline, failed);
+}
+
+/*
+ * Write the guest's store under dir, add the vm keys to its experiments,
+ * and import it into the host store (one transaction there). Returns the
+ * number of experiments added, or -1.
+ */
+static int import_round(const struct vm_run_ctx *rc, const struct vmchan_result *res,
+			const char *dir, const struct kernel_info *k, unsigned round,
+			unsigned nrounds, size_t *nskipped)
+{
+	const struct vmchan_file *db = vmchan_find_file(res, "results.db");
+	const struct vmchan_file *wal = vmchan_find_file(res, "results.db-wal");
+	char *path, *walpath;
+	struct store *g = NULL;
+	struct store_experiment *exps = NULL;
+	size_t nexps = 0, i, nadded = 0;
+	int64_t *ids = NULL;
+	int failed = 0;
+
+	*nskipped = 0;
+	if (!db)
+		return 0;
+	path = xasprintf("%s/results.db", dir);
+	walpath = xasprintf("%s/results.db-wal", dir);
+	if (mkdir(dir, 0700) || write_file_plain(path, db->data, db->len) ||
+	    (wal && write_file_plain(walpath, wal->data, wal->len))) {
+		error_errno("vm: cannot write the guest's store to '%s'", dir);
+		goto fail;
+	}
+	if (store_open(path, 0, &g))
+		goto fail;
+	if (store_list_experiments(g, NULL, &exps, &nexps))
+		goto fail;
+	for (i = 0; i < nexps && !failed; i++)
+		add_vm_keys(g, exps[i].id, rc, k, round, nrounds, &failed);
+	store_experiments_free(exps, nexps);
+	store_close(g);
+	g = NULL;
+	if (failed)
+		goto fail;
+	if (store_import(rc->st, path, &ids, &nadded, nskipped))
+		goto fail;
+	free(ids);
+	free(path);
+	free(walpath);
+	return (int)nadded;
+fail:
+	if (g)
+		store_close(g);
+	free(path);
+	free(walpath);
+	return -1;
+}
+
+static void print_guest_stderr(const char *text, const char *release)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(stderr, "[guest %s] %.*s\n", release, (int)n, p);
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
+static void keep_console(const char *console, unsigned round, const struct kernel_info *k)
+{
+	char dir[PATH_MAX], *dst;
+	char *data;
+	size_t len;
+	const char *base = strrchr(k->path, '/');
+
+	snprintf(dir, sizeof(dir), "%s/console", cache_dir());
+	if (read_file(console, &data, &len))
+		return;
+	if (!len) {
+		free(data);
+		return;
+	}
+	dst = xasprintf("%s/%llu-round%u-%s.log", dir,
+			(unsigned long long)(realtime_ns() / 1000000000ull), round,
+			base ? base + 1 : k->path);
+	if (mkdir_p(dir) || write_file_plain(dst, data, len))
+		warning("vm: cannot keep the console log in '%s': %s", dir, strerror(errno));
+	else
+		fprintf(stderr, "wakebench: the whole console log is in '%s'\n", dst);
+	free(dst);
+	free(data);
+}
+
+static void usage_check(const struct vm_params *p, const struct opts_result *res,
+			struct kernel_info **kernels_out)
+{
+	struct kernel_info *kernels;
+	long host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *sub;
+	size_t i;
+
+	if (p->kernels.n == 0)
+		die_usage("vm: option '--kernel' is required: give at least one kernel image");
+	if (res->dashdash < 0 || (size_t)res->dashdash >= res->npos) {
+		if (res->npos)
+			die_usage("vm: put the subcommand after '--', e.g. 'wakebench vm --kernel "
+				  "IMAGE -- run pipe'");
+		die_usage("vm: no subcommand: give one after '--', e.g. 'wakebench vm --kernel "
+			  "IMAGE -- run pipe -t 1s'");
+	}
+	if (res->dashdash > 0)
+		die_usage("vm: unexpected argument '%s' before '--'", res->pos[0]);
+	sub = res->pos[res->dashdash];
+	if (guest_command_stores(sub) < 0) {
+		char list[128] = "";
+
+		for (i = 0; i < ARRAY_SIZE(guest_commands); i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? "|" : "", guest_commands[i].name);
+		die_usage("vm: subcommand '%s' cannot run in the guest, allowed %s", sub, list);
+	}
+	for (i = (size_t)res->dashdash + 1; i < res->npos; i++)
+		if (!strcmp(res->pos[i], "--db") || !strncmp(res->pos[i], "--db=", 5))
+			die_usage("vm: option '--db' after '--' is not allowed: the guest's store "
+				  "is vm's; give --db before '--' for the host store");
+	if (host_cpus > 0 && p->cpus > (uint64_t)host_cpus)
+		die_usage("vm: option '--cpus': value out of range: '%llu', allowed 1..%ld (this "
+			  "host's CPUs)",
+			  (unsigned long long)p->cpus, host_cpus);
+	kernels = xcalloc(p->kernels.n, sizeof(*kernels));
+	for (i = 0; i < p->kernels.n; i++) {
+		char why[256];
+
+		kernels[i].path = p->kernels.v[i];
+		if (vmhost_check_kernel(kernels[i].path, why, sizeof(why)))
+			die_usage("vm: option '--kernel': '%s': %s", kernels[i].path, why);
+		if (!realpath(kernels[i].path, kernels[i].abspath))
+			snprintf(kernels[i].abspath, sizeof(kernels[i].abspath), "%s",
+				 kernels[i].path);
+	}
+	*kernels_out = kernels;
+}
 
 int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
-	(void)ctx;
-	return error("'vm' is not built yet");
+	struct vm_params p = vm_defaults;
+	struct opt_group groups[2] = {
+		{ .title = "vm options", .opts = vm_opts, .base = &p, .defaults = &vm_defaults },
+		cli_common_group(ctx),
+	};
+	struct opts_result res;
+	struct kernel_info *kernels = NULL;
+	struct vm_run_ctx rc = { .p = &p, .ctx = ctx };
+	const struct vmhost_arch *arch;
+	struct initramfs base, extra;
+	char qemu[PATH_MAX], why[256], cached[PATH_MAX], *initrd = NULL;
+	unsigned nrounds, r, nfailed = 0, nok = 0, guest_status = 0;
+	size_t total_added = 0;
+	int ret = EXIT_RUNTIME, interrupted = 0;
+
+	cli_parse("vm", "--kernel IMAGE [--kernel IMAGE ...] [options] -- SUBCOMMAND [ARGS...]",
+		  "Boot each kernel image with qemu, run the subcommand inside (with a store in\n"
+		  "the guest), and import the guest's experiments into this host's store. Rounds\n"
+		  "alternate the kernels. Without usable KVM the guest is emulated (TCG): absolute\n"
+		  "numbers are then emulated while the scheduler's decisions are real.",
+		  groups, ARRAY_SIZE(groups), argc, argv, 1, &res, ctx);
+	if (p.guest) {
+		ret = guest_main(p.guest);
+		goto out_opts;
+	}
+	usage_check(&p, &res, &kernels);
+
+	arch = vmhost_arch();
+	if (!arch)
+		die_skip("vm: qemu guests are not supported on this architecture");
+	if (vm_find_program(p.qemu ? p.qemu : arch->qemu, qemu, sizeof(qemu))) {
+		error("vm: qemu not found: '%s'%s (Debian: apt-get install %s)",
+		      p.qemu ? p.qemu : arch->qemu, p.qemu ? " is not an executable" : " is not in PATH",
+		      strcmp(arch->name, "arm64") ? "qemu-system-x86" : "qemu-system-arm");
+		goto out;
+	}
+	if (vm_qemu_version(qemu, rc.qemu_version, sizeof(rc.qemu_version)))
+		goto out;
+	if (p.accel == ACCEL_TCG) {
+		rc.accel = "tcg";
+	} else if (vmhost_kvm_usable(why, sizeof(why))) {
+		rc.accel = "kvm";
+	} else if (p.accel == ACCEL_KVM) {
+		error("vm: option '--accel kvm': KVM is not usable here: %s", why);
+		goto out;
+	} else {
+		rc.accel = "tcg";
+		debug("vm: no KVM: %s", why);
+	}
+	if (!strcmp(rc.accel, "tcg"))
+		warning("vm: guests are emulated (TCG, no usable KVM): absolute numbers are "
+			"emulated, the scheduler's decisions are real");
+
+	for (r = 0; r < p.kernels.n; r++)
+		if (sha256_file_hex(kernels[r].path, kernels[r].sha256)) {
+			error_errno("vm: cannot read '%s'", kernels[r].path);
+			goto out;
+		}
+	if (!ctx->no_store && store_open(cli_db_path(ctx), STORE_CREATE, &rc.st))
+		goto out;
+	rc.cmdline = cli_cmdline(ctx);
+
+	if (guest_base_archive(&base, cached, sizeof(cached))) {
+		initramfs_release(&base);
+		goto out;
+	}
+	args_archive(&extra, arch->chan_dev, res.pos + res.dashdash,
+		     res.npos - (size_t)res.dashdash);
+	/* From here on a stop signal only sets a flag: the rounds loop cleans up. */
+	vm_signals_install();
+	snprintf(tmpdir, sizeof(tmpdir), "%s/wakebench-vm.XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		error_errno("vm: cannot create a temporary directory '%s'", tmpdir);
+		tmpdir[0] = '\0';
+		initramfs_release(&base);
+		initramfs_release(&extra);
+		goto out;
+	}
+	initrd = xasprintf("%s/initrd.cpio", tmpdir);
+	{
+		int fd = open(initrd, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		int bad = fd < 0 || write_full(fd, base.buf, base.len) != (ssize_t)base.len ||
+			  write_full(fd, extra.buf, extra.len) != (ssize_t)extra.len;
+
+		if (fd >= 0 && close(fd))
+			bad = 1;
+		initramfs_release(&base);
+		initramfs_release(&extra);
+		if (bad) {
+			error_errno("vm: cannot write '%s'", initrd);
+			goto out;
+		}
+	}
+
+	nrounds = (unsigned)p.rounds * (unsigned)p.kernels.n;
+	for (r = 0; r < nrounds && !interrupted; r++) {
+		const struct kernel_info *k = &kernels[r % p.kernels.n];
+		char *console = xasprintf("%s/console-%u.log", tmpdir, r + 1);
+		char *chan = xasprintf("%s/channel-%u.bin", tmpdir, r + 1);
+		char *qlog = xasprintf("%s/qemu-%u.log", tmpdir, r + 1);
+		char *dbdir = xasprintf("%s/round-%u", tmpdir, r + 1);
+		struct vm_boot b = {
+			.arch = arch,
+			.qemu = qemu,
+			.kvm = !strcmp(rc.accel, "kvm"),
+			.cpus = (unsigned)p.cpus,
+			.memory_bytes = p.memory_bytes,
+			.kernel = k->path,
+			.initrd = initrd,
+			.append = p.append,
+			.timeout_ns = p.timeout_ns,
+			.console_path = console,
+			.chan_path = chan,
+			.qemu_log_path = qlog,
+		};
+		struct vm_outcome o;
+		char wall[32], dur[32], over[32];
+		size_t nskipped = 0;
+		int added;
+
+		info("vm: round %u/%u: booting '%s' (%s, %llu CPUs)", r + 1, nrounds, k->path,
+		     rc.accel, (unsigned long long)p.cpus);
+		if (vm_run(&b, &o)) {
+			nfailed++;
+			goto next;
+		}
+		if (o.interrupted) {
+			interrupted = 1;
+			goto next;
+		}
+		format_duration(o.wall_ns / 1000000ull * 1000000ull, wall, sizeof(wall));
+		if (!o.ok) {
+			nfailed++;
+			error("vm: round %u/%u ('%s') failed after %s: %s", r + 1, nrounds, k->path,
+			      wall, o.reason);
+			fprintf(stderr, "wakebench: console tail:\n");
+			vm_console_tail(console, CONSOLE_TAIL_LINES, "  | ", stderr);
+			keep_console(console, r + 1, k);
+			goto next;
+		}
+		fputs(o.res.out, stdout);
+		fflush(stdout);
+		print_guest_stderr(o.res.err, o.res.release);
+		format_duration(o.res.duration_ns / 1000000ull * 1000000ull, dur, sizeof(dur));
+		format_duration(o.wall_ns > o.res.duration_ns
+					? (o.wall_ns - o.res.duration_ns) / 1000000ull * 1000000ull
+					: 0,
+				over, sizeof(over));
+		if (o.res.exit_status && guest_status == 0)
+			guest_status = (unsigned)o.res.exit_status;
+		added = 0;
+		if (rc.st) {
+			added = import_round(&rc, &o.res, dbdir, k, r + 1, nrounds, &nskipped);
+			if (added < 0) {
+				nfailed++;
+				error("vm: round %u/%u ('%s'): nothing imported", r + 1, nrounds,
+				      k->path);
+				vm_outcome_release(&o);
+				goto next;
+			}
+			total_added += (size_t)added;
+		}
+		nok++;
+		info("vm: round %u/%u: kernel %s, subcommand exit %d, %d experiment%s imported; "
+		     "boot %s, subcommand %s, boot overhead %s",
+		     r + 1, nrounds, o.res.release, o.res.exit_status, added, added == 1 ? "" : "s",
+		     wall, dur, over);
+		vm_outcome_release(&o);
+next:
+		if (vm_stop_signal())
+			interrupted = 1;
+		if (!p.keep_temp) {
+			unlink(console);
+			unlink(chan);
+			unlink(qlog);
+		}
+		free(console);
+		free(chan);
+		free(qlog);
+		free(dbdir);
+	}
+	if (interrupted) {
+		error("vm: interrupted: %u of %u rounds completed and kept (%zu experiments "
+		      "imported)",
+		      nok, nrounds, total_added);
+		ret = EXIT_RUNTIME;
+	} else if (nfailed) {
+		error("vm: %u of %u rounds failed (%zu experiments imported)", nfailed, nrounds,
+		      total_added);
+		ret = EXIT_RUNTIME;
+	} else {
+		/* The guest's own verdict (3 regression, 77 cannot run there) passes through. */
+		switch (guest_status) {
+		case EXIT_OK:
+		case EXIT_RUNTIME:
+		case EXIT_USAGE:
+		case EXIT_REGRESSION:
+		case EXIT_SKIP:
+			ret = (int)guest_status;
+			break;
+		default:
+			ret = EXIT_RUNTIME;
+			break;
+		}
+	}
+out:
+	if (p.keep_temp && tmpdir[0]) {
+		info("vm: temporary files kept in '%s'", tmpdir);
+		tmpdir[0] = '\0';
+	}
+	remove_tmpdir();
+	free(initrd);
+	free(rc.cmdline);
+	if (rc.st)
+		store_close(rc.st);
+	free(kernels);
+out_opts:
+	opts_release(groups, ARRAY_SIZE(groups));
+	opts_result_release(&res);
+	return ret;
 }

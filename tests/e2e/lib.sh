@@ -46,20 +46,24 @@ ok() { # ok "command string or 0/1" "name"
 	if [ "$1" = 0 ] || [ "$1" = 1 ]; then _result "$1" "$2"; return; fi
 	if eval "$1" >/dev/null 2>&1; then _result 0 "$2"; else _result 1 "$2"; fi
 }
+# Failure details go to stderr, which prove shows even when it is not verbose.
 is() {
 	if [ "$1" = "$2" ]; then _result 0 "$3"; else
-		_result 1 "$3"; echo "#   got:  '$1'"; echo "#   want: '$2'"; fi
+		_result 1 "$3"; { echo "#   got:  '$1'"; echo "#   want: '$2'"; } >&2; fi
 }
 like() {
 	if printf '%s\n' "$1" | grep -Eq -- "$2"; then _result 0 "$3"; else
-		_result 1 "$3"; printf '%s\n' "$1" | head -20 | sed 's/^/#   got: /'; echo "#   want /$2/"; fi
+		_result 1 "$3"
+		{ printf '%s\n' "$1" | head -20 | sed 's/^/#   got: /'; echo "#   want /$2/"; } >&2
+	fi
 }
 unlike() {
 	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
-		_result 1 "$3"; printf '%s\n' "$1" | head -20 | sed 's/^/#   got: /'; else _result 0 "$3"; fi
+		_result 1 "$3"; printf '%s\n' "$1" | head -20 | sed 's/^/#   got: /' >&2
+	else _result 0 "$3"; fi
 }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $1"; }
-diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
+diag() { printf '%s\n' "$*" | sed 's/^/# /' >&2; }
 
 # Run a command capturing stdout, stderr and status into OUT, ERR, RC.
 run_cmd() {

@@ -1,0 +1,503 @@
+/*
+ * vmchan.c: framing and validation of the records a `vm` guest sends home
+ * (the format is described in vmchan.h), and the two digests `vm` uses:
+ * zlib's CRC-32 for records and a SHA-256 for content-addressed caching and
+ * the kernel image's identity.
+ *
+ * The decoder is strict on purpose: the only thing it accepts is a complete,
+ * in-order, CRC-checked sequence ending in END. Anything else is a failed
+ * round with a reason, never a partial import.
+ */
+#include "runner/vmchan.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+	put_u32(p, (uint32_t)v);
+	put_u32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+	return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+}
+
+uint32_t vmchan_crc32(const void *buf, size_t len)
+{
+	uLong crc = crc32(0L, Z_NULL, 0);
+	const Bytef *p = buf;
+
+	while (len) {
+		uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
+
+		crc = crc32(crc, p, n);
+		p += n;
+		len -= n;
+	}
+	return (uint32_t)crc;
+}
+
+/* The CRC of a record covers its type, seq and len fields, then the payload. */
+static uint32_t record_crc(const uint8_t *hdr, const uint8_t *payload, uint32_t len)
+{
+	uLong crc = crc32(0L, Z_NULL, 0);
+
+	crc = crc32(crc, hdr + 4, 12);
+	if (len)
+		crc = crc32(crc, payload, len);
+	return (uint32_t)crc;
+}
+
+size_t vmchan_encode(uint8_t *out, uint32_t type, uint32_t seq, const void *payload,
+		     uint32_t len)
+{
+	put_u32(out, VMCHAN_MAGIC);
+	put_u32(out + 4, type);
+	put_u32(out + 8, seq);
+	put_u32(out + 12, len);
+	if (len)
+		memcpy(out + VMCHAN_HDR_BYTES, payload, len);
+	put_u32(out + 16, record_crc(out, out + VMCHAN_HDR_BYTES, len));
+	return VMCHAN_HDR_BYTES + len;
+}
+
+int vmchan_send(struct vmchan_writer *w, uint32_t type, const void *payload, size_t len)
+{
+	uint8_t *rec;
+	size_t n;
+
+	if (len > VMCHAN_MAX_PAYLOAD)
+		BUG("vmchan record of %zu bytes", len);
+	rec = xmalloc(VMCHAN_HDR_BYTES + len);
+	n = vmchan_encode(rec, type, w->seq, payload, (uint32_t)len);
+	if (write_full(w->fd, rec, n) != (ssize_t)n) {
+		free(rec);
+		return error_errno("cannot write to the result channel");
+	}
+	free(rec);
+	w->seq++;
+	return 0;
+}
+
+int vmchan_send_file(struct vmchan_writer *w, const char *name, const void *data, size_t len)
+{
+	size_t namelen = strlen(name), off = 0;
+	uint8_t *buf = xmalloc(4 + namelen + VMCHAN_FILE_CHUNK);
+	int ret = 0;
+
+	put_u32(buf, (uint32_t)namelen);
+	memcpy(buf + 4, name, namelen);
+	/* An empty file is still one record, so that it exists on the other side. */
+	do {
+		size_t n = len - off > VMCHAN_FILE_CHUNK ? VMCHAN_FILE_CHUNK : len - off;
+
+		if (n)
+			memcpy(buf + 4 + namelen, (const uint8_t *)data + off, n);
+		if (vmchan_send(w, VMCHAN_FILE, buf, 4 + namelen + n)) {
+			ret = -1;
+			break;
+		}
+		off += n;
+	} while (off < len);
+	free(buf);
+	return ret;
+}
+
+int vmchan_send_output(struct vmchan_writer *w, int stream, const void *text, size_t len)
+{
+	size_t off = 0;
+	uint8_t *buf = xmalloc(1 + VMCHAN_FILE_CHUNK);
+	int ret = 0;
+
+	buf[0] = (uint8_t)stream;
+	while (off < len) {
+		size_t n = len - off > VMCHAN_FILE_CHUNK ? VMCHAN_FILE_CHUNK : len - off;
+
+		memcpy(buf + 1, (const uint8_t *)text + off, n);
+		if (vmchan_send(w, VMCHAN_OUTPUT, buf, 1 + n)) {
+			ret = -1;
+			break;
+		}
+		off += n;
+	}
+	free(buf);
+	return ret;
+}
+
+int vmchan_send_status(struct vmchan_writer *w, int exit_status, uint64_t duration_ns,
+		       uint64_t uptime_ns)
+{
+	uint8_t buf[20];
+
+	put_u32(buf, (uint32_t)exit_status);
+	put_u64(buf + 4, duration_ns);
+	put_u64(buf + 12, uptime_ns);
+	return vmchan_send(w, VMCHAN_STATUS, buf, sizeof(buf));
+}
+
+int vmchan_finish(struct vmchan_writer *w)
+{
+	uint8_t buf[4];
+
+	put_u32(buf, w->seq);
+	return vmchan_send(w, VMCHAN_END, buf, sizeof(buf));
+}
+
+static void append(char **dst, size_t *dlen, const uint8_t *src, size_t n)
+{
+	*dst = xrealloc(*dst, *dlen + n + 1);
+	memcpy(*dst + *dlen, src, n);
+	*dlen += n;
+	(*dst)[*dlen] = '\0';
+}
+
+static int fail(char *why, size_t whylen, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static int fail(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* prev_type: the type of the record before this one (chunks of a file are consecutive). */
+static int add_record(struct vmchan_result *res, uint32_t prev_type, uint32_t type,
+		      const uint8_t *p, uint32_t len, char *why, size_t whylen)
+{
+	struct vmchan_file *f;
+	uint32_t namelen;
+
+	switch (type) {
+	case VMCHAN_HELLO:
+		if (res->release)
+			return fail(why, whylen, "a second HELLO record");
+		res->release = xmalloc(len + 1);
+		memcpy(res->release, p, len);
+		res->release[len] = '\0';
+		if (strlen(res->release) != len)
+			return fail(why, whylen, "HELLO record holds a NUL byte");
+		return 0;
+	case VMCHAN_FILE:
+		if (len < 4 || (namelen = get_u32(p)) == 0 || namelen > len - 4 || namelen > 255)
+			return fail(why, whylen, "malformed FILE record");
+		if (memchr(p + 4, '\0', namelen) || memchr(p + 4, '/', namelen))
+			return fail(why, whylen, "FILE record with an invalid name");
+		f = res->nfiles && prev_type == VMCHAN_FILE ? &res->files[res->nfiles - 1] : NULL;
+		if (!f || strlen(f->name) != namelen || memcmp(f->name, p + 4, namelen)) {
+			size_t i;
+
+			for (i = 0; i < res->nfiles; i++)
+				if (strlen(res->files[i].name) == namelen &&
+				    !memcmp(res->files[i].name, p + 4, namelen))
+					return fail(why, whylen, "file '%s' sent twice",
+						    res->files[i].name);
+			res->files = xrealloc(res->files, (res->nfiles + 1) * sizeof(*res->files));
+			f = &res->files[res->nfiles++];
+			memset(f, 0, sizeof(*f));
+			f->name = xmalloc(namelen + 1);
+			memcpy(f->name, p + 4, namelen);
+			f->name[namelen] = '\0';
+		}
+		f->data = xrealloc(f->data, f->len + (len - 4 - namelen) + 1);
+		memcpy(f->data + f->len, p + 4 + namelen, len - 4 - namelen);
+		f->len += len - 4 - namelen;
+		return 0;
+	case VMCHAN_OUTPUT:
+		if (len < 1 || (p[0] != 1 && p[0] != 2))
+			return fail(why, whylen, "malformed OUTPUT record");
+		if (p[0] == 1)
+			append(&res->out, &res->out_len, p + 1, len - 1);
+		else
+			append(&res->err, &res->err_len, p + 1, len - 1);
+		return 0;
+	case VMCHAN_STATUS:
+		if (len != 20)
+			return fail(why, whylen, "malformed STATUS record");
+		if (res->have_status)
+			return fail(why, whylen, "a second STATUS record");
+		res->have_status = 1;
+		res->exit_status = (int)get_u32(p);
+		res->duration_ns = get_u64(p + 4);
+		res->uptime_ns = get_u64(p + 12);
+		return 0;
+	default:
+		return fail(why, whylen, "unknown record type %u", type);
+	}
+}
+
+int vmchan_parse(const uint8_t *buf, size_t len, struct vmchan_result *res, char *why,
+		 size_t whylen)
+{
+	size_t off = 0;
+	uint32_t expect = 0, prev_type = 0;
+	int ended = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (len == 0)
+		return fail(why, whylen, "the guest sent nothing");
+	while (off < len) {
+		uint32_t type, seq, plen, crc;
+		const uint8_t *p = buf + off;
+
+		if (ended)
+			return fail(why, whylen, "%zu unexpected bytes after the END record",
+				    len - off);
+		if (len - off < VMCHAN_HDR_BYTES) {
+			if (get_u32(p) != VMCHAN_MAGIC && len - off >= 4)
+				return fail(why, whylen, "garbage at byte %zu", off);
+			return fail(why, whylen, "truncated record header at byte %zu", off);
+		}
+		if (get_u32(p) != VMCHAN_MAGIC)
+			return fail(why, whylen, "garbage at byte %zu (no record starts there)", off);
+		type = get_u32(p + 4);
+		seq = get_u32(p + 8);
+		plen = get_u32(p + 12);
+		crc = get_u32(p + 16);
+		if (plen > VMCHAN_MAX_PAYLOAD)
+			return fail(why, whylen, "corrupted record at byte %zu (length %u)", off,
+				    plen);
+		if (len - off - VMCHAN_HDR_BYTES < plen)
+			return fail(why, whylen,
+				    "truncated record %u at byte %zu: %zu of %u payload bytes", seq,
+				    off, len - off - VMCHAN_HDR_BYTES, plen);
+		if (record_crc(p, p + VMCHAN_HDR_BYTES, plen) != crc)
+			return fail(why, whylen, "corrupted record at byte %zu (CRC mismatch)", off);
+		if (seq < expect)
+			return fail(why, whylen, "duplicated record %u at byte %zu", seq, off);
+		if (seq > expect)
+			return fail(why, whylen, "missing record %u (next is %u) at byte %zu",
+				    expect, seq, off);
+		if (type == VMCHAN_END) {
+			if (plen != 4 || get_u32(p + VMCHAN_HDR_BYTES) != seq)
+				return fail(why, whylen, "END record does not match %u records",
+					    seq);
+			ended = 1;
+		} else if (add_record(res, prev_type, type, p + VMCHAN_HDR_BYTES, plen, why,
+				      whylen)) {
+			return -1;
+		}
+		prev_type = type;
+		expect++;
+		off += VMCHAN_HDR_BYTES + plen;
+	}
+	if (!ended)
+		return fail(why, whylen, "truncated: no END record after %u records", expect);
+	res->nrecords = expect;
+	if (!res->out)
+		append(&res->out, &res->out_len, (const uint8_t *)"", 0);
+	if (!res->err)
+		append(&res->err, &res->err_len, (const uint8_t *)"", 0);
+	return 0;
+}
+
+void vmchan_result_release(struct vmchan_result *res)
+{
+	size_t i;
+
+	free(res->release);
+	free(res->out);
+	free(res->err);
+	for (i = 0; i < res->nfiles; i++) {
+		free(res->files[i].name);
+		free(res->files[i].data);
+	}
+	free(res->files);
+	memset(res, 0, sizeof(*res));
+}
+
+const struct vmchan_file *vmchan_find_file(const struct vmchan_result *res, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < res->nfiles; i++)
+		if (!strcmp(res->files[i].name, name))
+			return &res->files[i];
+	return NULL;
+}
+
+/* ---- SHA-256, FIPS 180-4 ---- */
+
+static const uint32_t sha256_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+	0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+	0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+	0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+	0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+	0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+	0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+	0xc67178f2,
+};
+
+static inline uint32_t ror32(uint32_t x, unsigned n)
+{
+	return (x >> n) | (x << (32 - n));
+}
+
+static void sha256_block(struct sha256 *c, const uint8_t *b)
+{
+	uint32_t w[64], s[8], t1, t2;
+	unsigned i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)b[4 * i] << 24 | (uint32_t)b[4 * i + 1] << 16 |
+		       (uint32_t)b[4 * i + 2] << 8 | (uint32_t)b[4 * i + 3];
+	for (i = 16; i < 64; i++) {
+		uint32_t s0 = ror32(w[i - 15], 7) ^ ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
+		uint32_t s1 = ror32(w[i - 2], 17) ^ ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
+
+		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+	}
+	memcpy(s, c->h, sizeof(s));
+	for (i = 0; i < 64; i++) {
+		uint32_t e = s[4], a = s[0];
+
+		t1 = s[7] + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & s[5]) ^ (~e & s[6])) +
+		     sha256_k[i] + w[i];
+		t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) +
+		     ((a & s[1]) ^ (a & s[2]) ^ (s[1] & s[2]));
+		memmove(s + 1, s, 7 * sizeof(s[0]));
+		s[4] += t1;
+		s[0] = t1 + t2;
+	}
+	for (i = 0; i < 8; i++)
+		c->h[i] += s[i];
+}
+
+void sha256_init(struct sha256 *c)
+{
+	static const uint32_t h0[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+					0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+
+	memcpy(c->h, h0, sizeof(h0));
+	c->nbytes = 0;
+	c->used = 0;
+}
+
+void sha256_update(struct sha256 *c, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	c->nbytes += len;
+	if (c->used) {
+		size_t n = 64 - c->used < len ? 64 - c->used : len;
+
+		memcpy(c->block + c->used, p, n);
+		c->used += n;
+		p += n;
+		len -= n;
+		if (c->used < 64)
+			return;
+		sha256_block(c, c->block);
+		c->used = 0;
+	}
+	for (; len >= 64; p += 64, len -= 64)
+		sha256_block(c, p);
+	memcpy(c->block, p, len);
+	c->used = len;
+}
+
+void sha256_final(struct sha256 *c, uint8_t digest[32])
+{
+	uint64_t bits = c->nbytes * 8;
+	unsigned i;
+
+	c->block[c->used++] = 0x80;
+	if (c->used > 56) {
+		memset(c->block + c->used, 0, 64 - c->used);
+		sha256_block(c, c->block);
+		c->used = 0;
+	}
+	memset(c->block + c->used, 0, 56 - c->used);
+	for (i = 0; i < 8; i++)
+		c->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
+	sha256_block(c, c->block);
+	for (i = 0; i < 8; i++) {
+		digest[4 * i] = (uint8_t)(c->h[i] >> 24);
+		digest[4 * i + 1] = (uint8_t)(c->h[i] >> 16);
+		digest[4 * i + 2] = (uint8_t)(c->h[i] >> 8);
+		digest[4 * i + 3] = (uint8_t)c->h[i];
+	}
+}
+
+static void to_hex(const uint8_t digest[32], char hex[65])
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned i;
+
+	for (i = 0; i < 32; i++) {
+		hex[2 * i] = digits[digest[i] >> 4];
+		hex[2 * i + 1] = digits[digest[i] & 15];
+	}
+	hex[64] = '\0';
+}
+
+void sha256_hex(const void *data, size_t len, char hex[65])
+{
+	struct sha256 c;
+	uint8_t d[32];
+
+	sha256_init(&c);
+	sha256_update(&c, data, len);
+	sha256_final(&c, d);
+	to_hex(d, hex);
+}
+
+int sha256_file_hex(const char *path, char hex[65])
+{
+	struct sha256 c;
+	uint8_t d[32], *buf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	buf = xmalloc(1 << 16);
+	sha256_init(&c);
+	for (;;) {
+		ssize_t n = read(fd, buf, 1 << 16);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			free(buf);
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		sha256_update(&c, buf, (size_t)n);
+	}
+	free(buf);
+	close(fd);
+	sha256_final(&c, d);
+	to_hex(d, hex);
+	return 0;
+}

@@ -1,0 +1,163 @@
+/*
+ * vmhost.c: the architecture-specific facts of `wakebench vm` (see
+ * vmhost.h): qemu binary, machine, console and result-channel devices,
+ * kernel image formats, and the KVM usability check.
+ *
+ * Verified on x86-64 (Debian 12, qemu 7.2, Debian's 6.1 and 6.12 kernels).
+ * The arm64 row follows Debian's arm64 kernels and qemu's virt machine but
+ * has not been booted by these tests.
+ */
+#include "sys/vmhost.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kvm.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+static const struct vmhost_arch arch_x86_64 = {
+	.name = "x86-64",
+	.qemu = "qemu-system-x86_64",
+	.machine = "pc",
+	.console = "ttyS0",
+	.chan_dev = "/dev/ttyS1",
+	.chan_pci_serial = 0,
+};
+
+static const struct vmhost_arch arch_arm64 = {
+	.name = "arm64",
+	.qemu = "qemu-system-aarch64",
+	.machine = "virt",
+	.console = "ttyAMA0",
+	.chan_dev = "/dev/ttyS0",
+	.chan_pci_serial = 1,
+};
+
+const struct vmhost_arch *vmhost_arch(void)
+{
+	/* Both rows are compiled everywhere so that neither rots unbuilt. */
+#if defined(__x86_64__)
+	(void)arch_arm64;
+	return &arch_x86_64;
+#elif defined(__aarch64__)
+	(void)arch_x86_64;
+	return &arch_arm64;
+#else
+	(void)arch_x86_64;
+	(void)arch_arm64;
+	return NULL;
+#endif
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* What kind of image the first bytes show: "x86-64", "arm64", or NULL. */
+static const char *image_kind(const uint8_t *h, size_t n, const char **note)
+{
+	*note = NULL;
+	/* x86 boot protocol: 0xAA55 at 0x1fe, "HdrS" at 0x202. */
+	if (n >= 0x206 && h[0x1fe] == 0x55 && h[0x1ff] == 0xaa && !memcmp(h + 0x202, "HdrS", 4))
+		return "x86-64";
+	/* arm64 Image header: magic "ARM\x64" at 0x38. */
+	if (n >= 0x40 && le32(h + 0x38) == 0x644d5241)
+		return "arm64";
+	/* Debian's arm64 vmlinuz is a gzip'd Image, which qemu unpacks itself. */
+	if (n >= 3 && h[0] == 0x1f && h[1] == 0x8b && h[2] == 8) {
+		*note = "gzip";
+		return "arm64";
+	}
+	if (n >= 8 && h[0] == 'M' && h[1] == 'Z' && !memcmp(h + 4, "zimg", 4)) {
+		*note = "zboot";
+		return "arm64";
+	}
+	return NULL;
+}
+
+int vmhost_check_kernel(const char *path, char *why, size_t whylen)
+{
+	const struct vmhost_arch *arch = vmhost_arch();
+	uint8_t h[0x400];
+	const char *kind, *note;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	n = read_full(fd, h, sizeof(h));
+	close(fd);
+	if (n < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	kind = image_kind(h, (size_t)n, &note);
+	if (!kind) {
+		snprintf(why, whylen,
+			 "not a kernel image (no x86 bzImage or arm64 Image header)");
+		return -1;
+	}
+	if (!arch || strcmp(kind, arch->name)) {
+		snprintf(why, whylen, "an %s kernel image, this machine is %s", kind,
+			 arch ? arch->name : "not supported by vm");
+		return -1;
+	}
+	if (note && !strcmp(note, "zboot")) {
+		snprintf(why, whylen, "an EFI zboot image, which qemu -kernel cannot boot here");
+		return -1;
+	}
+	return 0;
+}
+
+int vmhost_kvm_usable(char *why, size_t whylen)
+{
+	int fd, api;
+
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, whylen, "/dev/kvm: %s", strerror(errno));
+		return 0;
+	}
+	api = ioctl(fd, KVM_GET_API_VERSION, 0);
+	close(fd);
+	if (api != KVM_API_VERSION) {
+		snprintf(why, whylen, "/dev/kvm reports API %d, not %d", api, KVM_API_VERSION);
+		return 0;
+	}
+#if defined(__x86_64__)
+	{
+		char *cpuinfo, *flags;
+		int hw = 0;
+
+		if (!read_file("/proc/cpuinfo", &cpuinfo, NULL)) {
+			flags = strstr(cpuinfo, "\nflags");
+			if (flags) {
+				char *eol = strchr(flags + 1, '\n');
+
+				if (eol)
+					*eol = '\0';
+				hw = strstr(flags, " vmx") || strstr(flags, " svm");
+			}
+			free(cpuinfo);
+		}
+		if (!hw) {
+			snprintf(why, whylen,
+				 "/dev/kvm opens but the CPU offers neither VMX nor SVM%s",
+				 access("/sys/module/kvm_pvm", F_OK) ? ""
+								     : " (this KVM is PVM, which "
+								       "runs only PVM guests)");
+			return 0;
+		}
+	}
+#endif
+	return 1;
+}
