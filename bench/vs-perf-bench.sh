@@ -7,7 +7,8 @@
 # for DURATION, and the same wakebench run with --trace. Alternating within
 # a round cancels slow drift of a noisy machine. Printed: the median round
 # trips/s of each, the median of the per-round ratios wakebench/perf
-# (target: within +-5%) and the tracing overhead, 1 - traced/untraced
+# (target: within +-5%), the same on round trips per CPU-second (perf's
+# from the shell's children times) and the tracing overhead, 1 - traced/untraced
 # (median of per-round ratios; target: under 10% for pingpong), plus the
 # same on ops per CPU-second, which a machine shared with other load
 # disturbs much less than ops per wall-second.
@@ -53,19 +54,33 @@ wbrun() {
 		jq -r '.samples[0] | "\(.ops_per_s) \(.ops_per_cpu_s)"'
 }
 
+# user + system seconds of the shell's reaped children so far (POSIX `times`,
+# run in this shell: a command substitution would report its own subshell)
+cpu_children() {
+	awk 'NR == 2 { n = 0
+		for (f = 1; f <= 2; f++) { split($f, p, "m"); sub("s", "", p[2]); n += p[1] * 60 + p[2] }
+		print n }' "$tmp/times"
+}
+
 i=0
 while [ "$i" -lt "$rounds" ]; do
 	i=$((i + 1))
-	# perf prints the round trips per second as "ops/sec"
-	perf_ops=$($pin perf bench sched pipe -l "$loops" 2>/dev/null |
-		awk '/ops\/sec/ { print $1 }')
+	# perf prints the round trips per second as "ops/sec"; its CPU time is
+	# the growth of the shell's children times around it
+	times >"$tmp/times"
+	c0=$(cpu_children)
+	$pin perf bench sched pipe -l "$loops" >"$tmp/perf" 2>/dev/null
+	times >"$tmp/times"
+	c1=$(cpu_children)
+	perf_ops=$(awk '/ops\/sec/ { print $1 }' "$tmp/perf")
+	perf_cpu=$(awk -v l="$loops" -v a="$c0" -v b="$c1" 'BEGIN { print (b > a) ? l / (b - a) : 0 }')
 	set -- $(wbrun)
 	wb_ops=$1 wb_cpu=$2
 	set -- $(wbrun --trace)
 	tr_ops=$1 tr_cpu=$2
 	[ -n "$perf_ops" ] && [ "$wb_ops" != null ] && [ "$tr_ops" != null ] || {
 		echo "$0: round $i failed: $(cat "$tmp/err")" >&2; exit 1; }
-	echo "$i $perf_ops $wb_ops $tr_ops $wb_cpu $tr_cpu" >>"$tmp/rounds"
+	echo "$i $perf_ops $wb_ops $tr_ops $wb_cpu $tr_cpu $perf_cpu" >>"$tmp/rounds"
 	printf 'round %d: perf %.0f  wakebench %.0f  traced %.0f round trips/s\n' \
 		"$i" "$perf_ops" "$wb_ops" "$tr_ops"
 done
@@ -80,6 +95,9 @@ printf 'median round trips/s: perf %.0f, wakebench %.0f, wakebench --trace %.0f\
 ratio=$(awk '{ print $3 / $2 }' "$tmp/rounds" | median)
 printf 'wakebench / perf (median of per-round ratios): %.3f (%+.1f%%; target within +-5%%)\n' \
 	"$ratio" "$(awk -v r="$ratio" 'BEGIN { print (r - 1) * 100 }')"
+cratio=$(awk '$7 > 0 { print $5 / $7 }' "$tmp/rounds" | median)
+printf 'the same per CPU-second (usr+sys of the tasks): %.3f (%+.1f%%)\n' \
+	"$cratio" "$(awk -v r="$cratio" 'BEGIN { print (r - 1) * 100 }')"
 ovh=$(awk '{ print 1 - $4 / $3 }' "$tmp/rounds" | median)
 printf 'tracing overhead on ops/s (median of 1 - traced/untraced): %.1f%% (target under 10%%)\n' \
 	"$(awk -v o="$ovh" 'BEGIN { print o * 100 }')"

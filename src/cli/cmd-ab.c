@@ -940,7 +940,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	memset(fixed, 0, sizeof(fixed));
 	fixed[0] = (struct opt_group){ .title = "ab options", .opts = ab_opts, .base = &ap,
 				       .defaults = &ab_defaults };
-	fixed[1] = (struct opt_group){ .title = "runner options (-n counts pairs)",
+	fixed[1] = (struct opt_group){ .title = "runner options (-n counts pairs; --warmup runs "
+						"after every toggle, default: one -t)",
 				       .opts = runner_opts, .base = &rp, .defaults = &rp_defaults };
 	fixed[2] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
 				       .defaults = &probe_defaults };

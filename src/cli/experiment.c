@@ -6,6 +6,7 @@
  * environment at both ends; and it commits each sample as it completes.
  */
 #include "cli/experiment.h"
+#include "cli/report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -248,7 +249,7 @@ static json_object *opt_json(const struct opt *o, const void *base)
 		return json_object_new_uint64(*(const uint64_t *)(const void *)p);
 	case OPT_DOUBLE:
 	case OPT_PERCENT:
-		return json_object_new_double(*(const double *)(const void *)p);
+		return report_json_double(*(const double *)(const void *)p);
 	case OPT_CHOICE:
 		idx = *(const int *)(const void *)p;
 		return idx >= 0 && o->choices ? json_object_new_string(o->choices[idx]) : NULL;

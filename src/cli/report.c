@@ -477,7 +477,15 @@ void report_profile_text(FILE *f, const char *workload, const char *profile)
 
 json_object *report_json_double(double v)
 {
-	return isfinite(v) ? json_object_new_double(v) : NULL;
+	char buf[40];
+
+	if (!isfinite(v))
+		return NULL;
+	/* the shortest of %.15g and %.17g that reads back as the same double */
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	return json_object_new_double_s(v, buf);
 }
 
 static const char *better_name(int better)
@@ -530,8 +538,8 @@ json_object *report_summary_json(const struct report_summary *rs)
 	json_object_object_add(o, "warmup", json_object_new_int64((int64_t)rs->nwarmup));
 	json_object_object_add(o, "failed", json_object_new_int64((int64_t)rs->nfailed));
 	json_object_object_add(o, "interrupted", json_object_new_int64((int64_t)rs->ninterrupted));
-	json_object_object_add(o, "confidence", json_object_new_double(REPORT_CONF));
-	json_object_object_add(o, "cv_warn", json_object_new_double(rs->cv_warn));
+	json_object_object_add(o, "confidence", report_json_double(REPORT_CONF));
+	json_object_object_add(o, "cv_warn", report_json_double(rs->cv_warn));
 	json_object_object_add(o, "noisy", json_object_new_boolean(report_noisy(rs)));
 	for (k = 0; k < rs->nmetrics; k++) {
 		const struct metric_summary *m = &rs->m[k];

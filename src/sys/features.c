@@ -817,8 +817,20 @@ int features_recover(const char *state_dir, pid_t *owner, enum features_fail *fa
 {
 	int lock, rc;
 
+	char path[PATH_MAX];
+	struct stat st;
+
 	if (fail)
 		*fail = FEATURES_OK;
+	/* No journal, nothing to do: show works without a writable state directory. */
+	features_journal_path(state_dir, path, sizeof(path));
+	if (stat(path, &st) && (errno == ENOENT || errno == ENOTDIR))
+		return 0;
+	if (access(state_dir, W_OK | X_OK) && errno == EACCES) {
+		/* Not ours to recover (not root): the features file will say so too. */
+		debug("cannot check '%s' for a features journal: %s", path, strerror(EACCES));
+		return 0;
+	}
 	if (state_dir_prepare(state_dir, why, whylen)) {
 		if (fail)
 			*fail = FEATURES_IO;

@@ -56,6 +56,11 @@ is "$(printf '%s' "$OUT" | jq -r '.effects[0].what')" DELAY_DEQUEUE "json: the e
 like "$(printf '%s' "$OUT" | jq -r '.effects[0].verdict')" "^(insufficient|inconclusive|no-change|regression|improvement)$" "json: a verdict"
 is "$(printf '%s' "$OUT" | jq -r '.units | length')" 2 "json: two pairs"
 is "$(printf '%s' "$OUT" | jq -r '.features_restored')" true "json: restored"
+is "$(printf '%s' "$OUT" | jq -r 'keys_unsorted | join(" ")')" \
+	"version command cmdline workload unit profile status stopped_by uuid features_restored order seed margin toggles arms units effects evidence environment_differences" \
+	"json: the documented keys, in order"
+is "$(printf '%s' "$OUT" | jq -r '.effects[0] | keys_unsorted | .[0:11] | join(" ")')" \
+	"what valid units estimate ci_lo ci_hi conf p method verdict verdict_text" "json: an effect's keys"
 like "$(fakefs_features dbg)" " NO_DELAY_DEQUEUE " "restored to the state found (NO_DELAY_DEQUEUE)"
 wb features set DELAY_DEQUEUE --debugfs "$D" >/dev/null
 

@@ -70,7 +70,7 @@ wait $pid 2>/dev/null
 # its orphaned workload processes (forked: same command line, with this test's $D)
 for c in /proc/[0-9]*/cmdline; do
 	k=${c#/proc/}; k=${k%/cmdline}
-	[ "$k" != $$ ] && tr '\0' ' ' <"$c" 2>/dev/null | grep -q -- "--debugfs $D " && kill -KILL "$k" 2>/dev/null
+	[ "$k" != $$ ] && tr '\0' ' ' 2>/dev/null <"$c" | grep -q -- "--debugfs $D " && kill -KILL "$k" 2>/dev/null
 done
 ok "[ -e '$JOURNAL' ]" "SIGKILL: the journal is left behind"
 like "$(cat "$D/sched/features")" " NO_DELAY_DEQUEUE " "SIGKILL: the feature is still toggled"

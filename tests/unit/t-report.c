@@ -45,6 +45,30 @@ static char *read_golden(const char *name)
 	return data;
 }
 
+/*
+ * Compare with tests/golden/NAME byte for byte; WAKEBENCH_UPDATE_GOLDEN=1
+ * rewrites the file instead, so that a format change is a reviewed diff.
+ */
+static void check_golden(const char *name, const char *got)
+{
+	const char *src = getenv("WAKEBENCH_SRC"), *update = getenv("WAKEBENCH_UPDATE_GOLDEN");
+	char *want;
+
+	if (update && *update == '1') {
+		char *path = xasprintf("%s/tests/golden/%s", src && *src ? src : ".", name);
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		fputs(got, f);
+		assert_int_equal(fclose(f), 0);
+		free(path);
+		return;
+	}
+	want = read_golden(name);
+	assert_string_equal(got, want);
+	free(want);
+}
+
 static void make_sample(struct sample *s, double ops_per_s)
 {
 	sample_init(s);
@@ -264,6 +288,47 @@ static void test_json(void **state)
 	free(s);
 }
 
+/* The summary and a sample as people and tools see them, pinned by golden files. */
+static void test_golden_summary(void **state)
+{
+	struct report_summary rs;
+	struct sample *s;
+	json_object *o;
+	char *buf = NULL;
+	size_t n, len = 0;
+	FILE *f;
+
+	(void)state;
+	s = make_run(&n);
+	for (size_t i = 0; i < n; i++) {
+		s[i].start_realtime_ns = 1767225600000000000ULL + i * 1000000000ULL;
+		s[i].duration_ns = 5000000000ULL;
+		s[i].wall_ns = 5000123456ULL;
+	}
+	assert_int_equal(report_summarize(s, n, &rs), 0);
+	render_begin(&f, &buf, &len);
+	for (size_t i = 0, k = 0; i < n; i++)
+		report_sample_text(f, NULL, &s[i], s[i].warmup ? 0 : (unsigned)++k, 7, "ops/s");
+	report_summary_text(f, NULL, &rs);
+	render_end(f, buf);
+	check_golden("summary.txt", buf);
+	free(buf);
+
+	buf = NULL;
+	render_begin(&f, &buf, &len);
+	o = report_summary_json(&rs);
+	report_json_print(f, o);
+	json_object_put(o);
+	o = report_sample_json(&s[3]);
+	report_json_print(f, o);
+	json_object_put(o);
+	render_end(f, buf);
+	check_golden("summary.json", buf);
+	free(buf);
+	report_summary_release(&rs);
+	free(s);
+}
+
 /* A small workload description to exercise profile resolution. */
 struct tparams {
 	uint64_t size;
@@ -374,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_sample_lines),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_golden_summary),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_params_json),
 	};
