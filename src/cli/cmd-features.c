@@ -14,6 +14,7 @@
  * `set` and `ab`) is unusable here.
  */
 #include "cli/cli.h"
+#include "runner/runner.h"
 #include "sys/features.h"
 
 #include <json-c/json.h>
@@ -154,6 +155,8 @@ static int features_set(const struct ctx *ctx, const char **tokens, size_t n)
 		seen[idx] = true;
 		(void)on;
 	}
+	/* Ctrl-C must not cut the journal-write-verify sequence short. */
+	runner_signals_install();
 	if (features_session_begin(&s, ctx->debugfs, ctx->state_dir, why, sizeof(why))) {
 		error("%s", why);
 		return features_fail_exit(s.fail);

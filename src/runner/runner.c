@@ -271,6 +271,9 @@ int runner_check(const struct run_spec *spec, char *err, size_t errlen)
 
 /* ---- the instance side ---- */
 
+static void describe_exit(const siginfo_t *si, char *buf, size_t len);
+static int role_of_pid(const struct instance_ctx *ic, pid_t pid);
+
 unsigned instance_index(const struct instance_ctx *ic)
 {
 	return ic->index;
@@ -381,6 +384,20 @@ void instance_thread_collect(struct instance_ctx *ic)
 	ic->cold->done[role] = 1;
 }
 
+/* A child of this instance that exited before the start: fail with why. */
+static bool child_died_early(struct instance_ctx *ic)
+{
+	siginfo_t si;
+	char how[96];
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || !si.si_pid)
+		return false;
+	describe_exit(&si, how, sizeof(how));
+	instance_failed(ic, "task %d %s", role_of_pid(ic, si.si_pid), how);
+	return true;
+}
+
 int instance_ready(struct instance_ctx *ic)
 {
 	char b = 'r';
@@ -393,13 +410,31 @@ int instance_ready(struct instance_ctx *ic)
 		instance_failed(ic, "cannot signal readiness: %s", strerror(errno));
 		return -1;
 	}
-	/* Only the close of the write end by the parent ends this read. */
-	do
+	/*
+	 * Only the close of the write end by the parent ends this read. In
+	 * task 0, SIGCHLD interrupts it: a task of this instance that died
+	 * before the start fails the sample now rather than at the setup
+	 * timeout.
+	 */
+	for (;;) {
 		n = read(ic->start_rd, &b, 1);
-	while (n < 0 && errno == EINTR);
+		if (n >= 0 || errno != EINTR)
+			break;
+		if (task_role == 0 && child_died_early(ic))
+			return -1;
+	}
 	if (n != 0) {
 		instance_failed(ic, "bad release of the start barrier");
 		return -1;
+	}
+	if (task_role == 0) {
+		struct sigaction sa;
+
+		/* From here on SIGCHLD is stress-ng's: default, ignored. */
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGCHLD, &sa, NULL);
 	}
 	if (task_role == 0) {
 		struct itimerval it;
@@ -475,7 +510,7 @@ static void instance_main(struct instance_ctx *ic, pid_t parent, const sigset_t 
 	sa.sa_handler = SIG_IGN;
 	for (i = 0; i < ARRAY_SIZE(ignored); i++)
 		sigaction(ignored[i], &sa, NULL);
-	sa.sa_handler = SIG_DFL;
+	sa.sa_handler = on_sigchld; /* until the start: see instance_ready() */
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = 0; /* no SA_RESTART, as stress-ng */
@@ -765,6 +800,8 @@ static int wait_ready(struct run_state *st, int ready_rd)
 	uint64_t deadline = now_ns() + SETUP_TIMEOUT_NS;
 	char buf[512];
 
+	uint64_t eof_deadline = 0; /* set once every task closed the pipe */
+
 	while (got < want) {
 		int rc;
 
@@ -777,24 +814,26 @@ static int wait_ready(struct run_state *st, int ready_rd)
 			if (check_instances(st, true, "before the start"))
 				return -1;
 		}
+		if (eof_deadline && now_ns() >= eof_deadline) {
+			sample_fail(st->out, SAMPLE_FAILED,
+				    "a task ended before it was ready (%zu of %zu ready)", got, want);
+			return -1;
+		}
 		if (now_ns() >= deadline) {
 			sample_fail(st->out, SAMPLE_FAILED,
 				    "only %zu of %zu tasks were ready after %llus", got, want,
 				    (unsigned long long)(SETUP_TIMEOUT_NS / 1000000000ULL));
 			return -1;
 		}
-		rc = sleep_until(st, ready_rd, deadline);
-		if (rc > 0) {
+		/* After EOF, wait a moment for the SIGCHLD that says who and why. */
+		rc = sleep_until(st, eof_deadline ? -1 : ready_rd, eof_deadline ? eof_deadline : deadline);
+		if (rc > 0 && !eof_deadline) {
 			ssize_t n = read(ready_rd, buf, sizeof(buf));
 
-			if (n > 0) {
+			if (n > 0)
 				got += (size_t)n;
-			} else if (n == 0) {
-				sample_fail(st->out, SAMPLE_FAILED,
-					    "a task ended before it was ready (%zu of %zu ready)",
-					    got, want);
-				return -1;
-			}
+			else if (n == 0)
+				eof_deadline = now_ns() + 1000000000ULL;
 		}
 	}
 	return 0;
@@ -1001,6 +1040,7 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 
 	/* The release: every task's read of the start pipe returns 0 now. */
 	release_ns = now_ns();
+	out->start_realtime_ns = realtime_ns();
 	close(start[1]);
 	start[1] = -1;
 

@@ -108,6 +108,22 @@ static const char *const migrations[] = {
 	"CREATE INDEX samples_by_experiment ON samples(experiment_id, id);"
 	"CREATE INDEX configs_by_experiment ON configs(experiment_id);"
 	"CREATE INDEX experiments_by_start ON experiments(started_ns);",
+
+	/*
+	 * 4: the metrics an experiment has, with their direction and flags, so
+	 * that export headers and metric lists need not scan every sample
+	 */
+	"CREATE TABLE experiment_metrics ("
+	" experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL,"
+	" pos INTEGER NOT NULL," /* first position in a sample */
+	" better INTEGER NOT NULL DEFAULT 0,"
+	" flags INTEGER NOT NULL DEFAULT 0,"
+	" PRIMARY KEY (experiment_id, name)) WITHOUT ROWID;"
+	"INSERT INTO experiment_metrics (experiment_id, name, pos, better, flags)"
+	" SELECT s.experiment_id, m.name, min(m.pos), m.better, m.flags"
+	" FROM samples s JOIN sample_metrics m ON m.sample_id = s.id"
+	" GROUP BY s.experiment_id, m.name;",
 };
 
 #define STORE_VERSION ((int)ARRAY_SIZE(migrations))
@@ -117,7 +133,7 @@ struct store {
 	char *path;
 	bool readonly;
 	char boot_id[64];
-	sqlite3_stmt *ins_sample, *ins_metric;
+	sqlite3_stmt *ins_sample, *ins_metric, *ins_expmetric;
 };
 
 int store_schema_version(void)
@@ -499,10 +515,15 @@ static int prepare_writes(struct store *st)
 		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
 		    &st->ins_sample))
 		return -1;
+	if (prepare(st,
+		    "INSERT INTO sample_metrics (sample_id, pos, name, value, available, why,"
+		    " better, flags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+		    &st->ins_metric))
+		return -1;
 	return prepare(st,
-		       "INSERT INTO sample_metrics (sample_id, pos, name, value, available, why,"
-		       " better, flags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-		       &st->ins_metric);
+		       "INSERT OR IGNORE INTO experiment_metrics (experiment_id, name, pos, better,"
+		       " flags) VALUES (?1, ?2, ?3, ?4, ?5)",
+		       &st->ins_expmetric);
 }
 
 int store_open(const char *path, unsigned flags, struct store **out)
@@ -536,7 +557,8 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		return error_errno("cannot open store '%s'", path);
 	}
 
-	oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	/* one connection per thread: SQLite's own mutexes are not needed */
+	oflags = (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX;
 	if (created)
 		oflags |= SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
@@ -606,6 +628,7 @@ void store_close(struct store *st)
 		return;
 	sqlite3_finalize(st->ins_sample);
 	sqlite3_finalize(st->ins_metric);
+	sqlite3_finalize(st->ins_expmetric);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);
@@ -762,6 +785,13 @@ int store_add_sample(struct store *st, int64_t exp_id, int64_t config_id, const 
 		sqlite3_bind_int(m, 7, mt->better > 0 ? 1 : mt->better < 0 ? -1 : 0);
 		sqlite3_bind_int64(m, 8, mt->flags);
 		if (step_done(st, m, "cannot store a metric of the sample"))
+			goto fail;
+		sqlite3_bind_int64(st->ins_expmetric, 1, exp_id);
+		sqlite3_bind_text(st->ins_expmetric, 2, mt->name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st->ins_expmetric, 3, (sqlite3_int64)i);
+		sqlite3_bind_int(st->ins_expmetric, 4, mt->better > 0 ? 1 : mt->better < 0 ? -1 : 0);
+		sqlite3_bind_int64(st->ins_expmetric, 5, mt->flags);
+		if (step_done(st, st->ins_expmetric, "cannot store a metric of the sample"))
 			goto fail;
 	}
 	if (!exec(st->db, st->path, "COMMIT"))
@@ -1187,7 +1217,7 @@ int store_foreach_sample(struct store *st, const struct store_filter *f, unsigne
 	    prepare(st,
 		    "SELECT m.sample_id, m.name, m.value, m.available, m.why, m.better, m.flags"
 		    " FROM samples s JOIN sample_metrics m ON m.sample_id = s.id"
-		    " WHERE s.experiment_id = ?1 ORDER BY m.sample_id, m.pos",
+		    " WHERE s.experiment_id = ?1 ORDER BY s.id, m.pos",
 		    &m))
 		goto out;
 	s = xmalloc(sizeof(*s));
@@ -1231,6 +1261,82 @@ out:
 	sqlite3_finalize(m);
 	store_experiments_free(exps, nexps);
 	store_configs_free(cfgs, ncfgs);
+	return ret;
+}
+
+void store_metric_defs_free(struct store_metric_def *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+int store_list_metric_defs(struct store *st, int64_t exp_id, struct store_metric_def **out,
+			   size_t *n)
+{
+	struct store_metric_def *v = NULL;
+	sqlite3_stmt *stmt;
+	size_t cnt = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (prepare(st,
+		    "SELECT name, better, flags FROM experiment_metrics WHERE experiment_id = ?1"
+		    " ORDER BY pos, name",
+		    &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, exp_id);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		v = xrealloc(v, (cnt + 1) * sizeof(*v));
+		v[cnt].name = xstrdup(col_text(stmt, 0));
+		v[cnt].better = sqlite3_column_int(stmt, 1);
+		v[cnt].flags = (unsigned)sqlite3_column_int64(stmt, 2);
+		cnt++;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_metric_defs_free(v, cnt);
+		return st_error(st, "cannot read the metrics");
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+int store_foreach_sample_json(struct store *st, int64_t exp_id,
+			      int (*fn)(void *arg, const char *json), void *arg)
+{
+	sqlite3_stmt *stmt;
+	int rc, ret = 0;
+
+	if (prepare(st,
+		    "SELECT json_object('index', s.idx, 'config', c.name,"
+		    " 'warmup', json(CASE WHEN s.warmup THEN 'true' ELSE 'false' END),"
+		    " 'status', s.status, 'reason', s.reason,"
+		    " 'start_realtime_ns', s.start_realtime_ns, 'duration_ns', s.duration_ns,"
+		    " 'wall_ns', s.wall_ns, 'instances', s.instances, 'ops', s.ops,"
+		    " 'real_s', s.real_s, 'usr_s', s.usr_s, 'sys_s', s.sys_s,"
+		    " 'ops_per_s', s.ops_per_s, 'ops_per_cpu_s', s.ops_per_cpu_s,"
+		    " 'metrics', (SELECT json_group_object(m.name, m.value) FROM sample_metrics m"
+		    "  WHERE m.sample_id = s.id),"
+		    " 'unavailable', (SELECT json_group_object(m.name, m.why) FROM sample_metrics m"
+		    "  WHERE m.sample_id = s.id AND NOT m.available))"
+		    " FROM samples s JOIN configs c ON c.id = s.config_id"
+		    " WHERE s.experiment_id = ?1 ORDER BY s.id",
+		    &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, exp_id);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		ret = fn(arg, col_text(stmt, 0));
+		if (ret)
+			break;
+	}
+	sqlite3_finalize(stmt);
+	if (!ret && rc != SQLITE_DONE)
+		return st_error(st, "cannot read the samples");
 	return ret;
 }
 
@@ -1293,8 +1399,8 @@ int store_metric_names(struct store *st, const struct store_filter *f, char ***n
 	*names = NULL;
 	*n = 0;
 	if (prepare(st,
-		    "SELECT m.name FROM experiments e JOIN samples s ON s.experiment_id = e.id"
-		    " JOIN sample_metrics m ON m.sample_id = s.id WHERE" SQL_FILTER
+		    "SELECT m.name FROM experiments e JOIN experiment_metrics m"
+		    " ON m.experiment_id = e.id WHERE" SQL_FILTER
 		    " GROUP BY m.name ORDER BY min(m.pos), m.name",
 		    &stmt))
 		return -1;
@@ -1452,6 +1558,10 @@ static const char *const merge_sql[] = {
 	" WHERE s.experiment_id IN (SELECT id FROM temp.merge_exps) AND ?1 = ?1 AND ?2 = ?2"
 	" ORDER BY m.sample_id, m.pos",
 
+	"INSERT INTO main.experiment_metrics (experiment_id, name, pos, better, flags)"
+	" SELECT experiment_id + ?1, name, pos, better, flags FROM src.experiment_metrics"
+	" WHERE experiment_id IN (SELECT id FROM temp.merge_exps)",
+
 	"INSERT INTO main.env (experiment_id, phase, key, value, impact)"
 	" SELECT experiment_id + ?1, phase, key, value, impact FROM src.env"
 	" WHERE experiment_id IN (SELECT id FROM temp.merge_exps)",
@@ -1568,6 +1678,10 @@ int store_create_legacy(const char *path, int version)
 		"INSERT INTO env (experiment_id, phase, key, value, impact) VALUES"
 		" (1, 'start', 'kernel.release', '6.6.78', 0),"
 		" (1, 'end', 'kernel.release', '6.6.78', 0);";
+	/* Version 4 and later also list the experiment's metrics. */
+	static const char *const data_v4 =
+		"INSERT INTO experiment_metrics (experiment_id, name, pos, better, flags) VALUES"
+		" (1, 'ctxsw_per_op', 0, -1, 1), (1, 'migrations_per_kop', 1, -1, 1);";
 	sqlite3 *db = NULL;
 	sqlite3_stmt *stmt;
 	struct stat sb;
@@ -1608,6 +1722,8 @@ int store_create_legacy(const char *path, int version)
 				goto fail;
 		}
 	}
+	if (version >= 4 && exec(db, path, data_v4))
+		goto fail;
 	if (exec(db, path, "COMMIT"))
 		goto fail;
 	sqlite3_close(db);

@@ -129,6 +129,31 @@ enum {
 int store_foreach_sample(struct store *st, const struct store_filter *f, unsigned flags,
 			 int (*fn)(void *arg, const struct store_row *row), void *arg);
 
+/* A metric as an experiment defines it. */
+struct store_metric_def {
+	char *name;
+	int better;     /* enum better */
+	unsigned flags; /* METRIC_EVIDENCE ... */
+};
+
+/* The metrics of one experiment, in the order its samples list them. */
+int store_list_metric_defs(struct store *st, int64_t exp_id, struct store_metric_def **out,
+			   size_t *n);
+void store_metric_defs_free(struct store_metric_def *v, size_t n);
+
+/*
+ * The samples of one experiment, in order, each as one JSON object rendered
+ * by SQLite's JSON functions (fast enough for exports of 100,000 samples):
+ *   {"index", "config", "warmup", "status", "reason", "start_realtime_ns",
+ *    "duration_ns", "wall_ns", "instances", "ops", "real_s", "usr_s",
+ *    "sys_s", "ops_per_s", "ops_per_cpu_s",
+ *    "metrics": {NAME: value, or null when unavailable, ...},
+ *    "unavailable": {NAME: why, ...}}
+ * fn returns 0 to go on; a non-zero return stops the walk and is returned.
+ */
+int store_foreach_sample_json(struct store *st, int64_t exp_id,
+			      int (*fn)(void *arg, const char *json), void *arg);
+
 /* Columns whose stored values `compare` and `export` can list. */
 enum store_field {
 	STORE_FIELD_WORKLOAD = 0,

@@ -424,6 +424,12 @@ void opts_print_help(FILE *f, const struct opt_group *groups, size_t ngroups)
 	const struct opt *o;
 
 	for (g = 0; g < ngroups; g++) {
+		bool any = false;
+
+		for (o = groups[g].opts; o->type != OPT_END; o++)
+			any |= !(o->flags & OPT_HIDDEN);
+		if (!any)
+			continue;
 		fprintf(f, "\n%s:\n", groups[g].title);
 		for (o = groups[g].opts; o->type != OPT_END; o++) {
 			char left[96], def[64], allowed[256];

@@ -25,8 +25,10 @@ is "$RC" 0 "export exits 0 (JSON by default)"
 ok "printf '%s' '$OUT' | jq -e . >/dev/null" "export JSON parses"
 is "$(printf '%s' "$OUT" | jq '.experiments | length')" 3 "three experiments"
 is "$(printf '%s' "$OUT" | jq '[.experiments[].samples[]] | length')" 9 "nine samples"
-is "$(printf '%s' "$OUT" | jq -r '.experiments[0].samples[0].metrics[3] | "\(.name) \(.value) \(.available) \(.why)"')" \
-	"perf_ctxsw_per_op null false perf_event_paranoid=2" "unavailable metric: null with its reason"
+is "$(printf '%s' "$OUT" | jq -r '.experiments[0].samples[0] | "\(.metrics.perf_ctxsw_per_op) \(.unavailable.perf_ctxsw_per_op)"')" \
+	"null perf_event_paranoid=2" "unavailable metric: null with its reason"
+is "$(printf '%s' "$OUT" | jq -r '.experiments[0].metrics[0] | "\(.name) \(.better) \(.evidence)"')" \
+	"ctxsw_per_op lower true" "metric definitions per experiment"
 printf '%s\n' "$OUT" | norm_json >"$TMP/a.json"
 ok "diff -u '$GOLDEN/export.json' '$TMP/a.json'" "export JSON matches the golden file"
 

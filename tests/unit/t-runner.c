@@ -508,6 +508,7 @@ enum fake_mode {
 	FAKE_FAIL_BEFORE_READY, /* setup fails */
 	FAKE_FAIL_REASON,       /* reports a reason mid-window */
 	FAKE_IGNORE_STOP,       /* never leaves its loop */
+	FAKE_CHILD_DIES,        /* task 1 exits before it is ready */
 };
 
 struct fake_params {
@@ -520,6 +521,16 @@ static int fake_instance(const void *params, struct instance_ctx *ic)
 
 	if (fp->mode == FAKE_FAIL_BEFORE_READY) {
 		instance_failed(ic, "no such resource");
+		return -1;
+	}
+	if (fp->mode == FAKE_CHILD_DIES) {
+		pid_t pid = instance_fork(ic);
+
+		if (pid == 0)
+			_exit(3);
+		if (pid < 0 || instance_ready(ic) == 0)
+			return -1; /* the start must not come */
+		instance_reap_child(ic, pid);
 		return -1;
 	}
 	if (instance_ready(ic))
@@ -547,11 +558,24 @@ static const struct workload fake_workload = {
 	.instance = fake_instance,
 };
 
+static const struct workload fake_workload2 = {
+	.name = "fake2",
+	.summary = "test",
+	.op_name = "ops",
+	.unit = "ops/s",
+	.better = BETTER_HIGHER,
+	.params_size = sizeof(struct fake_params),
+	.opts = fake_opts,
+	.tasks_per_instance = 2,
+	.instance = fake_instance,
+};
+
 static void run_fake(int mode, unsigned instances, struct sample *s)
 {
 	struct fake_params fp = { .mode = mode };
 	struct run_params rp = runner_defaults;
-	struct run_spec spec = { .wl = &fake_workload, .wl_params = &fp, .rp = &rp };
+	struct run_spec spec = { .wl = mode == FAKE_CHILD_DIES ? &fake_workload2 : &fake_workload,
+				 .wl_params = &fp, .rp = &rp };
 
 	rp.instances = instances;
 	memset(s, 0, sizeof(*s));
@@ -579,6 +603,20 @@ static void test_fail_reason(void **state)
 	run_fake(FAKE_FAIL_REASON, 1, &s);
 	assert_int_equal(s.status, SAMPLE_FAILED);
 	assert_non_null(strstr(s.reason, "checksum mismatch in packet 42"));
+	assert_nothing_left();
+}
+
+/* A task that dies before the start fails the sample at once, with why. */
+static void test_child_dies_before_start(void **state)
+{
+	struct sample s;
+	uint64_t t0 = now_ns();
+
+	(void)state;
+	run_fake(FAKE_CHILD_DIES, 2, &s);
+	assert_int_equal(s.status, SAMPLE_FAILED);
+	assert_non_null(strstr(s.reason, "before the start: task 1 exited with status 3"));
+	assert_true(now_ns() - t0 < 5000 * MS); /* not the 30 s setup timeout */
 	assert_nothing_left();
 }
 
@@ -689,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_parent_killed),
 		cmocka_unit_test(test_fail_before_ready),
 		cmocka_unit_test(test_fail_reason),
+		cmocka_unit_test(test_child_dies_before_start),
 		cmocka_unit_test(test_stop_deadline),
 		cmocka_unit_test(test_probe_calls),
 		cmocka_unit_test(test_sample_interrupted), /* last: the stop signal stays */
