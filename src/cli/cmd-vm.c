@@ -474,6 +474,7 @@ static int import_round(const struct vm_run_ctx *rc, const struct vmchan_result 
 	struct store_experiment *exps = NULL;
 	size_t nexps = 0, i, nadded = 0;
 	int64_t *ids = NULL;
+	char *integrity;
 	int failed = 0;
 
 	*nskipped = 0;
@@ -488,6 +489,13 @@ static int import_round(const struct vm_run_ctx *rc, const struct vmchan_result 
 	}
 	if (store_open(path, 0, &g))
 		goto fail;
+	integrity = store_integrity_check(g);
+	if (strcmp(integrity, "ok")) {
+		error("vm: the guest's store is damaged: %s", integrity);
+		free(integrity);
+		goto fail;
+	}
+	free(integrity);
 	if (store_list_experiments(g, NULL, &exps, &nexps))
 		goto fail;
 	for (i = 0; i < nexps && !failed; i++)
@@ -767,7 +775,7 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		}
 		nok++;
 		info("vm: round %u/%u: kernel %s, subcommand exit %d, %d experiment%s imported; "
-		     "boot %s, subcommand %s, boot overhead %s",
+		     "qemu ran %s, subcommand %s, boot overhead %s",
 		     r + 1, nrounds, o.res.release, o.res.exit_status, added, added == 1 ? "" : "s",
 		     wall, dur, over);
 		vm_outcome_release(&o);

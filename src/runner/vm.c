@@ -164,7 +164,7 @@ char **vm_qemu_argv(const struct vm_boot *b)
 	push(&v, &n, xstrdup("-initrd"));
 	push(&v, &n, xstrdup(b->initrd));
 	push(&v, &n, xstrdup("-append"));
-	push(&v, &n, xasprintf("console=%s panic=-1 rdinit=/init%s%s", b->arch->console,
+	push(&v, &n, xasprintf("console=%s panic=-1 oops=panic rdinit=/init%s%s", b->arch->console,
 			       b->append && *b->append ? " " : "", b->append ? b->append : ""));
 	esc = escape_commas(b->console_path);
 	push(&v, &n, xstrdup("-chardev"));

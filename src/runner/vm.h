@@ -9,7 +9,9 @@
  * and kills the whole group in the last two cases; it also kills a guest
  * that floods either file. Afterwards the channel file is decoded; a boot
  * whose channel does not decode is a failed round with the reason, and the
- * console's last lines say why.
+ * console's last lines say why. The kernel runs with panic=-1 oops=panic:
+ * a kernel that oopses (and may have wedged the workload) stops at once
+ * instead of running into the deadline.
  */
 #ifndef WAKEBENCH_VM_H
 #define WAKEBENCH_VM_H

@@ -1145,6 +1145,19 @@ static const struct store_config *find_config(const struct store_config *v, size
 	return NULL;
 }
 
+/* Copy a column's text into a fixed buffer, truncating (snprintf is slow here). */
+static void col_copy(sqlite3_stmt *stmt, int i, char *buf, size_t size)
+{
+	const unsigned char *t = sqlite3_column_text(stmt, i);
+	size_t len = t ? (size_t)sqlite3_column_bytes(stmt, i) : 0;
+
+	if (len >= size)
+		len = size - 1;
+	if (len)
+		memcpy(buf, t, len);
+	buf[len] = '\0';
+}
+
 static enum sample_status parse_status(const char *s)
 {
 	if (!strcmp(s, "ok"))
@@ -1159,7 +1172,7 @@ static void fill_sample(sqlite3_stmt *q, struct sample *s)
 	s->index = (uint32_t)sqlite3_column_int64(q, 2);
 	s->warmup = sqlite3_column_int(q, 3) != 0;
 	s->status = parse_status(col_text(q, 4));
-	snprintf(s->reason, sizeof(s->reason), "%s", col_text(q, 5));
+	col_copy(q, 5, s->reason, sizeof(s->reason));
 	s->start_realtime_ns = (uint64_t)sqlite3_column_int64(q, 6);
 	s->duration_ns = (uint64_t)sqlite3_column_int64(q, 7);
 	s->wall_ns = (uint64_t)sqlite3_column_int64(q, 8);
@@ -1180,10 +1193,10 @@ static void fill_metric(sqlite3_stmt *m, struct sample *s)
 	if (s->nmetrics >= SAMPLE_MAX_METRICS)
 		return;
 	mt = &s->metrics[s->nmetrics++];
-	snprintf(mt->name, sizeof(mt->name), "%s", col_text(m, 1));
+	col_copy(m, 1, mt->name, sizeof(mt->name));
 	mt->available = sqlite3_column_int(m, 3) != 0;
 	mt->value = mt->available ? sqlite3_column_double(m, 2) : 0;
-	snprintf(mt->why, sizeof(mt->why), "%s", col_text(m, 4));
+	col_copy(m, 4, mt->why, sizeof(mt->why));
 	mt->better = sqlite3_column_int(m, 5);
 	mt->flags = (unsigned)sqlite3_column_int64(m, 6);
 }
