@@ -247,9 +247,13 @@ int trace_find_tracefs(const char *debugfs, char *dir, size_t len, char *why, si
 		if (errno == EACCES || errno == EPERM)
 			denied = 1;
 	}
-	if (denied)
+	if (denied && !perf_privileged())
 		snprintf(why, wlen, "--trace needs root or CAP_PERFMON (cannot read the tracefs "
 			 "event files under '%s')", cand[0]);
+	else if (denied)
+		snprintf(why, wlen, "--trace needs read access to the tracefs event files under "
+			 "'%s' (CAP_PERFMON does not give it; run as root or make them readable)",
+			 cand[0]);
 	else
 		snprintf(why, wlen, "--trace needs tracefs, which is not mounted at '%s' or '%s' "
 			 "(mount -t tracefs nodev /sys/kernel/tracing)", cand[0], cand[1]);
