@@ -61,6 +61,9 @@ const char *cli_db_path(const struct ctx *ctx);
 /* The command line, shell-quoted, malloc'd. */
 char *cli_cmdline(const struct ctx *ctx);
 
+/* "SIGINT", "SIGTERM", "SIGHUP" for the stop signals; "a signal" otherwise. */
+const char *cli_signal_name(int sig);
+
 /* Is stderr a terminal (progress lines are shown only then)? */
 bool cli_progress_enabled(const struct ctx *ctx);
 

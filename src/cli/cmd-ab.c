@@ -865,19 +865,6 @@ static bool given(const struct opt_group *g, const char *long_name)
 	return o && (g->seen & (1ull << (o - g->opts)));
 }
 
-static const char *sig_name(int sig)
-{
-	switch (sig) {
-	case SIGINT:
-		return "SIGINT";
-	case SIGTERM:
-		return "SIGTERM";
-	case SIGHUP:
-		return "SIGHUP";
-	}
-	return "a signal";
-}
-
 static void print_header(const struct ab_state *st)
 {
 	const struct run_params *rp = st->rp;
@@ -1128,7 +1115,7 @@ out_restore:
 	neff = effects_of(&st, "ops_per_s", wl->better, conf, eff);
 	if (sig) {
 		status = "interrupted";
-		warning("ab: stopped by %s after %zu complete %s", sig_name(sig),
+		warning("ab: stopped by %s after %zu complete %s", cli_signal_name(sig),
 			complete_units(&st), unit_word(&st, complete_units(&st)));
 	} else if (ret || st.setup_failed || st.ex.store_failed || !complete_units(&st)) {
 		status = "failed";

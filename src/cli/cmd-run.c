@@ -37,19 +37,6 @@ struct run_state {
 	unsigned measured; /* measured (non-warm-up) samples done */
 };
 
-static const char *signal_name(int sig)
-{
-	switch (sig) {
-	case SIGINT:
-		return "SIGINT";
-	case SIGTERM:
-		return "SIGTERM";
-	case SIGHUP:
-		return "SIGHUP";
-	}
-	return "a signal";
-}
-
 /* The running median of the primary metric, for the progress line. */
 static double running_median(const struct run_state *st)
 {
@@ -200,7 +187,7 @@ static void print_json(struct run_state *st, json_object *params, const struct r
 						  : json_object_new_string(cli_db_path(st->ctx)));
 	json_object_object_add(exp, "host", json_object_new_string(st->ex.host));
 	json_object_object_add(exp, "kernel", json_object_new_string(st->ex.kernel));
-	json_object_object_add(exp, "stopped_by", sig ? json_object_new_string(signal_name(sig))
+	json_object_object_add(exp, "stopped_by", sig ? json_object_new_string(cli_signal_name(sig))
 						      : NULL);
 	json_object_object_add(o, "experiment", exp);
 
@@ -320,7 +307,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 		ret = EXIT_RUNTIME;
 	if (sig) {
 		status = "interrupted";
-		warning("run: stopped by %s after %zu of %llu samples", signal_name(sig),
+		warning("run: stopped by %s after %zu of %llu samples", cli_signal_name(sig),
 			rs.nsamples + rs.nfailed, (unsigned long long)rp.samples);
 	} else if (setup_failed || st.ex.store_failed || (rp.samples && !rs.nsamples)) {
 		status = "failed";

@@ -5,6 +5,7 @@
  */
 #include "cli/cli.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,4 +148,17 @@ char *cli_cmdline(const struct ctx *ctx)
 bool cli_progress_enabled(const struct ctx *ctx)
 {
 	return !ctx->quiet && isatty(STDERR_FILENO);
+}
+
+const char *cli_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	}
+	return "a signal";
 }

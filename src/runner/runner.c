@@ -398,6 +398,49 @@ static bool child_died_early(struct instance_ctx *ic)
 	return true;
 }
 
+/*
+ * Task 0 waits for the release (EOF on the start pipe) in ppoll() with
+ * SIGCHLD open only there, so that a task of this instance that dies before
+ * the start fails the sample now rather than at the setup timeout, without
+ * a window between looking at the children and sleeping.
+ */
+static int wait_release_watching_children(struct instance_ctx *ic)
+{
+	struct pollfd pfd = { .fd = ic->start_rd, .events = POLLIN };
+	struct sigaction sa;
+	sigset_t block, old, open_mask;
+	int rc = 0;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	open_mask = old;
+	sigdelset(&open_mask, SIGCHLD);
+	for (;;) {
+		int n;
+
+		if (child_died_early(ic)) {
+			rc = -1;
+			break;
+		}
+		n = ppoll(&pfd, 1, NULL, &open_mask);
+		if (n > 0)
+			break; /* nothing is ever written: readable means EOF */
+		if (n < 0 && errno != EINTR) {
+			instance_failed(ic, "cannot wait for the start: %s", strerror(errno));
+			rc = -1;
+			break;
+		}
+	}
+	/* From here on SIGCHLD is stress-ng's: default, ignored. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 int instance_ready(struct instance_ctx *ic)
 {
 	char b = 'r';
@@ -410,31 +453,18 @@ int instance_ready(struct instance_ctx *ic)
 		instance_failed(ic, "cannot signal readiness: %s", strerror(errno));
 		return -1;
 	}
-	/*
-	 * Only the close of the write end by the parent ends this read. In
-	 * task 0, SIGCHLD interrupts it: a task of this instance that died
-	 * before the start fails the sample now rather than at the setup
-	 * timeout.
-	 */
-	for (;;) {
-		n = read(ic->start_rd, &b, 1);
-		if (n >= 0 || errno != EINTR)
-			break;
-		if (task_role == 0 && child_died_early(ic))
-			return -1;
-	}
-	if (n != 0) {
-		instance_failed(ic, "bad release of the start barrier");
-		return -1;
-	}
 	if (task_role == 0) {
-		struct sigaction sa;
-
-		/* From here on SIGCHLD is stress-ng's: default, ignored. */
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGCHLD, &sa, NULL);
+		if (wait_release_watching_children(ic))
+			return -1;
+	} else {
+		/* Only the close of the write end by the parent ends this read. */
+		do
+			n = read(ic->start_rd, &b, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 0) {
+			instance_failed(ic, "bad release of the start barrier");
+			return -1;
+		}
 	}
 	if (task_role == 0) {
 		struct itimerval it;

@@ -85,7 +85,10 @@ int runner_check(const struct run_spec *spec, char *err, size_t errlen);
  * Run one sample of duration_ns. Returns 0 when a sample was produced (its
  * status may be SAMPLE_FAILED or SAMPLE_INTERRUPTED with a reason), -1 on a
  * setup error that was already reported. No workload process is left when
- * it returns.
+ * it returns. out->index and out->warmup are kept; everything else is
+ * filled. Call it from the thread that should receive SIGINT/SIGTERM/SIGHUP
+ * (they are blocked except while it sleeps); the calling process is a child
+ * subreaper during the call, so that orphaned workload tasks are reaped.
  */
 int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct sample *out);
 

@@ -526,13 +526,56 @@ static int prepare_writes(struct store *st)
 		       &st->ins_expmetric);
 }
 
+/*
+ * True when this process cannot write the store's directory and no
+ * write-ahead log is pending: then WAL's shared-memory file cannot be
+ * created, and the committed file is all there is to read.
+ */
+static bool cannot_share_wal(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), side[PATH_MAX];
+	struct stat sb;
+	bool shut;
+
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	shut = access(slash ? dir : ".", W_OK) != 0;
+	free(dir);
+	snprintf(side, sizeof(side), "%s-wal", path);
+	if (!stat(side, &sb) && sb.st_size > 0)
+		return false;
+	snprintf(side, sizeof(side), "%s-shm", path);
+	return shut && access(side, R_OK) != 0;
+}
+
+/* "file:PATH?immutable=1" with PATH percent-encoded. */
+static char *immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *uri = xmalloc(strlen(path) * 3 + 32), *o = uri;
+	const unsigned char *p;
+
+	o += sprintf(o, "file:");
+	for (p = (const unsigned char *)path; *p; p++) {
+		if (isalnum(*p) || strchr("/-._~", *p)) {
+			*o++ = (char)*p;
+		} else {
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	strcpy(o, "?immutable=1");
+	return uri;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out)
 {
 	bool ro = flags & STORE_READONLY, created = false;
 	struct store *st;
 	struct stat sb;
 	sqlite3 *db = NULL;
-	int version = -1, oflags;
+	int version = -1, oflags, rc;
 
 	*out = NULL;
 	if (!path || !*path)
@@ -561,7 +604,19 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	oflags = (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX;
 	if (created)
 		oflags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
+	if (ro && cannot_share_wal(path)) {
+		/*
+		 * A reader that may not create the -shm file next to the store
+		 * (another user's directory) reads it as an immutable file.
+		 */
+		char *uri = immutable_uri(path);
+
+		rc = sqlite3_open_v2(uri, &db, oflags | SQLITE_OPEN_URI, NULL);
+		free(uri);
+	} else {
+		rc = sqlite3_open_v2(path, &db, oflags, NULL);
+	}
+	if (rc != SQLITE_OK) {
 		if (db)
 			db_error(db, path, "cannot open");
 		else
@@ -1145,6 +1200,19 @@ static const struct store_config *find_config(const struct store_config *v, size
 	return NULL;
 }
 
+/* Copy a column's text into a fixed buffer, truncating (snprintf is slow here). */
+static void col_copy(sqlite3_stmt *stmt, int i, char *buf, size_t size)
+{
+	const unsigned char *t = sqlite3_column_text(stmt, i);
+	size_t len = t ? (size_t)sqlite3_column_bytes(stmt, i) : 0;
+
+	if (len >= size)
+		len = size - 1;
+	if (len)
+		memcpy(buf, t, len);
+	buf[len] = '\0';
+}
+
 static enum sample_status parse_status(const char *s)
 {
 	if (!strcmp(s, "ok"))
@@ -1159,7 +1227,7 @@ static void fill_sample(sqlite3_stmt *q, struct sample *s)
 	s->index = (uint32_t)sqlite3_column_int64(q, 2);
 	s->warmup = sqlite3_column_int(q, 3) != 0;
 	s->status = parse_status(col_text(q, 4));
-	snprintf(s->reason, sizeof(s->reason), "%s", col_text(q, 5));
+	col_copy(q, 5, s->reason, sizeof(s->reason));
 	s->start_realtime_ns = (uint64_t)sqlite3_column_int64(q, 6);
 	s->duration_ns = (uint64_t)sqlite3_column_int64(q, 7);
 	s->wall_ns = (uint64_t)sqlite3_column_int64(q, 8);
@@ -1180,10 +1248,10 @@ static void fill_metric(sqlite3_stmt *m, struct sample *s)
 	if (s->nmetrics >= SAMPLE_MAX_METRICS)
 		return;
 	mt = &s->metrics[s->nmetrics++];
-	snprintf(mt->name, sizeof(mt->name), "%s", col_text(m, 1));
+	col_copy(m, 1, mt->name, sizeof(mt->name));
 	mt->available = sqlite3_column_int(m, 3) != 0;
 	mt->value = mt->available ? sqlite3_column_double(m, 2) : 0;
-	snprintf(mt->why, sizeof(mt->why), "%s", col_text(m, 4));
+	col_copy(m, 4, mt->why, sizeof(mt->why));
 	mt->better = sqlite3_column_int(m, 5);
 	mt->flags = (unsigned)sqlite3_column_int64(m, 6);
 }

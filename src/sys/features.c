@@ -484,8 +484,19 @@ int features_write(const char *debugfs, const struct features *want, enum featur
 			continue;
 		snprintf(tok, sizeof(tok), "%s%s", want->on[i] ? "" : "NO_", want->name[i]);
 		debug("writing '%s'", tok);
-		if (write_token(debugfs, tok, fail, why, whylen))
+		if (write_token(debugfs, tok, fail, why, whylen)) {
+			enum features_fail f = fail ? *fail : FEATURES_IO;
+
+			if (f == FEATURES_INVALID) {
+				char names[FEATURES_LINE_MAX], first[512];
+
+				features_names(&live, names, sizeof(names));
+				snprintf(first, sizeof(first), "%s", why);
+				fail_with(fail, f, why, whylen, "%s; this kernel has: %s", first,
+					  names);
+			}
 			return -1;
+		}
 	}
 	/* Read back: the kernel (or a concurrent writer) has the last word. */
 	if (features_read(debugfs, &live, why, whylen))

@@ -147,6 +147,8 @@ void procfs_read_task(pid_t pid, pid_t tid, struct procfs_task *t)
 	e = read_small(path, buf, sizeof(buf));
 	if (!e && procfs_parse_schedstat(buf, &t->exec_ns, &t->run_delay_ns, &t->timeslices))
 		e = PROCFS_ENOFIELD;
+	else if (!e && !t->exec_ns && !t->run_delay_ns && !t->timeslices)
+		e = PROCFS_EZERO;
 	t->err[PROCFS_SCHEDSTAT] = e;
 }
 
@@ -158,7 +160,10 @@ void procfs_why(enum procfs_kind k, int err, char *buf, size_t len)
 		[PROCFS_SCHEDSTAT] = "/proc/<pid>/schedstat",
 	};
 
-	if (err == PROCFS_ENOTREAD) {
+	if (err == PROCFS_EZERO) {
+		snprintf(buf, len, "%s reads 0 0 0: sched_info is off (enable schedstats or "
+			 "delayacct)", file[k]);
+	} else if (err == PROCFS_ENOTREAD) {
 		snprintf(buf, len, "%s of a task was not read (the task ended first)", file[k]);
 	} else if (err == PROCFS_ENOFIELD) {
 		if (k == PROCFS_SCHED)

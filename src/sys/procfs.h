@@ -30,9 +30,15 @@ enum procfs_kind {
 #define PROCFS_ENOFIELD (-1)
 /* err[] value when the task was never read (e.g. it died first). */
 #define PROCFS_ENOTREAD (-2)
+/*
+ * err[] value when schedstat reads "0 0 0": older kernels print that when
+ * sched_info is off (no schedstats, delay accounting off). A task that ran
+ * always has a nonzero runtime, so zeros mean "not measured".
+ */
+#define PROCFS_EZERO (-3)
 
 struct procfs_task {
-	int err[PROCFS_NKINDS]; /* 0: read; errno; PROCFS_ENOFIELD; PROCFS_ENOTREAD */
+	int err[PROCFS_NKINDS]; /* 0: read; errno; PROCFS_ENOFIELD, _ENOTREAD, _EZERO */
 	uint64_t nvcsw;         /* status */
 	uint64_t nivcsw;
 	uint64_t nr_migrations; /* sched */

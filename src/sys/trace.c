@@ -247,9 +247,13 @@ int trace_find_tracefs(const char *debugfs, char *dir, size_t len, char *why, si
 		if (errno == EACCES || errno == EPERM)
 			denied = 1;
 	}
-	if (denied)
+	if (denied && !perf_privileged())
 		snprintf(why, wlen, "--trace needs root or CAP_PERFMON (cannot read the tracefs "
 			 "event files under '%s')", cand[0]);
+	else if (denied)
+		snprintf(why, wlen, "--trace needs read access to the tracefs event files under "
+			 "'%s' (CAP_PERFMON does not give it; run as root or make them readable)",
+			 cand[0]);
 	else
 		snprintf(why, wlen, "--trace needs tracefs, which is not mounted at '%s' or '%s' "
 			 "(mount -t tracefs nodev /sys/kernel/tracing)", cand[0], cand[1]);
@@ -492,6 +496,7 @@ struct tracer {
 	struct trace_decoder dec;
 	long page;
 	struct trace_cpu *cpus;
+	struct trace_cpu **active; /* scratch of merge_until() */
 	size_t ncpus;
 	struct trace_analysis an;
 	bool an_live;
@@ -590,7 +595,9 @@ static void close_cpus(struct tracer *t)
 		free(c->q.v);
 	}
 	free(t->cpus);
+	free(t->active);
 	t->cpus = NULL;
+	t->active = NULL;
 	t->ncpus = 0;
 	if (t->stop_pipe[0] >= 0)
 		close(t->stop_pipe[0]);
@@ -717,25 +724,35 @@ static void drain_cpu(struct tracer *t, struct trace_cpu *c)
 	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 }
 
-/* Analyse, in merged time order, every queued event older than horizon_ns. */
+/*
+ * Analyse, in merged time order, every queued event older than horizon_ns.
+ * Only the CPUs with such events take part (the workload usually runs on
+ * a few of many).
+ */
 static void merge_until(struct tracer *t, uint64_t horizon_ns)
 {
-	for (;;) {
-		struct trace_cpu *best = NULL;
-		size_t i;
+	size_t i, n = 0;
 
-		for (i = 0; i < t->ncpus; i++) {
-			struct tev_queue *q = &t->cpus[i].q;
+	for (i = 0; i < t->ncpus; i++) {
+		struct tev_queue *q = &t->cpus[i].q;
 
-			if (q->head < q->n && q->v[q->head].time_ns < horizon_ns &&
-			    (!best || q->v[q->head].time_ns < best->q.v[best->q.head].time_ns))
-				best = &t->cpus[i];
-		}
-		if (!best)
-			return;
-		trace_analysis_event(&t->an, &best->q.v[best->q.head]);
-		if (++best->q.head == best->q.n)
-			best->q.head = best->q.n = 0;
+		if (q->head < q->n && q->v[q->head].time_ns < horizon_ns)
+			t->active[n++] = &t->cpus[i];
+	}
+	while (n) {
+		size_t best = 0;
+		struct tev_queue *q;
+
+		for (i = 1; i < n; i++)
+			if (t->active[i]->q.v[t->active[i]->q.head].time_ns <
+			    t->active[best]->q.v[t->active[best]->q.head].time_ns)
+				best = i;
+		q = &t->active[best]->q;
+		trace_analysis_event(&t->an, &q->v[q->head]);
+		if (++q->head == q->n)
+			q->head = q->n = 0;
+		if (q->head == q->n || q->v[q->head].time_ns >= horizon_ns)
+			t->active[best] = t->active[--n];
 	}
 }
 
@@ -792,6 +809,7 @@ int tracer_start(struct tracer *t, const pid_t *tids, size_t n)
 	filter[TEV_MIGRATE] = tid_filter(t->dec.migrate_pid->name, NULL, tids, n);
 
 	t->cpus = xcalloc((size_t)nc, sizeof(*t->cpus));
+	t->active = xcalloc((size_t)nc, sizeof(*t->active));
 	t->ncpus = (size_t)nc;
 	for (i = 0; i < t->ncpus; i++) {
 		t->cpus[i].cpu = cpus[i];

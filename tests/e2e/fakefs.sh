@@ -50,6 +50,8 @@ fakefs_stop() {
 		fusermount3 -u "$_d" 2>/dev/null || fusermount3 -uz "$_d" 2>/dev/null
 	fi
 	if [ -n "$_p" ]; then
+		# unmounted, it exits by itself; if not, it must not outlive the test
+		_fakefs_mounted "$_d" && kill "$_p" 2>/dev/null
 		wait "$_p" 2>/dev/null
 		eval "$_v="
 	fi

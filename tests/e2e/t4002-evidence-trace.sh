@@ -43,6 +43,26 @@ is "$(m wakeup_lat_p99_ns better)" lower "lower latency is better"
 is "$(jq -r '.samples[0].metrics.wakeup_lat_p50_ns | has("value")' "$TMP/run.json")" true \
 	"latency is a sample metric"
 
+# across two CPUs every wakeup is recorded on the waker's CPU and ends on the
+# other: the merge of the CPUs' buffers must put them in order
+if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+	run_cmd wb run pingpong --trace --placement cross-cpu -t 300ms -n 1 --warmup 0 -j 1 --no-store --format json
+	is "$RC" 0 "run pingpong --trace --placement cross-cpu exits 0"
+	printf '%s\n' "$OUT" >"$TMP/run.json"
+	p50=$(m wakeup_lat_p50_ns value); max=$(m wakeup_lat_max_ns value)
+	if le 1 "$p50" && le "$p50" "$max"; then ok 0 "cross-cpu: 0 < p50 <= max ($p50 $max ns)"; else
+		ok 1 "cross-cpu: 0 < p50 <= max"; diag "$p50 $max"; fi
+	v=$(m wake_prev_cpu_share value)
+	if le 0.99 "$v"; then ok 0 "cross-cpu: each task stays on its CPU ($v)"; else
+		ok 1 "cross-cpu: each task stays on its CPU"; diag "$v"; fi
+	v=$(m wakeups_per_op value)
+	if le 1.5 "$v" && le "$v" 2.5; then ok 0 "cross-cpu: two wakeups per round trip ($v)"; else
+		ok 1 "cross-cpu: two wakeups per round trip"; diag "$v"; fi
+else
+	skip "cross-cpu needs two CPUs"; skip "cross-cpu needs two CPUs"
+	skip "cross-cpu needs two CPUs"; skip "cross-cpu needs two CPUs"
+fi
+
 run_cmd wb run pingpong --trace -t 200ms -n 1 --warmup 0 -j 1 --no-store
 is "$RC" 0 "text output with --trace exits 0"
 like "$OUT" "^tracing overhead: [0-9.]+% (fewer|more) ops/s \(traced [0-9]+, untraced [0-9]+\)" \

@@ -97,6 +97,8 @@ static void test_why(void **state)
 	assert_non_null(strstr(buf, "Permission denied"));
 	procfs_why(PROCFS_STATUS, PROCFS_ENOTREAD, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "not read"));
+	procfs_why(PROCFS_SCHEDSTAT, PROCFS_EZERO, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "0 0 0"));
 }
 
 static void test_live(void **state)
@@ -110,6 +112,8 @@ static void test_live(void **state)
 	procfs_read_task(getpid(), 0, &t);
 	assert_int_equal(t.err[PROCFS_STATUS], 0);
 	assert_true(t.nvcsw >= 1);
+	assert_int_equal(t.err[PROCFS_SCHEDSTAT], 0);
+	assert_true(t.exec_ns > 0);
 	procfs_read_task(getpid(), gettid(), &t);
 	assert_int_equal(t.err[PROCFS_STATUS], 0);
 	/* A task that does not exist: every file fails with ENOENT (or ESRCH). */

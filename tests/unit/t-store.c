@@ -142,6 +142,20 @@ static int collect_row(void *arg, const struct store_row *row)
 	return 0;
 }
 
+struct json_walk {
+	size_t n;
+	char *first;
+};
+
+static int count_json(void *arg, const char *json)
+{
+	struct json_walk *w = arg;
+
+	if (!w->n++)
+		w->first = xstrdup(json);
+	return 0;
+}
+
 static void test_write_and_read(void **state)
 {
 	char *path = tpath("a/b/c/results.db");
@@ -230,6 +244,25 @@ static void test_write_and_read(void **state)
 	f.kernel = "6.18.0";
 	assert_int_equal(store_foreach_sample(st, &f, 0, collect_row, &c), 0);
 	assert_int_equal(c.n, 3);
+
+	{
+		struct json_walk w = { 0 };
+		char **names;
+		size_t nnames;
+
+		assert_int_equal(store_foreach_sample_json(st, exp_id, count_json, &w), 0);
+		assert_int_equal(w.n, 3);
+		assert_non_null(strstr(w.first, "\"metrics\":{\"ctxsw_per_op\":2.0,"));
+		assert_non_null(strstr(w.first, "\"migrations_per_kop\":null"));
+		assert_non_null(strstr(w.first,
+				       "\"unavailable\":{\"migrations_per_kop\":\"no /proc/42/sched\"}"));
+		assert_non_null(strstr(w.first, "\"warmup\":true"));
+		free(w.first);
+		assert_int_equal(store_metric_names(st, NULL, &names, &nnames), 0);
+		assert_int_equal(nnames, 3);
+		assert_string_equal(names[2], "run_delay_ns_per_op");
+		store_strings_free(names, nnames);
+	}
 
 	assert_int_equal(store_load_env(st, exp_id, "start", &loaded), 0);
 	assert_int_equal(loaded.n, 2);
@@ -465,6 +498,19 @@ static void test_upgrade_every_version(void **state)
 		assert_string_equal(exps[0].label, "legacy");
 		assert_int_equal(exps[0].nsamples, 2);
 		store_experiments_free(exps, n);
+		/* version 4 lists each experiment's metrics: backfilled from the samples */
+		{
+			struct store_metric_def *defs;
+			size_t ndefs;
+
+			assert_int_equal(store_list_metric_defs(st, 1, &defs, &ndefs), 0);
+			assert_int_equal(ndefs, 2);
+			assert_string_equal(defs[0].name, "ctxsw_per_op");
+			assert_int_equal(defs[0].better, BETTER_LOWER);
+			assert_int_equal(defs[0].flags, METRIC_EVIDENCE);
+			assert_string_equal(defs[1].name, "migrations_per_kop");
+			store_metric_defs_free(defs, ndefs);
+		}
 		{
 			int64_t cfg;
 
