@@ -687,7 +687,9 @@ static void print_env_diffs(const struct compare *c)
 			shown++;
 		}
 		if (!shown)
-			printf("    none recorded\n");
+			printf("    %s\n", base->env->n && g->env->n
+						 ? "none (apart from per-run keys such as the load)"
+						 : "fingerprint not recorded");
 		if (hidden)
 			printf("    ... %zu more: wakebench env --diff %lld %lld\n", hidden,
 			       (long long)base->first_exp, (long long)g->first_exp);
@@ -697,6 +699,7 @@ static void print_env_diffs(const struct compare *c)
 
 static void print_text(const struct compare *c)
 {
+	bool first = true;
 	size_t i;
 
 	printf("%s by %s: samples with status ok (warm-ups excluded), 95%% confidence, margin "
@@ -705,10 +708,15 @@ static void print_text(const struct compare *c)
 	print_table(c);
 	print_evidence(c);
 	print_env_diffs(c);
-	for (i = 0; i < c->ngroups; i++)
-		if (c->groups[i].noisy)
-			printf("\nnote: %s is noisy (coefficient of variation %.1f%% > %g%%)\n",
-			       c->groups[i].title, c->groups[i].sum.cv * 100.0, NOISY_CV * 100.0);
+	for (i = 0; i < c->ngroups; i++) {
+		if (!c->groups[i].noisy)
+			continue;
+		printf("%snote: %s is noisy (coefficient of variation %.1f%% > %g%%): more "
+		       "samples narrow its intervals\n",
+		       first ? "\n" : "", c->groups[i].title, c->groups[i].sum.cv * 100.0,
+		       NOISY_CV * 100.0);
+		first = false;
+	}
 }
 
 /* ---- JSON and CSV ---- */

@@ -793,9 +793,9 @@ next:
 		free(dbdir);
 	}
 	if (interrupted) {
-		error("vm: interrupted: %u of %u rounds completed and kept (%zu experiments "
+		error("vm: interrupted by %s: %u of %u rounds completed and kept (%zu experiments "
 		      "imported)",
-		      nok, nrounds, total_added);
+		      strsignal(vm_stop_signal()), nok, nrounds, total_added);
 		ret = EXIT_RUNTIME;
 	} else if (nfailed) {
 		error("vm: %u of %u rounds failed (%zu experiments imported)", nfailed, nrounds,

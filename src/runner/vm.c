@@ -223,8 +223,6 @@ static int kill_group(pid_t pid)
 		if (errno != EINTR)
 			return -1;
 reaped:
-	/* Anything qemu left in its group goes too. */
-	kill(-pid, SIGKILL);
 	return status;
 }
 
