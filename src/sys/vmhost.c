@@ -21,21 +21,21 @@
 #include <unistd.h>
 
 static const struct vmhost_arch arch_x86_64 = {
-	.name = "x86-64",
-	.qemu = "qemu-system-x86_64",
-	.machine = "pc",
-	.console = "ttyS0",
-	.chan_dev = "/dev/ttyS1",
-	.chan_pci_serial = 0,
+    .name = "x86-64",
+    .qemu = "qemu-system-x86_64",
+    .machine = "pc",
+    .console = "ttyS0",
+    .chan_dev = "/dev/ttyS1",
+    .chan_pci_serial = 0,
 };
 
 static const struct vmhost_arch arch_arm64 = {
-	.name = "arm64",
-	.qemu = "qemu-system-aarch64",
-	.machine = "virt",
-	.console = "ttyAMA0",
-	.chan_dev = "/dev/ttyS0",
-	.chan_pci_serial = 1,
+    .name = "arm64",
+    .qemu = "qemu-system-aarch64",
+    .machine = "virt",
+    .console = "ttyAMA0",
+    .chan_dev = "/dev/ttyS0",
+    .chan_pci_serial = 1,
 };
 
 const struct vmhost_arch *vmhost_arch(void)
@@ -102,8 +102,7 @@ int vmhost_check_kernel(const char *path, char *why, size_t whylen)
 	}
 	kind = image_kind(h, (size_t)n, &note);
 	if (!kind) {
-		snprintf(why, whylen,
-			 "not a kernel image (no x86 bzImage or arm64 Image header)");
+		snprintf(why, whylen, "not a kernel image (no x86 bzImage or arm64 Image header)");
 		return -1;
 	}
 	if (!arch || strcmp(kind, arch->name)) {
