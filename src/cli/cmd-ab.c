@@ -934,6 +934,9 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 				       .defaults = &probe_defaults };
 	fixed[3] = cli_common_group(ctx);
 	wl = experiment_pick_workload("ab", fixed, ARRAY_SIZE(fixed), argc, argv);
+	experiment_runner_defaults(wl, &rp_defaults);
+	rp_defaults.samples = 10; /* pairs */
+	rp = rp_defaults;
 
 	parsed = xmalloc(wl->params_size);
 	wlp = xmalloc(wl->params_size);

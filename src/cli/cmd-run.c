@@ -207,7 +207,7 @@ static void print_json(struct run_state *st, json_object *params, const struct r
 
 int cmd_run(int argc, const char **argv, struct ctx *ctx)
 {
-	struct run_params rp = runner_defaults;
+	struct run_params rp = runner_defaults, rp_defaults = runner_defaults;
 	struct experiment_opts eo;
 	struct opts_result res;
 	struct probe_params pp = probe_defaults;
@@ -226,11 +226,13 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 
 	memset(fixed, 0, sizeof(fixed));
 	fixed[0] = (struct opt_group){ .title = "runner options", .opts = runner_opts, .base = &rp,
-				       .defaults = &runner_defaults };
+				       .defaults = &rp_defaults };
 	fixed[1] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
 				       .defaults = &probe_defaults };
 	fixed[2] = cli_common_group(ctx);
 	wl = experiment_pick_workload("run", fixed, ARRAY_SIZE(fixed), argc, argv);
+	experiment_runner_defaults(wl, &rp_defaults);
+	rp = rp_defaults;
 
 	parsed = xmalloc(wl->params_size);
 	wlp = xmalloc(wl->params_size);

@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 enum accel_choice { ACCEL_AUTO = 0, ACCEL_KVM, ACCEL_TCG };
-static const char *const accel_names[] = { "auto", "kvm", "tcg", NULL };
+static const char *const accel_names[] = {"auto", "kvm", "tcg", NULL};
 
 struct vm_params {
 	struct strlist kernels;
@@ -55,40 +55,76 @@ struct vm_params {
 };
 
 static const struct vm_params vm_defaults = {
-	.rounds = 1,
-	.cpus = 2,
-	.memory_bytes = 1ull << 30,
-	.timeout_ns = 600ull * 1000000000ull,
-	.accel = ACCEL_AUTO,
+    .rounds = 1,
+    .cpus = 2,
+    .memory_bytes = 1ull << 30,
+    .timeout_ns = 600ull * 1000000000ull,
+    .accel = ACCEL_AUTO,
 };
 
 static const struct opt vm_opts[] = {
-	{ .type = OPT_STRLIST, .long_name = "kernel", .short_name = 'k',
-	  .offset = offsetof(struct vm_params, kernels), .argh = "IMAGE",
-	  .help = "kernel image to boot (repeat for several; rounds alternate them)" },
-	{ .type = OPT_UINT, .long_name = "rounds", .short_name = 'r',
-	  .offset = offsetof(struct vm_params, rounds), .argh = "N",
-	  .help = "boots of each kernel", .min = 1, .max = 1000 },
-	{ .type = OPT_UINT, .long_name = "cpus", .offset = offsetof(struct vm_params, cpus),
-	  .argh = "N", .help = "guest CPUs (at most this host's)", .min = 1, .max = 1024 },
-	{ .type = OPT_SIZE, .long_name = "memory", .offset = offsetof(struct vm_params, memory_bytes),
-	  .argh = "SIZE", .help = "guest memory", .min = 256.0 * 1024 * 1024,
-	  .max = 1024.0 * 1024 * 1024 * 1024 },
-	{ .type = OPT_STRING, .long_name = "append", .offset = offsetof(struct vm_params, append),
-	  .argh = "ARGS", .help = "extra kernel command-line arguments" },
-	{ .type = OPT_DURATION, .long_name = "timeout",
-	  .offset = offsetof(struct vm_params, timeout_ns), .argh = "DURATION",
-	  .help = "deadline of one boot, from start to power-off", .min = 1e9,
-	  .max = 86400e9 },
-	{ .type = OPT_CHOICE, .long_name = "accel", .offset = offsetof(struct vm_params, accel),
-	  .argh = "ACCEL", .help = "KVM when usable, else TCG (emulated)", .choices = accel_names },
-	{ .type = OPT_STRING, .long_name = "qemu", .offset = offsetof(struct vm_params, qemu),
-	  .argh = "PATH", .help = "qemu binary (default qemu-system-<arch> from PATH)" },
-	{ .type = OPT_FLAG, .long_name = "keep-temp", .offset = offsetof(struct vm_params, keep_temp),
-	  .help = "keep the temporary directory (consoles, channels, initrd) for debugging" },
-	{ .type = OPT_STRING, .long_name = "guest", .offset = offsetof(struct vm_params, guest),
-	  .argh = "FILE", .help = "run as the guest side", .flags = OPT_HIDDEN },
-	OPT_END_ROW,
+    {.type = OPT_STRLIST,
+     .long_name = "kernel",
+     .short_name = 'k',
+     .offset = offsetof(struct vm_params, kernels),
+     .argh = "IMAGE",
+     .help = "kernel image to boot (repeat for several; rounds alternate them)"},
+    {.type = OPT_UINT,
+     .long_name = "rounds",
+     .short_name = 'r',
+     .offset = offsetof(struct vm_params, rounds),
+     .argh = "N",
+     .help = "boots of each kernel",
+     .min = 1,
+     .max = 1000},
+    {.type = OPT_UINT,
+     .long_name = "cpus",
+     .offset = offsetof(struct vm_params, cpus),
+     .argh = "N",
+     .help = "guest CPUs (at most this host's)",
+     .min = 1,
+     .max = 1024},
+    {.type = OPT_SIZE,
+     .long_name = "memory",
+     .offset = offsetof(struct vm_params, memory_bytes),
+     .argh = "SIZE",
+     .help = "guest memory",
+     .min = 256.0 * 1024 * 1024,
+     .max = 1024.0 * 1024 * 1024 * 1024},
+    {.type = OPT_STRING,
+     .long_name = "append",
+     .offset = offsetof(struct vm_params, append),
+     .argh = "ARGS",
+     .help = "extra kernel command-line arguments"},
+    {.type = OPT_DURATION,
+     .long_name = "timeout",
+     .offset = offsetof(struct vm_params, timeout_ns),
+     .argh = "DURATION",
+     .help = "deadline of one boot, from start to power-off",
+     .min = 1e9,
+     .max = 86400e9},
+    {.type = OPT_CHOICE,
+     .long_name = "accel",
+     .offset = offsetof(struct vm_params, accel),
+     .argh = "ACCEL",
+     .help = "KVM when usable, else TCG (emulated)",
+     .choices = accel_names},
+    {.type = OPT_STRING,
+     .long_name = "qemu",
+     .offset = offsetof(struct vm_params, qemu),
+     .argh = "PATH",
+     .help = "qemu binary (default qemu-system-<arch> from PATH)"},
+    {.type = OPT_FLAG,
+     .long_name = "keep-temp",
+     .offset = offsetof(struct vm_params, keep_temp),
+     .help = "keep the temporary directory (consoles, channels, initrd) for debugging"},
+    {.type = OPT_STRING,
+     .long_name = "guest",
+     .offset = offsetof(struct vm_params, guest),
+     .argh = "FILE",
+     .help = "run as the guest side",
+     .flags = OPT_HIDDEN},
+    OPT_END_ROW,
 };
 
 /* Subcommands that make sense in a fresh guest; those that store get --db. */
@@ -96,12 +132,12 @@ static const struct {
 	const char *name;
 	int stores;
 } guest_commands[] = {
-	{ "run", 1 }, { "ab", 1 }, { "env", 0 }, { "features", 0 }, { "list", 0 },
+    {"run", 1}, {"ab", 1}, {"env", 0}, {"features", 0}, {"list", 0},
 };
 
-#define GUEST_DIR   "/tmp/wakebench"
-#define GUEST_DB    GUEST_DIR "/results.db"
-#define GUEST_ARGS  "/wakebench/args"
+#define GUEST_DIR	   "/tmp/wakebench"
+#define GUEST_DB	   GUEST_DIR "/results.db"
+#define GUEST_ARGS	   "/wakebench/args"
 #define CONSOLE_TAIL_LINES 25
 
 static int guest_command_stores(const char *name)
@@ -181,7 +217,7 @@ static void send_output(struct vmchan_writer *w, const char *path, int stream, i
 static int guest_main(const char *args_path)
 {
 	static char prog[] = "wakebench", db_flag[] = "--db", db_path[] = GUEST_DB;
-	struct vmchan_writer w = { .fd = -1 };
+	struct vmchan_writer w = {.fd = -1};
 	char *args, *p, **argv = NULL;
 	size_t len, n = 0;
 	struct utsname u;
@@ -391,8 +427,7 @@ static int guest_base_archive(struct initramfs *a, char *cached, size_t cachedle
 }
 
 /* This invocation's arguments as a second archive: channel device, then argv. */
-static void args_archive(struct initramfs *a, const char *chan_dev, const char **argv,
-			 size_t argc)
+static void args_archive(struct initramfs *a, const char *chan_dev, const char **argv, size_t argc)
 {
 	size_t len = strlen(chan_dev) + 1, i, off;
 	char *buf;
@@ -612,12 +647,12 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 {
 	struct vm_params p = vm_defaults;
 	struct opt_group groups[2] = {
-		{ .title = "vm options", .opts = vm_opts, .base = &p, .defaults = &vm_defaults },
-		cli_common_group(ctx),
+	    {.title = "vm options", .opts = vm_opts, .base = &p, .defaults = &vm_defaults},
+	    cli_common_group(ctx),
 	};
 	struct opts_result res;
 	struct kernel_info *kernels = NULL;
-	struct vm_run_ctx rc = { .p = &p, .ctx = ctx };
+	struct vm_run_ctx rc = {.p = &p, .ctx = ctx};
 	const struct vmhost_arch *arch;
 	struct initramfs base, extra;
 	char qemu[PATH_MAX], why[256], cached[PATH_MAX], *initrd = NULL;
@@ -625,12 +660,13 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 	size_t total_added = 0;
 	int ret = EXIT_RUNTIME, interrupted = 0;
 
-	cli_parse("vm", "--kernel IMAGE [--kernel IMAGE ...] [options] -- SUBCOMMAND [ARGS...]",
-		  "Boot each kernel image with qemu, run the subcommand inside (with a store in\n"
-		  "the guest), and import the guest's experiments into this host's store. Rounds\n"
-		  "alternate the kernels. Without usable KVM the guest is emulated (TCG): absolute\n"
-		  "numbers are then emulated while the scheduler's decisions are real.",
-		  groups, ARRAY_SIZE(groups), argc, argv, 1, &res, ctx);
+	cli_parse(
+	    "vm", "--kernel IMAGE [--kernel IMAGE ...] [options] -- SUBCOMMAND [ARGS...]",
+	    "Boot each kernel image with qemu, run the subcommand inside (with a store in\n"
+	    "the guest), and import the guest's experiments into this host's store. Rounds\n"
+	    "alternate the kernels. Without usable KVM the guest is emulated (TCG): absolute\n"
+	    "numbers are then emulated while the scheduler's decisions are real.",
+	    groups, ARRAY_SIZE(groups), argc, argv, 1, &res, ctx);
 	if (p.guest) {
 		ret = guest_main(p.guest);
 		goto out_opts;
@@ -642,7 +678,8 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		die_skip("vm: qemu guests are not supported on this architecture");
 	if (vm_find_program(p.qemu ? p.qemu : arch->qemu, qemu, sizeof(qemu))) {
 		error("vm: qemu not found: '%s'%s (Debian: apt-get install %s)",
-		      p.qemu ? p.qemu : arch->qemu, p.qemu ? " is not an executable" : " is not in PATH",
+		      p.qemu ? p.qemu : arch->qemu,
+		      p.qemu ? " is not an executable" : " is not in PATH",
 		      strcmp(arch->name, "arm64") ? "qemu-system-x86" : "qemu-system-arm");
 		goto out;
 	}
@@ -713,18 +750,18 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		char *qlog = xasprintf("%s/qemu-%u.log", tmpdir, r + 1);
 		char *dbdir = xasprintf("%s/round-%u", tmpdir, r + 1);
 		struct vm_boot b = {
-			.arch = arch,
-			.qemu = qemu,
-			.kvm = !strcmp(rc.accel, "kvm"),
-			.cpus = (unsigned)p.cpus,
-			.memory_bytes = p.memory_bytes,
-			.kernel = k->path,
-			.initrd = initrd,
-			.append = p.append,
-			.timeout_ns = p.timeout_ns,
-			.console_path = console,
-			.chan_path = chan,
-			.qemu_log_path = qlog,
+		    .arch = arch,
+		    .qemu = qemu,
+		    .kvm = !strcmp(rc.accel, "kvm"),
+		    .cpus = (unsigned)p.cpus,
+		    .memory_bytes = p.memory_bytes,
+		    .kernel = k->path,
+		    .initrd = initrd,
+		    .append = p.append,
+		    .timeout_ns = p.timeout_ns,
+		    .console_path = console,
+		    .chan_path = chan,
+		    .qemu_log_path = qlog,
 		};
 		struct vm_outcome o;
 		char wall[32], dur[32], over[32];
@@ -756,8 +793,8 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		print_guest_stderr(o.res.err, o.res.release);
 		format_duration(o.res.duration_ns / 1000000ull * 1000000ull, dur, sizeof(dur));
 		format_duration(o.wall_ns > o.res.duration_ns
-					? (o.wall_ns - o.res.duration_ns) / 1000000ull * 1000000ull
-					: 0,
+				    ? (o.wall_ns - o.res.duration_ns) / 1000000ull * 1000000ull
+				    : 0,
 				over, sizeof(over));
 		if (o.res.exit_status && guest_status == 0)
 			guest_status = (unsigned)o.res.exit_status;
@@ -779,7 +816,7 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		     r + 1, nrounds, o.res.release, o.res.exit_status, added, added == 1 ? "" : "s",
 		     wall, dur, over);
 		vm_outcome_release(&o);
-next:
+	next:
 		if (vm_stop_signal())
 			interrupted = 1;
 		if (!p.keep_temp) {
@@ -793,9 +830,9 @@ next:
 		free(dbdir);
 	}
 	if (interrupted) {
-		error("vm: interrupted: %u of %u rounds completed and kept (%zu experiments "
+		error("vm: interrupted by %s: %u of %u rounds completed and kept (%zu experiments "
 		      "imported)",
-		      nok, nrounds, total_added);
+		      strsignal(vm_stop_signal()), nok, nrounds, total_added);
 		ret = EXIT_RUNTIME;
 	} else if (nfailed) {
 		error("vm: %u of %u rounds failed (%zu experiments imported)", nfailed, nrounds,

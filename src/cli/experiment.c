@@ -59,6 +59,13 @@ static void die_unknown_workload(const char *cmd, const char *name)
 	die_usage("%s: unknown workload '%s', allowed %s", cmd, name, list);
 }
 
+void experiment_runner_defaults(const struct workload *wl, struct run_params *rp)
+{
+	*rp = runner_defaults;
+	if (wl->default_instances)
+		rp->instances = wl->default_instances;
+}
+
 const struct workload *experiment_pick_workload(const char *cmd, struct opt_group *groups,
 						size_t ngroups, int argc, const char **argv)
 {

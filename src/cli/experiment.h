@@ -29,6 +29,9 @@
  * table), else "pipe". Exits 2 naming the value and the workloads that
  * exist when it is unknown.
  */
+/* The runner's defaults with the workload's own -j default applied. */
+void experiment_runner_defaults(const struct workload *wl, struct run_params *rp);
+
 const struct workload *experiment_pick_workload(const char *cmd, struct opt_group *groups,
 						size_t ngroups, int argc, const char **argv);
 

@@ -14,7 +14,7 @@
  *   perf_ctxsw_per_op, perf_migrations_per_kop               perf software counters
  *   wakeup_lat_p50_ns, _p90_ns, _p99_ns, _p999_ns, _max_ns    --trace
  *   preempt_share, wake_prev_cpu_share, wakeups_per_op,
- *   trace_migrations_per_kop, trace_lost_records
+ *   trace_migrations_per_kop, trace_lost_records, trace_low_confidence
  *   delayed_mean, delayed_max                                sched/debug sampler
  *   ns_per_op, mb_per_s_geomean
  */

@@ -164,8 +164,9 @@ char **vm_qemu_argv(const struct vm_boot *b)
 	push(&v, &n, xstrdup("-initrd"));
 	push(&v, &n, xstrdup(b->initrd));
 	push(&v, &n, xstrdup("-append"));
-	push(&v, &n, xasprintf("console=%s panic=-1 oops=panic rdinit=/init%s%s", b->arch->console,
-			       b->append && *b->append ? " " : "", b->append ? b->append : ""));
+	push(&v, &n,
+	     xasprintf("console=%s panic=-1 oops=panic rdinit=/init%s%s", b->arch->console,
+		       b->append && *b->append ? " " : "", b->append ? b->append : ""));
 	esc = escape_commas(b->console_path);
 	push(&v, &n, xstrdup("-chardev"));
 	push(&v, &n, xasprintf("file,id=wbconsole,path=%s", esc));
@@ -223,8 +224,6 @@ static int kill_group(pid_t pid)
 		if (errno != EINTR)
 			return -1;
 reaped:
-	/* Anything qemu left in its group goes too. */
-	kill(-pid, SIGKILL);
 	return status;
 }
 
@@ -417,8 +416,8 @@ void vm_console_tail(const char *path, unsigned lines, const char *prefix, FILE 
 
 int vm_console_panic(const char *path, char *buf, size_t len)
 {
-	static const char *const marks[] = { "Kernel panic - not syncing", "BUG: ", "Oops: ",
-					     "Attempted to kill init" };
+	static const char *const marks[] = {"Kernel panic - not syncing",
+					    "BUG: ", "Oops: ", "Attempted to kill init"};
 	char *data, *best = NULL;
 	size_t i;
 

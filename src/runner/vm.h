@@ -24,8 +24,8 @@
 
 struct vm_boot {
 	const struct vmhost_arch *arch;
-	const char *qemu;  /* path of the qemu binary */
-	int kvm;           /* 1: -accel kvm -cpu host; 0: -accel tcg -cpu max */
+	const char *qemu; /* path of the qemu binary */
+	int kvm;	  /* 1: -accel kvm -cpu host; 0: -accel tcg -cpu max */
 	unsigned cpus;
 	uint64_t memory_bytes;
 	const char *kernel;
@@ -33,14 +33,14 @@ struct vm_boot {
 	const char *append; /* extra kernel arguments, may be NULL */
 	uint64_t timeout_ns;
 	const char *console_path, *chan_path; /* files qemu writes */
-	const char *qemu_log_path;            /* qemu's own stdout and stderr */
+	const char *qemu_log_path;	      /* qemu's own stdout and stderr */
 };
 
 struct vm_outcome {
-	int ok;            /* the channel decoded: res is valid */
-	int interrupted;   /* a stop signal ended the boot */
-	char reason[512];  /* why not ok */
-	uint64_t wall_ns;  /* qemu start to exit */
+	int ok;		  /* the channel decoded: res is valid */
+	int interrupted;  /* a stop signal ended the boot */
+	char reason[512]; /* why not ok */
+	uint64_t wall_ns; /* qemu start to exit */
 	struct vmchan_result res;
 };
 

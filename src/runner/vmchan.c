@@ -69,8 +69,7 @@ static uint32_t record_crc(const uint8_t *hdr, const uint8_t *payload, uint32_t 
 	return (uint32_t)crc;
 }
 
-size_t vmchan_encode(uint8_t *out, uint32_t type, uint32_t seq, const void *payload,
-		     uint32_t len)
+size_t vmchan_encode(uint8_t *out, uint32_t type, uint32_t seq, const void *payload, uint32_t len)
 {
 	put_u32(out, VMCHAN_MAGIC);
 	put_u32(out + 4, type);
@@ -272,7 +271,8 @@ int vmchan_parse(const uint8_t *buf, size_t len, struct vmchan_result *res, char
 			return fail(why, whylen, "truncated record header at byte %zu", off);
 		}
 		if (get_u32(p) != VMCHAN_MAGIC)
-			return fail(why, whylen, "garbage at byte %zu (no record starts there)", off);
+			return fail(why, whylen, "garbage at byte %zu (no record starts there)",
+				    off);
 		type = get_u32(p + 4);
 		seq = get_u32(p + 8);
 		plen = get_u32(p + 12);
@@ -285,7 +285,8 @@ int vmchan_parse(const uint8_t *buf, size_t len, struct vmchan_result *res, char
 				    "truncated record %u at byte %zu: %zu of %u payload bytes", seq,
 				    off, len - off - VMCHAN_HDR_BYTES, plen);
 		if (record_crc(p, p + VMCHAN_HDR_BYTES, plen) != crc)
-			return fail(why, whylen, "corrupted record at byte %zu (CRC mismatch)", off);
+			return fail(why, whylen, "corrupted record at byte %zu (CRC mismatch)",
+				    off);
 		if (seq < expect)
 			return fail(why, whylen, "duplicated record %u at byte %zu", seq, off);
 		if (seq > expect)
@@ -342,16 +343,14 @@ const struct vmchan_file *vmchan_find_file(const struct vmchan_result *res, cons
 /* ---- SHA-256, FIPS 180-4 ---- */
 
 static const uint32_t sha256_k[64] = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
-	0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
-	0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
-	0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
-	0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-	0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
-	0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-	0xc67178f2,
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
 static inline uint32_t ror32(uint32_t x, unsigned n)
@@ -377,8 +376,8 @@ static void sha256_block(struct sha256 *c, const uint8_t *b)
 	for (i = 0; i < 64; i++) {
 		uint32_t e = s[4], a = s[0];
 
-		t1 = s[7] + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & s[5]) ^ (~e & s[6])) +
-		     sha256_k[i] + w[i];
+		t1 = s[7] + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) +
+		     ((e & s[5]) ^ (~e & s[6])) + sha256_k[i] + w[i];
 		t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) +
 		     ((a & s[1]) ^ (a & s[2]) ^ (s[1] & s[2]));
 		memmove(s + 1, s, 7 * sizeof(s[0]));
@@ -391,8 +390,8 @@ static void sha256_block(struct sha256 *c, const uint8_t *b)
 
 void sha256_init(struct sha256 *c)
 {
-	static const uint32_t h0[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-					0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+	static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+				       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
 	memcpy(c->h, h0, sizeof(h0));
 	c->nbytes = 0;

@@ -42,8 +42,7 @@ enum vmchan_type {
 #define VMCHAN_FILE_CHUNK  (64u * 1024u)
 
 /* Write one record into out (VMCHAN_HDR_BYTES + len bytes); returns its size. */
-size_t vmchan_encode(uint8_t *out, uint32_t type, uint32_t seq, const void *payload,
-		     uint32_t len);
+size_t vmchan_encode(uint8_t *out, uint32_t type, uint32_t seq, const void *payload, uint32_t len);
 
 /* The guest's side: records written to a file descriptor in sequence. */
 struct vmchan_writer {
@@ -67,8 +66,8 @@ struct vmchan_file {
 
 /* Everything one guest sent, assembled. */
 struct vmchan_result {
-	char *release;     /* HELLO; NULL if none */
-	char *out, *err;   /* OUTPUT streams, NUL-terminated (may be empty) */
+	char *release;	 /* HELLO; NULL if none */
+	char *out, *err; /* OUTPUT streams, NUL-terminated (may be empty) */
 	size_t out_len, err_len;
 	int have_status;
 	int exit_status;

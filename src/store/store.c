@@ -526,13 +526,56 @@ static int prepare_writes(struct store *st)
 		       &st->ins_expmetric);
 }
 
+/*
+ * True when this process cannot write the store's directory and no
+ * write-ahead log is pending: then WAL's shared-memory file cannot be
+ * created, and the committed file is all there is to read.
+ */
+static bool cannot_share_wal(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), side[PATH_MAX];
+	struct stat sb;
+	bool shut;
+
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	shut = access(slash ? dir : ".", W_OK) != 0;
+	free(dir);
+	snprintf(side, sizeof(side), "%s-wal", path);
+	if (!stat(side, &sb) && sb.st_size > 0)
+		return false;
+	snprintf(side, sizeof(side), "%s-shm", path);
+	return shut && access(side, R_OK) != 0;
+}
+
+/* "file:PATH?immutable=1" with PATH percent-encoded. */
+static char *immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *uri = xmalloc(strlen(path) * 3 + 32), *o = uri;
+	const unsigned char *p;
+
+	o += sprintf(o, "file:");
+	for (p = (const unsigned char *)path; *p; p++) {
+		if (isalnum(*p) || strchr("/-._~", *p)) {
+			*o++ = (char)*p;
+		} else {
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	strcpy(o, "?immutable=1");
+	return uri;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out)
 {
 	bool ro = flags & STORE_READONLY, created = false;
 	struct store *st;
 	struct stat sb;
 	sqlite3 *db = NULL;
-	int version = -1, oflags;
+	int version = -1, oflags, rc;
 
 	*out = NULL;
 	if (!path || !*path)
@@ -561,7 +604,19 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	oflags = (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX;
 	if (created)
 		oflags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
+	if (ro && cannot_share_wal(path)) {
+		/*
+		 * A reader that may not create the -shm file next to the store
+		 * (another user's directory) reads it as an immutable file.
+		 */
+		char *uri = immutable_uri(path);
+
+		rc = sqlite3_open_v2(uri, &db, oflags | SQLITE_OPEN_URI, NULL);
+		free(uri);
+	} else {
+		rc = sqlite3_open_v2(path, &db, oflags, NULL);
+	}
+	if (rc != SQLITE_OK) {
 		if (db)
 			db_error(db, path, "cannot open");
 		else

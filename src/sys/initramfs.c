@@ -42,21 +42,21 @@ typedef Elf32_Phdr elf_phdr;
 #endif
 
 static const char init_script[] =
-	"#!/bin/sh\n"
-	"# wakebench guest init: mount what the subcommand reads, run it through\n"
-	"# 'wakebench vm --guest' (which sends the results home), power off.\n"
-	"export PATH=/bin\n"
-	"busybox mount -t proc proc /proc\n"
-	"busybox mount -t sysfs sysfs /sys\n"
-	"busybox mount -t devtmpfs devtmpfs /dev\n"
-	"busybox mount -t debugfs debugfs /sys/kernel/debug\n"
-	"busybox mount -t tracefs tracefs /sys/kernel/tracing\n"
-	"busybox mount -t tmpfs tmpfs /tmp\n"
-	"busybox mount -t tmpfs tmpfs /run\n"
-	"echo \"wakebench-guest: init up, kernel $(busybox uname -r)\"\n"
-	"/bin/wakebench vm --guest /wakebench/args\n"
-	"echo \"wakebench-guest: wakebench exited with status $?\"\n"
-	"busybox poweroff -f\n";
+    "#!/bin/sh\n"
+    "# wakebench guest init: mount what the subcommand reads, run it through\n"
+    "# 'wakebench vm --guest' (which sends the results home), power off.\n"
+    "export PATH=/bin\n"
+    "busybox mount -t proc proc /proc\n"
+    "busybox mount -t sysfs sysfs /sys\n"
+    "busybox mount -t devtmpfs devtmpfs /dev\n"
+    "busybox mount -t debugfs debugfs /sys/kernel/debug\n"
+    "busybox mount -t tracefs tracefs /sys/kernel/tracing\n"
+    "busybox mount -t tmpfs tmpfs /tmp\n"
+    "busybox mount -t tmpfs tmpfs /run\n"
+    "echo \"wakebench-guest: init up, kernel $(busybox uname -r)\"\n"
+    "/bin/wakebench vm --guest /wakebench/args\n"
+    "echo \"wakebench-guest: wakebench exited with status $?\"\n"
+    "busybox poweroff -f\n";
 
 const char *initramfs_init_script(void)
 {
@@ -105,8 +105,7 @@ static void put_entry(struct initramfs *a, const char *name, uint32_t mode, unsi
 	if (a->finished)
 		BUG("initramfs entry after the trailer");
 	reserve(a, CPIO_HDR_BYTES + namesize + size + 8);
-	snprintf(hdr, sizeof(hdr),
-		 "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
+	snprintf(hdr, sizeof(hdr), "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
 		 strcmp(name, "TRAILER!!!") ? a->next_ino++ : 0, mode, 0u, 0u,
 		 (mode & S_IFMT) == S_IFDIR ? 2u : 1u, 0u, (unsigned)size, 0u, 0u, rmajor, rminor,
 		 (unsigned)namesize, 0u);
@@ -139,9 +138,10 @@ static int check_path(const char *path)
 	if (path[0] != '/' || !path[1] || strlen(path) >= PATH_MAX)
 		return error("initramfs: invalid guest path '%s'", path);
 	for (p = path; *p; p++)
-		if (p[0] == '/' && (p[1] == '/' || p[1] == '\0' ||
-				    (p[1] == '.' && (p[2] == '/' || p[2] == '\0' ||
-						     (p[2] == '.' && (p[3] == '/' || p[3] == '\0'))))))
+		if (p[0] == '/' &&
+		    (p[1] == '/' || p[1] == '\0' ||
+		     (p[1] == '.' && (p[2] == '/' || p[2] == '\0' ||
+				      (p[2] == '.' && (p[3] == '/' || p[3] == '\0'))))))
 			return error("initramfs: invalid guest path '%s'", path);
 	return 0;
 }
@@ -507,8 +507,8 @@ fail:
 
 int initramfs_build_guest(struct initramfs *a, const struct guest_spec *spec)
 {
-	static const char *const dirs[] = { "/proc", "/sys", "/dev", "/tmp", "/run", "/wakebench",
-					    "/etc" };
+	static const char *const dirs[] = {"/proc", "/sys",	  "/dev", "/tmp",
+					   "/run",  "/wakebench", "/etc"};
 	char **libs = NULL;
 	size_t nlibs = 0, i;
 	int ret = -1;

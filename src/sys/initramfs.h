@@ -36,8 +36,8 @@ int initramfs_add_dir(struct initramfs *a, const char *path, mode_t perm);
 int initramfs_add_file(struct initramfs *a, const char *path, mode_t perm, const void *data,
 		       size_t len);
 int initramfs_add_symlink(struct initramfs *a, const char *path, const char *target);
-int initramfs_add_chardev(struct initramfs *a, const char *path, mode_t perm,
-			  unsigned major, unsigned minor);
+int initramfs_add_chardev(struct initramfs *a, const char *path, mode_t perm, unsigned major,
+			  unsigned minor);
 /* A host file (symlinks followed) stored at guest_path with the host's permission bits. */
 int initramfs_add_host_file(struct initramfs *a, const char *guest_path, const char *host_path);
 /* Append the TRAILER!!! entry; the archive is complete afterwards. */

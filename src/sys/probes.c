@@ -9,9 +9,11 @@
  * switches a task's perf context in and out at every context switch, and
  * on a pipe ping-pong in a VM that cost a third of the round trips per
  * CPU-second (doc/evidence.md). The /proc counters the runner always reads
- * give the same switches and migrations without that cost. Every probe decides in probes_setup() or start()
- * whether it can measure; what it cannot, it reports in stop() as
- * unavailable with the reason, so a sample never carries an invented zero.
+ * give the same switches and migrations without that cost.
+ *
+ * Every probe decides in probes_setup() or start() whether it can measure;
+ * what it cannot, it reports in stop() as unavailable with the reason, so a
+ * sample never carries an invented zero.
  */
 #include "sys/probes.h"
 #include "sys/perf.h"

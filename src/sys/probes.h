@@ -1,7 +1,9 @@
 /*
  * probes.h: the evidence gathered around each sample beyond the /proc
- * counters the runner always reads (DESIGN section 7): perf software
- * counters, sched tracepoints (--trace) and the delayed-entity sampler.
+ * counters the runner always reads (DESIGN section 7): per-task perf
+ * software counters (--perf-counters: opt-in, they slow every context
+ * switch), sched tracepoints (--trace) and the delayed-entity sampler
+ * (always, when sched/debug is readable).
  *
  * Commands that run samples (run, ab) add probe_opts as an option group and
  * call probes_setup() once before the first sample; the resulting probes go

@@ -236,5 +236,6 @@ const struct workload workload_pingpong = {
 	.profiles = pingpong_profiles,
 	.default_profile = "perf-bench-sched-pipe",
 	.tasks_per_instance = 2,
+	.default_instances = 1,
 	.instance = pingpong_instance,
 };

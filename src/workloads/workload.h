@@ -39,6 +39,12 @@ struct workload {
 	const struct profile *profiles; /* terminated by { NULL } */
 	const char *default_profile;    /* NULL when the workload has none */
 	unsigned tasks_per_instance;
+	/*
+	 * The -j default for this workload, 0 for the runner's (4, the report's
+	 * stress-ng --pipe 4). perf bench sched pipe is one pair, so pingpong
+	 * says 1.
+	 */
+	unsigned default_instances;
 
 	/*
 	 * Cross-option and environment checks after parsing (e.g. --data-size

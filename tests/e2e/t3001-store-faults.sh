@@ -51,16 +51,31 @@ is "$RC" 0 "a read-only store can still be read"
 run_cmd wb $RUN --db "$TMP/notes.db/sub/results.db"
 is "$RC" 1 "uncreatable directory: exit 1"
 like "$ERR" "cannot (open store|create the store's directory).*Not a directory" "uncreatable directory: says why"
-if [ "$(id -u)" != 0 ]; then
-	mkdir "$TMP/locked" && chmod 0555 "$TMP/locked"
-	run_cmd wb $RUN --db "$TMP/locked/sub/results.db"
+# as another user: a directory without permission, and reading a store in
+# a directory where the reader may not create WAL's shared-memory file
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	as_other() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+elif [ "$(id -u)" != 0 ]; then
+	as_other() { "$@"; }
+fi
+if command -v as_other >/dev/null 2>&1; then
+	chmod 0755 "$TMP"
+	mkdir "$TMP/locked"
+	"$SYNTH" --synth "$TMP/locked/theirs.db" 1 3 6.18 x host 1000 >/dev/null 2>&1
+	[ "$(id -u)" = 0 ] || chmod 0555 "$TMP/locked"
+	run_cmd as_other "$WAKEBENCH" $RUN --db "$TMP/locked/sub/results.db"
 	is "$RC" 1 "directory without permission: exit 1"
-	like "$ERR" "Permission denied" "directory without permission: says why"
+	like "$ERR" "cannot create the store's directory '.*locked/sub': Permission denied" \
+		"directory without permission: says why"
 	ok "[ ! -e '$TMP/locked/sub' ]" "directory without permission: nothing created"
+	run_cmd as_other "$WAKEBENCH" export --db "$TMP/locked/theirs.db"
+	is "$RC" 0 "another user's store in a directory we cannot write is readable"
+	is "$(printf '%s' "$OUT" | jq '[.experiments[].samples[]] | length')" 3 "with its samples"
+	run_cmd as_other "$WAKEBENCH" $RUN --db "$TMP/locked/theirs.db"
+	is "$RC" 1 "but not writable"
+	like "$ERR" "is read-only" "and says so"
 else
-	skip "directory without permission (root may write anywhere)"
-	skip "directory without permission: says why"
-	skip "directory without permission: nothing created"
+	for i in 1 2 3 4 5 6 7; do skip "no way to run as another user"; done
 fi
 
 # reading never creates a store; writing creates it with its directories

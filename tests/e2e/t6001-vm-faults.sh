@@ -122,7 +122,7 @@ rc=$?
 t1=$(date +%s)
 is "$rc" 1 "Ctrl-C exits 1"
 ok "[ $((t1 - t0)) -lt 10 ]" "Ctrl-C is prompt"
-like "$(cat "$TMP/int.err")" "interrupted: 0 of 1 rounds completed" "Ctrl-C is reported"
+like "$(cat "$TMP/int.err")" "interrupted by Interrupt: 0 of 1 rounds completed" "Ctrl-C is reported"
 left=""
 for k in $kids; do [ -d "/proc/$k" ] && left="$left $k"; done
 is "$left" "" "no qemu left after Ctrl-C"

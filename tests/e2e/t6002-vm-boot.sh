@@ -3,7 +3,8 @@
 # `run pipe` inside, and find the guest's experiment in the host store: its
 # kernel release is the guest's, its samples have ops > 0, and it carries
 # the virtualisation keys. Then a kernel that panics (no init) fails its
-# round with the panic as the reason and imports nothing.
+# round with the panic as the reason and imports nothing; and Ctrl-C during
+# a second round keeps the first round's import.
 #
 # The kernel package is downloaded once with apt-get download into a cache
 # outside the source tree (scripts/fetch-kernel.sh); the test is skipped
@@ -63,5 +64,33 @@ is "$RC" 1 "a kernel that panics exits 1"
 like "$ERR" "Kernel panic - not syncing" "the panic is the reason"
 like "$ERR" "  \\| " "the console tail is printed"
 is "$(wb export --format json | jq '.experiments | length')" 1 "nothing more imported"
+
+# Ctrl-C in round 2 (a kernel that hangs) keeps round 1's import.
+head -c 6656 /dev/zero >"$TMP/hang.img"
+put() { printf "$2" | dd of="$1" bs=1 seek=$(($3)) conv=notrunc 2>/dev/null; }
+put "$TMP/hang.img" '\004' 0x1f1
+put "$TMP/hang.img" '\125\252' 0x1fe
+put "$TMP/hang.img" '\353\376' 0x200
+put "$TMP/hang.img" 'HdrS' 0x202
+put "$TMP/hang.img" '\017\002' 0x206
+put "$TMP/hang.img" '\001' 0x211
+put "$TMP/hang.img" '\377\377\377\177' 0x22c
+put "$TMP/hang.img" '\000\010' 0x238
+"$WAKEBENCH" vm --kernel "$image" --kernel "$TMP/hang.img" --accel tcg --cpus 1 --timeout 4m -- \
+	run pipe -t 100ms -n 1 -j 1 --warmup 0 >"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+i=0
+while [ $i -lt 600 ] && ! grep -q "round 2/2: booting" "$TMP/int.err"; do
+	sleep 0.5
+	i=$((i + 1))
+done
+sleep 1
+kill -INT $pid
+wait $pid
+is "$?" 1 "Ctrl-C in round 2 exits 1"
+like "$(cat "$TMP/int.err")" "interrupted by Interrupt: 1 of 2 rounds completed and kept \\(1 experiments imported\\)" \
+	"Ctrl-C reports the kept round"
+is "$(wb export --format json | jq '.experiments | length')" 2 "round 1's experiment stays in the store"
+is "$(ls "$TMPDIR")" "" "temporary files removed after Ctrl-C"
 
 done_testing

@@ -256,7 +256,7 @@ static void test_guest(void **state)
 	assert_memory_equal(e->data, "\177ELF", 4);
 	assert_int_equal(find(v, n, "dev/console")->rdev_major, 5);
 	for (i = 0; i < 5; i++) {
-		static const char *const dirs[] = { "proc", "sys", "dev", "tmp", "run" };
+		static const char *const dirs[] = {"proc", "sys", "dev", "tmp", "run"};
 
 		assert_int_equal(find(v, n, dirs[i])->mode & S_IFMT, S_IFDIR);
 	}
@@ -288,13 +288,10 @@ static void test_guest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_write_read),
-		cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_bad_paths),
-		cmocka_unit_test(test_concatenated_and_malformed),
-		cmocka_unit_test(test_cpio_tool),
-		cmocka_unit_test(test_elf_deps),
-		cmocka_unit_test(test_guest),
+	    cmocka_unit_test(test_write_read), cmocka_unit_test(test_deterministic),
+	    cmocka_unit_test(test_bad_paths),  cmocka_unit_test(test_concatenated_and_malformed),
+	    cmocka_unit_test(test_cpio_tool),  cmocka_unit_test(test_elf_deps),
+	    cmocka_unit_test(test_guest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,7 +27,7 @@ struct capture {
 static struct capture capture_of(void (*send)(struct vmchan_writer *w))
 {
 	char path[] = "/tmp/t-vmchan.XXXXXX";
-	struct vmchan_writer w = { 0 };
+	struct vmchan_writer w = {0};
 	struct capture c;
 	char *data;
 
@@ -285,8 +285,7 @@ static void test_crc32(void **state)
 
 static void test_sha256(void **state)
 {
-	static const char *const abc56 =
-		"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	static const char *const abc56 = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
 	struct sha256 c;
 	uint8_t d[32];
 	char hex[65], *million;
@@ -294,15 +293,19 @@ static void test_sha256(void **state)
 
 	(void)state;
 	sha256_hex("", 0, hex);
-	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	assert_string_equal(hex,
+			    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 	sha256_hex("abc", 3, hex);
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	assert_string_equal(hex,
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	sha256_hex(abc56, strlen(abc56), hex);
-	assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	assert_string_equal(hex,
+			    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 	million = malloc(1000000);
 	memset(million, 'a', 1000000);
 	sha256_hex(million, 1000000, hex);
-	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	assert_string_equal(hex,
+			    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 	/* The same in uneven pieces. */
 	sha256_init(&c);
 	for (i = 0; i < 1000000;) {
@@ -329,7 +332,8 @@ static void test_sha256_file(void **state)
 	assert_int_equal(write_full(fd, "abc", 3), 3);
 	close(fd);
 	assert_int_equal(sha256_file_hex(path, hex), 0);
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	assert_string_equal(hex,
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 	unlink(path);
 	assert_int_equal(sha256_file_hex(path, hex), -1);
 }
@@ -337,15 +341,11 @@ static void test_sha256_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_corrupted),
-		cmocka_unit_test(test_duplicated_missing_reordered),
-		cmocka_unit_test(test_garbage),
-		cmocka_unit_test(test_semantics),
-		cmocka_unit_test(test_crc32),
-		cmocka_unit_test(test_sha256),
-		cmocka_unit_test(test_sha256_file),
+	    cmocka_unit_test(test_round_trip),	cmocka_unit_test(test_truncated),
+	    cmocka_unit_test(test_corrupted),	cmocka_unit_test(test_duplicated_missing_reordered),
+	    cmocka_unit_test(test_garbage),	cmocka_unit_test(test_semantics),
+	    cmocka_unit_test(test_crc32),	cmocka_unit_test(test_sha256),
+	    cmocka_unit_test(test_sha256_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
