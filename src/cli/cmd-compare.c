@@ -86,11 +86,12 @@ struct series {
 	size_t n, alloc;
 };
 
-/* The samples of one experiment that fall into one group value. */
+/* The samples of one config of one experiment. */
 struct part {
-	int64_t exp_id;
+	int64_t exp_id, cfg_id;
 	size_t exp_index; /* in the experiment list */
-	char *value;
+	char *cfg_name;
+	char *value; /* of the grouping key */
 	double *ops;
 	size_t n, alloc;
 	struct series *ev;
@@ -118,6 +119,7 @@ struct group {
 };
 
 struct compare {
+	struct store *st;
 	enum by_key by;
 	const char *feature; /* for BY_FEATURE */
 	const char *by_name;
@@ -201,7 +203,8 @@ static char *feature_state(const char *features, const char *name)
 	return xstrdup("unknown");
 }
 
-static char *group_value(const struct compare *c, const struct store_row *row)
+static char *group_value(const struct compare *c, const struct store_row *row,
+			 const struct env *env)
 {
 	const struct store_experiment *e = row->exp;
 	const char *v = NULL;
@@ -220,7 +223,10 @@ static char *group_value(const struct compare *c, const struct store_row *row)
 		v = e->host;
 		break;
 	case BY_FEATURE:
-		return feature_state(row->cfg ? row->cfg->features : NULL, c->feature);
+		/* the config's vector (ab arms), else the one the experiment started with */
+		if (row->cfg && row->cfg->features)
+			return feature_state(row->cfg->features, c->feature);
+		return feature_state(env_get(env, "sched.features"), c->feature);
 	}
 	return xstrdup(v && *v ? v : "(none)");
 }
@@ -239,14 +245,14 @@ static size_t exp_index(const struct compare *c, int64_t id)
 static int collect_row(void *arg, const struct store_row *row)
 {
 	struct compare *c = arg;
-	char *value = group_value(c, row);
+	int64_t cfg_id = row->cfg ? row->cfg->id : 0;
 	struct part *p = NULL;
 	size_t i;
 
 	if (c->nparts && c->parts[c->nparts - 1].exp_id != row->exp->id)
 		c->cur_exp_first = c->nparts;
 	for (i = c->cur_exp_first; i < c->nparts; i++)
-		if (c->parts[i].exp_id == row->exp->id && !strcmp(c->parts[i].value, value)) {
+		if (c->parts[i].exp_id == row->exp->id && c->parts[i].cfg_id == cfg_id) {
 			p = &c->parts[i];
 			break;
 		}
@@ -258,10 +264,12 @@ static int collect_row(void *arg, const struct store_row *row)
 		p = &c->parts[c->nparts++];
 		memset(p, 0, sizeof(*p));
 		p->exp_id = row->exp->id;
+		p->cfg_id = cfg_id;
+		p->cfg_name = xstrdup(row->cfg && row->cfg->name ? row->cfg->name : "default");
 		p->exp_index = exp_index(c, row->exp->id);
-		p->value = value;
-	} else {
-		free(value);
+		if (store_load_env(c->st, p->exp_id, "start", &p->env))
+			return -1;
+		p->value = group_value(c, row, &p->env);
 	}
 	push_double(&p->ops, &p->n, &p->alloc, row->s->ops_per_s);
 	for (i = 0; i < row->s->nmetrics; i++) {
@@ -285,7 +293,8 @@ static bool is_grouping_key(const struct compare *c, const char *key)
 	case BY_HOST:
 		return !strcmp(key, "host.name");
 	case BY_FEATURE:
-		return !strcmp(key, "sched.features");
+		/* the arms' names say the feature's state */
+		return !strcmp(key, "sched.features") || !strcmp(key, "config");
 	case BY_PROFILE:
 		return !strcmp(key, "profile") || strstr(key, "profile") != NULL;
 	case BY_LABEL:
@@ -294,15 +303,23 @@ static bool is_grouping_key(const struct compare *c, const char *key)
 	return false;
 }
 
-/* Value of a strong key for splitting: the fingerprint, plus workload and profile. */
+/*
+ * Value of a strong key for splitting: the fingerprint, plus two pseudo keys
+ * from the store: "profile" and "config" (the arm of an `ab`, or a `run`'s
+ * "default").
+ */
 static const char *strong_value(const struct compare *c, const struct part *p, const char *key)
 {
 	const struct store_experiment *e = &c->exps[p->exp_index];
 
 	if (!strcmp(key, "profile"))
 		return e->profile ? e->profile : "(none)";
+	if (!strcmp(key, "config"))
+		return p->cfg_name;
 	return env_get(&p->env, key);
 }
+
+static const char *const pseudo_keys[] = { "profile", "config" };
 
 /*
  * The strong keys in which the parts of one value differ: present in every
@@ -316,13 +333,13 @@ static size_t differing_strong_keys(const struct compare *c, const size_t *idx, 
 	size_t nk = 0, i, j;
 
 	*keys = NULL;
-	for (i = 0; i <= first->env.n; i++) {
+	for (i = 0; i < first->env.n + ARRAY_SIZE(pseudo_keys); i++) {
 		const char *key;
 		const char *v0;
 		bool everywhere = true, differs = false;
 
-		if (i == first->env.n) {
-			key = "profile"; /* a pseudo key from the experiment row */
+		if (i >= first->env.n) {
+			key = pseudo_keys[i - first->env.n];
 		} else {
 			if (first->env.e[i].impact != IMPACT_STRONG)
 				continue;
@@ -409,8 +426,8 @@ static void form_groups(struct compare *c, bool pool)
 		if (nk && !pool) {
 			char *list = join_keys(keys, nk, c, NULL);
 
-			add_warning(c, xasprintf("%s is split by %s: its experiments differ in a strong "
-						 "environment key (--pool pools them)",
+			add_warning(c, xasprintf("%s is split into sub-groups by %s, which differs "
+						 "within it and can change results (--pool pools them)",
 						 c->parts[i].value, list));
 			free(list);
 		}
@@ -567,16 +584,17 @@ static void verdict_text(const struct group *g, char *buf, size_t len)
 static void print_table(const struct compare *c)
 {
 	const struct group *base = &c->groups[c->baseline];
-	size_t i, w = strlen(by_title(c));
+	size_t i, w = strlen(by_title(c)), wv;
 	char vs[160];
 
 	for (i = 0; i < c->ngroups; i++)
 		if (strlen(c->groups[i].title) > w)
 			w = strlen(c->groups[i].title);
 	w += 2;
-	snprintf(vs, sizeof(vs), "vs. %s", base->title);
-	printf("%-*s %5s %18s  %-25s %9s  %-18s %8s  %s\n", (int)w, by_title(c), "n", c->unit,
-	       "95% CI of median", vs, "95% CI of change", "p", "verdict");
+	snprintf(vs, sizeof(vs), "vs. %s", base->value);
+	wv = strlen(vs) > 9 ? strlen(vs) : 9;
+	printf("%-*s %5s %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, by_title(c), "n", c->unit,
+	       "95% CI of median", (int)wv, vs, "95% CI of change", "p", "verdict");
 	for (i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 		char med[32], lo[32], hi[32], ci[80], chg[32], cl[32], ch[32], cci[80], p[32],
@@ -601,8 +619,8 @@ static void print_table(const struct compare *c)
 			snprintf(p, sizeof(p), g->eff.p < 0.0001 ? "<0.0001" : "%.4f", g->eff.p);
 		}
 		verdict_text(g, verdict, sizeof(verdict));
-		printf("%-*s %5zu %18s  %-25s %9s  %-18s %8s  %s\n", (int)w, g->title, g->n, med, ci,
-		       chg, cci, p, verdict);
+		printf("%-*s %5zu %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, g->title, g->n, med, ci,
+		       (int)wv, chg, cci, p, verdict);
 	}
 }
 
@@ -895,6 +913,7 @@ static void compare_release(struct compare *c)
 
 	for (i = 0; i < c->nparts; i++) {
 		free(c->parts[i].value);
+		free(c->parts[i].cfg_name);
 		free(c->parts[i].ops);
 		series_free(c->parts[i].ev, c->parts[i].nev);
 		env_release(&c->parts[i].env);
@@ -970,7 +989,7 @@ static int pick_baseline(struct compare *c, const char *want)
 static int run_compare(struct store *st, const struct compare_params *p,
 		       const struct store_filter *f, struct ctx *ctx)
 {
-	struct compare c = { .margin = p->margin };
+	struct compare c = { .st = st, .margin = p->margin };
 	const struct workload *wl;
 	size_t i;
 	int ret = EXIT_RUNTIME;
@@ -1001,9 +1020,6 @@ static int run_compare(struct store *st, const struct compare_params *p,
 	wl = workload_find(c.workload);
 	c.better = wl && wl->better ? wl->better : BETTER_HIGHER;
 	c.unit = xasprintf("%s %s/s", c.workload, wl && wl->op_name ? wl->op_name : "ops");
-	for (i = 0; i < c.nparts; i++)
-		if (store_load_env(st, c.parts[i].exp_id, "start", &c.parts[i].env))
-			goto out;
 	form_groups(&c, p->pool);
 	if (pick_baseline(&c, p->baseline)) {
 		ret = EXIT_USAGE;

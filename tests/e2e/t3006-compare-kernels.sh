@@ -24,7 +24,7 @@ like "$OUT" "^6\\.12\\.75 +8 .* -3[0-9]\\.[0-9]% +\\[-3[0-9]\\.[0-9]%, -3[0-9]\\
 	"6.12.75: about -34% with its CI, a regression"
 like "$OUT" "^6\\.18 \\[kernel\\.preempt=voluntary\\]" "6.18 split: voluntary"
 like "$OUT" "^6\\.18 \\[kernel\\.preempt=full\\]" "6.18 split: full"
-like "$ERR" "6\\.18 is split by kernel\\.preempt" "the split is explained"
+like "$ERR" "6\\.18 is split into sub-groups by kernel\\.preempt" "the split is explained"
 like "$OUT" "strong +kernel\\.preempt +voluntary -> lazy" "7.0's preemption difference is listed"
 like "$OUT" "strong +kernel\\.release +6\\.6\\.78 -> 7\\.0" "and its release"
 
@@ -44,6 +44,19 @@ run_cmd wb compare --by feature:DELAY_DEQUEUE --pool --format json
 is "$RC" 0 "compare --by feature:NAME"
 is "$(printf '%s' "$OUT" | jq -r '[.groups[].value] | join(",")')" "DELAY_DEQUEUE" \
 	"grouped by the feature's state in the config"
+
+# an `ab` experiment: its two arms are not pooled with each other or with `run`s
+S 1 12 6.18 r host 1700000 kernel.preempt=voluntary ab=DELAY_DEQUEUE
+run_cmd wb compare --kernel 6.18 --baseline 6.18 --format json
+is "$(printf '%s' "$OUT" | jq -r '[.groups[].split] | join(";")')" \
+	"kernel.preempt=voluntary, config=default;kernel.preempt=full, config=default;kernel.preempt=voluntary, config=DELAY_DEQUEUE=on;kernel.preempt=voluntary, config=DELAY_DEQUEUE=off" \
+	"the arms of an ab are sub-groups of their own"
+run_cmd wb compare --kernel 6.18 --by feature:DELAY_DEQUEUE --format json
+is "$(printf '%s' "$OUT" | jq -r '[.groups[] | "\(.title):\(.n)"] | join(",")')" \
+	"DELAY_DEQUEUE [kernel.preempt=voluntary]:14,DELAY_DEQUEUE [kernel.preempt=full]:8,NO_DELAY_DEQUEUE:6" \
+	"by feature: the ab's arms by their vectors, runs by theirs, full preemption apart"
+is "$(printf '%s' "$OUT" | jq -r '.groups[] | select(.value == "NO_DELAY_DEQUEUE") | "\(.verdict) \(.evidence[0].name) \(.evidence[0].effect.change < -0.4)"')" \
+	"improvement ctxsw_per_op true" "NO_DELAY_DEQUEUE: faster, half the context switches per op"
 
 S 1 3 6.1.0 few host 2000000
 run_cmd wb compare --kernel 6.1.0 --format csv

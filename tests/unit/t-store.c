@@ -738,7 +738,10 @@ static void test_since(void **state)
  * --synth DB EXPERIMENTS SAMPLES KERNEL LABEL HOST OPS_PER_S [KEY=VALUE[:IMPACT] ...]
  * Fills DB through the store API with reproducible pseudo-random samples
  * around OPS_PER_S (+-1%), evidence metrics and a start fingerprint. Extra
- * KEY=VALUE pairs are added to the fingerprint (impact 0 strong by default).
+ * KEY=VALUE pairs are added to the fingerprint (impact 0 strong by default),
+ * except "ab=FEATURE": then each experiment is an `ab` with two arms,
+ * FEATURE=on and FEATURE=off (10% more ops/s, half the context switches),
+ * whose samples alternate.
  */
 static int synth_main(int argc, char **argv)
 {
@@ -762,9 +765,21 @@ static int synth_main(int argc, char **argv)
 		seed = seed * 31 + (unsigned char)argv[5][i];
 	for (i = 0; argv[6][i]; i++)
 		seed = seed * 31 + (unsigned char)argv[6][i];
+	const char *ab = NULL;
+	char feat_on[128] = "", feat_off[128] = "", arm_on[96] = "", arm_off[96] = "";
+
+	for (i = 9; i < argc; i++)
+		if (!strncmp(argv[i], "ab=", 3))
+			ab = argv[i] + 3;
+	if (ab) {
+		snprintf(feat_on, sizeof(feat_on), "%s PREEMPT_SHORT", ab);
+		snprintf(feat_off, sizeof(feat_off), "NO_%s PREEMPT_SHORT", ab);
+		snprintf(arm_on, sizeof(arm_on), "%s=on", ab);
+		snprintf(arm_off, sizeof(arm_off), "%s=off", ab);
+	}
 	for (e = 0; e < nexp; e++) {
 		struct experiment_info info = {
-			.kind = "run",
+			.kind = ab ? "ab" : "run",
 			.workload = "pipe",
 			.profile = "stress-ng-0.15",
 			.params_json = "{\"instances\":4,\"duration\":\"100ms\"}",
@@ -774,19 +789,25 @@ static int synth_main(int argc, char **argv)
 			.kernel = argv[5],
 		};
 		struct env env = { 0 };
-		int64_t exp_id, cfg;
+		int64_t exp_id, cfg, cfg_off = 0;
 
 		if (store_begin_experiment(st, &info, &exp_id) ||
-		    store_add_config(st, exp_id, "default", "DELAY_DEQUEUE PREEMPT_SHORT", &cfg) ||
+		    store_add_config(st, exp_id, ab ? arm_on : "default",
+				     ab ? feat_on : "DELAY_DEQUEUE PREEMPT_SHORT", &cfg) ||
+		    (ab && store_add_config(st, exp_id, arm_off, feat_off, &cfg_off)) ||
 		    store_add_env_entry(st, exp_id, "start", "kernel.release", argv[5],
 					IMPACT_STRONG) ||
 		    store_add_env_entry(st, exp_id, "start", "host.name", argv[7],
 					IMPACT_IDENTITY))
 			return 1;
 		for (i = 9; i < argc; i++) {
-			char *kv = xstrdup(argv[i]), *eq = strchr(kv, '='), *colon;
+			char *kv, *eq, *colon;
 			int impact = IMPACT_STRONG;
 
+			if (!strncmp(argv[i], "ab=", 3))
+				continue;
+			kv = xstrdup(argv[i]);
+			eq = strchr(kv, '=');
 			if (!eq)
 				return 2;
 			*eq = '\0';
@@ -802,6 +823,7 @@ static int synth_main(int argc, char **argv)
 		}
 		free(env.e);
 		for (k = 0; k < nsamples; k++) {
+			bool off = ab && (k % 2);
 			double noise;
 
 			seed ^= seed << 13;
@@ -815,20 +837,20 @@ static int synth_main(int argc, char **argv)
 			s->wall_ns = 100000000;
 			s->instances = 4;
 			s->real_s = 0.1;
-			s->ops_per_s = ops * (1.0 + noise);
+			s->ops_per_s = ops * (1.0 + noise) * (off ? 1.1 : 1.0);
 			s->ops = (uint64_t)(s->ops_per_s * s->real_s);
 			s->usr_s = 0.04;
 			s->sys_s = 0.3;
 			s->ops_per_cpu_s = (double)s->ops / 0.34;
-			sample_set(s, "ctxsw_per_op", 2.0 * (1.0 - noise), BETTER_LOWER,
-				   METRIC_EVIDENCE);
+			sample_set(s, "ctxsw_per_op", 2.0 * (1.0 - noise) * (off ? 0.5 : 1.0),
+				   BETTER_LOWER, METRIC_EVIDENCE);
 			sample_set(s, "migrations_per_kop", 0.5, BETTER_LOWER, METRIC_EVIDENCE);
 			sample_set(s, "run_delay_ns_per_op", 150.0 * (1.0 + noise), BETTER_LOWER,
 				   METRIC_EVIDENCE);
 			sample_unavailable(s, "perf_ctxsw_per_op", BETTER_LOWER, METRIC_EVIDENCE,
 					   "perf_event_paranoid=2");
 			sample_set(s, "ns_per_op", 1e9 / s->ops_per_s, BETTER_LOWER, 0);
-			if (store_add_sample(st, exp_id, cfg, s))
+			if (store_add_sample(st, exp_id, off ? cfg_off : cfg, s))
 				return 1;
 		}
 		if (store_end_experiment(st, exp_id, "complete"))
