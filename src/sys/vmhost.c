@@ -117,6 +117,28 @@ int vmhost_check_kernel(const char *path, char *why, size_t whylen)
 	return 0;
 }
 
+#if defined(__x86_64__)
+/* Is `flag` one of the words of the first "flags" line of /proc/cpuinfo? */
+static int cpu_has_flag(const char *flag)
+{
+	char *cpuinfo, *line, *tok, *save = NULL;
+	int found = 0;
+
+	if (read_file("/proc/cpuinfo", &cpuinfo, NULL))
+		return 0;
+	line = strstr(cpuinfo, "\nflags");
+	if (line) {
+		line[strcspn(line + 1, "\n") + 1] = '\0';
+		line = strchr(line, ':');
+		for (tok = line ? strtok_r(line + 1, " \t", &save) : NULL; tok && !found;
+		     tok = strtok_r(NULL, " \t", &save))
+			found = !strcmp(tok, flag);
+	}
+	free(cpuinfo);
+	return found;
+}
+#endif
+
 int vmhost_kvm_usable(char *why, size_t whylen)
 {
 	int fd, api;
@@ -133,29 +155,12 @@ int vmhost_kvm_usable(char *why, size_t whylen)
 		return 0;
 	}
 #if defined(__x86_64__)
-	{
-		char *cpuinfo, *flags;
-		int hw = 0;
-
-		if (!read_file("/proc/cpuinfo", &cpuinfo, NULL)) {
-			flags = strstr(cpuinfo, "\nflags");
-			if (flags) {
-				char *eol = strchr(flags + 1, '\n');
-
-				if (eol)
-					*eol = '\0';
-				hw = strstr(flags, " vmx") || strstr(flags, " svm");
-			}
-			free(cpuinfo);
-		}
-		if (!hw) {
-			snprintf(why, whylen,
-				 "/dev/kvm opens but the CPU offers neither VMX nor SVM%s",
-				 access("/sys/module/kvm_pvm", F_OK) ? ""
-								     : " (this KVM is PVM, which "
-								       "runs only PVM guests)");
-			return 0;
-		}
+	if (!cpu_has_flag("vmx") && !cpu_has_flag("svm")) {
+		snprintf(why, whylen, "/dev/kvm opens but the CPU offers neither VMX nor SVM%s",
+			 access("/sys/module/kvm_pvm", F_OK)
+			     ? ""
+			     : " (this KVM is PVM, which runs only PVM guests)");
+		return 0;
 	}
 #endif
 	return 1;
