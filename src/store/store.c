@@ -526,6 +526,18 @@ static int prepare_writes(struct store *st)
 		       &st->ins_expmetric);
 }
 
+static bool dir_not_writable(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	bool shut;
+
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	shut = access(slash ? dir : ".", W_OK) != 0;
+	free(dir);
+	return shut;
+}
+
 /*
  * True when this process cannot write the store's directory and no
  * write-ahead log is pending: then WAL's shared-memory file cannot be
@@ -533,14 +545,10 @@ static int prepare_writes(struct store *st)
  */
 static bool cannot_share_wal(const char *path)
 {
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), side[PATH_MAX];
+	bool shut = dir_not_writable(path);
+	char side[PATH_MAX];
 	struct stat sb;
-	bool shut;
 
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	shut = access(slash ? dir : ".", W_OK) != 0;
-	free(dir);
 	snprintf(side, sizeof(side), "%s-wal", path);
 	if (!stat(side, &sb) && sb.st_size > 0)
 		return false;
@@ -590,6 +598,10 @@ int store_open(const char *path, unsigned flags, struct store **out)
 				     errno == EROFS ? strerror(EROFS) : "no write permission");
 		if (ro && version < 0)
 			return error("store '%s' is empty: nothing stored yet", path);
+		if (!ro && dir_not_writable(path))
+			return error("store '%s' cannot be written: this user may not create files in "
+				     "its directory, where SQLite keeps the write-ahead log",
+				     path);
 	} else if (errno == ENOENT) {
 		if (ro || !(flags & STORE_CREATE))
 			return error("no store at '%s': nothing stored yet", path);
