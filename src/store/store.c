@@ -659,8 +659,9 @@ int store_open(const char *path, unsigned flags, struct store **out)
 			goto fail;
 		}
 		/* WAL with NORMAL survives a killed process; only power loss may cost a commit. */
+		/* Only an old store takes the write lock here (concurrent runs open often). */
 		if (exec(db, path, "PRAGMA synchronous = NORMAL") ||
-		    apply_migrations(db, path, STORE_VERSION))
+		    (version < STORE_VERSION && apply_migrations(db, path, STORE_VERSION)))
 			goto fail;
 	}
 
@@ -677,7 +678,8 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	return 0;
 fail:
 	sqlite3_close(db);
-	if (created) {
+	/* Remove what we created, unless another writer has filled it meanwhile. */
+	if (created && !stat(path, &sb) && sb.st_size == 0) {
 		char side[PATH_MAX];
 
 		unlink(path);
