@@ -544,6 +544,7 @@ static void instance_main(struct instance_ctx *ic, pid_t parent, const sigset_t 
 	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 	struct rusage self, children;
+	sigset_t mask;
 	char name[16];
 	size_t i;
 	int rc;
@@ -564,7 +565,10 @@ static void instance_main(struct instance_ctx *ic, pid_t parent, const sigset_t 
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = 0; /* no SA_RESTART, as stress-ng */
 	sigaction(SIGALRM, &sa, NULL);
-	sigprocmask(SIG_SETMASK, orig_mask, NULL);
+	/* The caller's mask, but the stop timer must get through. */
+	mask = *orig_mask;
+	sigdelset(&mask, SIGALRM);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 
 	snprintf(name, sizeof(name), "wakebench-%s", ic->spec->wl->name);
 	prctl(PR_SET_NAME, name);
