@@ -44,28 +44,51 @@ static const struct compare_params compare_defaults = {
 };
 
 static const struct opt compare_opts[] = {
-	{ .type = OPT_STRING, .long_name = "by", .offset = offsetof(struct compare_params, by),
-	  .argh = "KEY", .help = "group by kernel|label|profile|host|feature:NAME" },
-	{ .type = OPT_STRING, .long_name = "baseline", .offset = offsetof(struct compare_params, baseline),
-	  .argh = "VALUE", .help = "the group the others are compared with (default: the oldest kernel, else the first group stored)" },
-	{ .type = OPT_PERCENT, .long_name = "margin", .offset = offsetof(struct compare_params, margin),
-	  .argh = "PCT", .help = "changes smaller than this are no change", .min = 0.0001, .max = 1 },
-	{ .type = OPT_FLAG, .long_name = "pool", .offset = offsetof(struct compare_params, pool),
-	  .help = "pool experiments that differ in a strong environment key (with a warning)" },
-	{ .type = OPT_FLAG, .long_name = "fail-on-regression", .offset = offsetof(struct compare_params, fail_on_regression),
+	{ .type = OPT_STRING, .long_name = "by",
+	  .offset = offsetof(struct compare_params, by),
+	  .argh = "KEY",
+	  .help = "group by kernel|label|profile|host|feature:NAME" },
+	{ .type = OPT_STRING, .long_name = "baseline",
+	  .offset = offsetof(struct compare_params, baseline),
+	  .argh = "VALUE",
+	  .help = "the group the others are compared with (default: the oldest kernel, else "
+		  "the first group stored)" },
+	{ .type = OPT_PERCENT, .long_name = "margin",
+	  .offset = offsetof(struct compare_params, margin),
+	  .argh = "PCT", .min = 0.0001, .max = 1,
+	  .help = "changes smaller than this are no change" },
+	{ .type = OPT_FLAG, .long_name = "pool",
+	  .offset = offsetof(struct compare_params, pool),
+	  .help = "pool experiments that differ in a strong environment key (with a "
+		  "warning)" },
+	{ .type = OPT_FLAG, .long_name = "fail-on-regression",
+	  .offset = offsetof(struct compare_params, fail_on_regression),
 	  .help = "exit 3 when a group is a significant regression" },
-	{ .type = OPT_STRING, .long_name = "workload", .offset = offsetof(struct compare_params, workload),
-	  .argh = "NAME", .help = "only experiments of this workload" },
-	{ .type = OPT_STRING, .long_name = "profile", .offset = offsetof(struct compare_params, profile),
-	  .argh = "NAME", .help = "only experiments with this profile" },
-	{ .type = OPT_STRING, .long_name = "label", .offset = offsetof(struct compare_params, label),
-	  .argh = "TEXT", .help = "only experiments with this label" },
-	{ .type = OPT_STRING, .long_name = "kernel", .offset = offsetof(struct compare_params, kernel),
-	  .argh = "RELEASE", .help = "only experiments on this kernel release" },
-	{ .type = OPT_STRING, .long_name = "host", .offset = offsetof(struct compare_params, host),
-	  .argh = "NAME", .help = "only experiments from this host" },
-	{ .type = OPT_STRING, .long_name = "since", .offset = offsetof(struct compare_params, since),
-	  .argh = "WHEN", .help = "only experiments started since a date (2026-04-01[T12:00]) or a duration ago (2h)" },
+	{ .type = OPT_STRING, .long_name = "workload",
+	  .offset = offsetof(struct compare_params, workload),
+	  .argh = "NAME",
+	  .help = "only experiments of this workload" },
+	{ .type = OPT_STRING, .long_name = "profile",
+	  .offset = offsetof(struct compare_params, profile),
+	  .argh = "NAME",
+	  .help = "only experiments with this profile" },
+	{ .type = OPT_STRING, .long_name = "label",
+	  .offset = offsetof(struct compare_params, label),
+	  .argh = "TEXT",
+	  .help = "only experiments with this label" },
+	{ .type = OPT_STRING, .long_name = "kernel",
+	  .offset = offsetof(struct compare_params, kernel),
+	  .argh = "RELEASE",
+	  .help = "only experiments on this kernel release" },
+	{ .type = OPT_STRING, .long_name = "host",
+	  .offset = offsetof(struct compare_params, host),
+	  .argh = "NAME",
+	  .help = "only experiments from this host" },
+	{ .type = OPT_STRING, .long_name = "since",
+	  .offset = offsetof(struct compare_params, since),
+	  .argh = "WHEN",
+	  .help = "only experiments started since a date (2026-04-01[T12:00]) or a duration "
+		  "ago (2h)" },
 	OPT_END_ROW,
 };
 
@@ -661,7 +684,7 @@ static void print_evidence(const struct compare *c)
 			       stats_median(s->v, s->n));
 			stats_effect_unpaired(b->v, b->n, s->v, s->n, COMPARE_CONF, &e);
 			if (!e.valid) {
-				printf("change n/a (%s)\n", e.why ? e.why : "insufficient samples");
+				printf("change n/a: %s\n", e.why ? e.why : "insufficient samples");
 				continue;
 			}
 			fmt_pct(e.est, chg, sizeof(chg));
@@ -755,9 +778,11 @@ static json_object *effect_json(const struct effect *e)
 		json_object_array_add(json_object_object_get(o, "ci"), jnum(e->lo));
 		json_object_array_add(json_object_object_get(o, "ci"), jnum(e->hi));
 		json_object_object_add(o, "p", jnum(e->p));
-		json_object_object_add(o, "method", e->method ? json_object_new_string(e->method) : NULL);
+		json_object_object_add(o, "method",
+				       e->method ? json_object_new_string(e->method) : NULL);
 	} else {
-		json_object_object_add(o, "why", json_object_new_string(e->why ? e->why : "insufficient samples"));
+		json_object_object_add(o, "why", json_object_new_string(e->why ? e->why
+										: "insufficient samples"));
 	}
 	return o;
 }
@@ -820,7 +845,8 @@ static void print_json(const struct compare *c)
 					continue;
 				eo = json_object_new_object();
 				json_object_object_add(eo, "name", json_object_new_string(s->name));
-				json_object_object_add(eo, "baseline_median", jnum(stats_median(b->v, b->n)));
+				json_object_object_add(eo, "baseline_median",
+						       jnum(stats_median(b->v, b->n)));
 				json_object_object_add(eo, "median", jnum(stats_median(s->v, s->n)));
 				stats_effect_unpaired(b->v, b->n, s->v, s->n, COMPARE_CONF, &e);
 				json_object_object_add(eo, "effect", effect_json(&e));
@@ -835,8 +861,10 @@ static void print_json(const struct compare *c)
 				json_object_object_add(eo, "key", json_object_new_string(d[k].key));
 				json_object_object_add(eo, "impact",
 						       json_object_new_string(env_impact_name(d[k].impact)));
-				json_object_object_add(eo, "baseline", d[k].a ? json_object_new_string(d[k].a) : NULL);
-				json_object_object_add(eo, "value", d[k].b ? json_object_new_string(d[k].b) : NULL);
+				json_object_object_add(eo, "baseline",
+						       d[k].a ? json_object_new_string(d[k].a) : NULL);
+				json_object_object_add(eo, "value",
+						       d[k].b ? json_object_new_string(d[k].b) : NULL);
 				json_object_array_add(arr, eo);
 			}
 			free(d);
@@ -849,7 +877,8 @@ static void print_json(const struct compare *c)
 	for (i = 0; i < c->nwarn; i++)
 		json_object_array_add(w, json_object_new_string(c->warnbuf[i]));
 	json_object_object_add(root, "warnings", w);
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 }
 

@@ -6,9 +6,9 @@
  * fingerprint built with json-c, the samples rendered by SQLite's JSON
  * functions, which is what keeps 100,000 samples fast): every experiment
  * matching the filters and every sample with every metric (an unavailable
- * one is null in "metrics" and has its reason in "unavailable"). CSV: one row per sample, the fixed metrics first and then one
- * column per named metric (empty when unavailable; the reasons are in the
- * JSON). Filters select experiments; unknown values exit 2 naming the values
+ * one is null in "metrics" and has its reason in "unavailable"). CSV: one
+ * row per sample, the fixed metrics first and then one column per named
+ * metric (empty when unavailable; the reasons are in the JSON). Filters select experiments; unknown values exit 2 naming the values
  * that exist. `show --format json` reuses this with --experiment.
  */
 #include "cli/cli.h"
@@ -26,20 +26,35 @@ struct export_params {
 };
 
 static const struct opt export_opts[] = {
-	{ .type = OPT_STRING, .long_name = "workload", .offset = offsetof(struct export_params, workload),
-	  .argh = "NAME", .help = "only experiments of this workload" },
-	{ .type = OPT_STRING, .long_name = "profile", .offset = offsetof(struct export_params, profile),
-	  .argh = "NAME", .help = "only experiments with this profile" },
-	{ .type = OPT_STRING, .long_name = "label", .offset = offsetof(struct export_params, label),
-	  .argh = "TEXT", .help = "only experiments with this label" },
-	{ .type = OPT_STRING, .long_name = "kernel", .offset = offsetof(struct export_params, kernel),
-	  .argh = "RELEASE", .help = "only experiments on this kernel release (uname -r)" },
-	{ .type = OPT_STRING, .long_name = "host", .offset = offsetof(struct export_params, host),
-	  .argh = "NAME", .help = "only experiments from this host" },
-	{ .type = OPT_STRING, .long_name = "since", .offset = offsetof(struct export_params, since),
-	  .argh = "WHEN", .help = "only experiments started since a date (2026-04-01[T12:00]) or a duration ago (2h)" },
-	{ .type = OPT_STRING, .long_name = "experiment", .offset = offsetof(struct export_params, experiment),
-	  .argh = "EXP", .help = "only this experiment (id or UUID prefix)" },
+	{ .type = OPT_STRING, .long_name = "workload",
+	  .offset = offsetof(struct export_params, workload),
+	  .argh = "NAME",
+	  .help = "only experiments of this workload" },
+	{ .type = OPT_STRING, .long_name = "profile",
+	  .offset = offsetof(struct export_params, profile),
+	  .argh = "NAME",
+	  .help = "only experiments with this profile" },
+	{ .type = OPT_STRING, .long_name = "label",
+	  .offset = offsetof(struct export_params, label),
+	  .argh = "TEXT",
+	  .help = "only experiments with this label" },
+	{ .type = OPT_STRING, .long_name = "kernel",
+	  .offset = offsetof(struct export_params, kernel),
+	  .argh = "RELEASE",
+	  .help = "only experiments on this kernel release (uname -r)" },
+	{ .type = OPT_STRING, .long_name = "host",
+	  .offset = offsetof(struct export_params, host),
+	  .argh = "NAME",
+	  .help = "only experiments from this host" },
+	{ .type = OPT_STRING, .long_name = "since",
+	  .offset = offsetof(struct export_params, since),
+	  .argh = "WHEN",
+	  .help = "only experiments started since a date (2026-04-01[T12:00]) or a duration "
+		  "ago (2h)" },
+	{ .type = OPT_STRING, .long_name = "experiment",
+	  .offset = offsetof(struct export_params, experiment),
+	  .argh = "EXP",
+	  .help = "only this experiment (id or UUID prefix)" },
 	OPT_END_ROW,
 };
 

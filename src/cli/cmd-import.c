@@ -1,9 +1,10 @@
 /*
  * cmd-import.c: `wakebench import FILE`: merge another wakebench store
- * (another machine's, a guest's from `vm`, an older version's) into this
- * one. Experiments are matched by UUID: those already present are skipped,
- * so importing twice changes nothing. The whole merge is one transaction and
- * FILE is only read (an older schema is upgraded in memory).
+ * (another machine's, a guest's from `vm`, an older version's) or a JSON
+ * document written by `export` into this one. Experiments are matched by
+ * UUID: those already present are skipped, so importing twice changes
+ * nothing. Each file is merged in one transaction and only read (an older
+ * schema is upgraded in memory).
  */
 #include "cli/cli.h"
 #include "store/store.h"
@@ -14,8 +15,9 @@
 
 static const char import_usage[] = "FILE...";
 static const char import_description[] =
-	"Merge other wakebench stores into this one by experiment UUID; experiments\n"
-	"already present are skipped. Each FILE is only read.";
+	"Merge other wakebench stores, or JSON documents written by 'wakebench export',\n"
+	"into this one by experiment UUID; experiments already present are skipped.\n"
+	"Each FILE is only read.";
 
 int cmd_import(int argc, const char **argv, struct ctx *ctx)
 {

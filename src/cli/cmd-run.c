@@ -37,19 +37,29 @@ struct run_state {
 	unsigned measured; /* measured (non-warm-up) samples done */
 };
 
-/* The running median of the primary metric, for the progress line. */
-static double running_median(const struct run_state *st)
+/*
+ * The running median of the primary metric (ops/s), or of ops per
+ * CPU-second, over the measured samples so far.
+ */
+static double running_median_of(const struct run_state *st, bool per_cpu_s)
 {
 	double *x = xcalloc(st->nsamples + 1, sizeof(*x)), m = 0;
 	size_t n = 0, i;
 
 	for (i = 0; i < st->nsamples; i++)
 		if (!st->samples[i].warmup && st->samples[i].status == SAMPLE_OK)
-			x[n++] = st->samples[i].ops_per_s;
+			x[n++] = per_cpu_s ? st->samples[i].ops_per_cpu_s
+					   : st->samples[i].ops_per_s;
 	if (n)
 		m = stats_median(x, n);
 	free(x);
 	return m;
+}
+
+/* The running median of the primary metric, for the progress line. */
+static double running_median(const struct run_state *st)
+{
+	return running_median_of(st, false);
 }
 
 static void print_sample(struct run_state *st, const struct sample *s)
@@ -130,7 +140,8 @@ static int calibrate(struct run_state *st, const struct run_spec *traced,
 		return -1;
 	experiment_add_sample(&st->ex, config_id, &s);
 	if (s.status == SAMPLE_OK)
-		probes_overhead_line(traced_median, s.ops_per_s, line, len);
+		probes_overhead_line(traced_median, s.ops_per_s, running_median_of(st, true),
+				     s.ops_per_cpu_s, line, len);
 	else
 		snprintf(line, len, "tracing overhead: unknown (the untraced sample %s: %.200s)",
 			 sample_status_name(s.status), s.reason);

@@ -143,10 +143,26 @@ static size_t round_up(size_t n, size_t to)
 
 /* ---- signals ---- */
 
+/*
+ * Written by the stop-signal handler: the parent polls it while it sleeps,
+ * so a stop signal taken by another thread (one a probe started, say) still
+ * wakes the sample at once.
+ */
+static int stop_pipe[2] = { -1, -1 };
+
 static void on_stop_signal(int sig)
 {
+	int saved = errno;
+
 	if (!stop_signal)
 		stop_signal = sig;
+	if (stop_pipe[1] >= 0) {
+		char b = 's';
+		ssize_t n = write(stop_pipe[1], &b, 1);
+
+		(void)n; /* full pipe: it is readable anyway */
+	}
+	errno = saved;
 }
 
 void runner_signals_install(void)
@@ -154,6 +170,9 @@ void runner_signals_install(void)
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 	size_t i;
+
+	if (stop_pipe[0] < 0 && pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		stop_pipe[0] = stop_pipe[1] = -1;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
@@ -525,6 +544,7 @@ static void instance_main(struct instance_ctx *ic, pid_t parent, const sigset_t 
 	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 	struct rusage self, children;
+	sigset_t mask;
 	char name[16];
 	size_t i;
 	int rc;
@@ -545,7 +565,10 @@ static void instance_main(struct instance_ctx *ic, pid_t parent, const sigset_t 
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = 0; /* no SA_RESTART, as stress-ng */
 	sigaction(SIGALRM, &sa, NULL);
-	sigprocmask(SIG_SETMASK, orig_mask, NULL);
+	/* The caller's mask, but the stop timer must get through. */
+	mask = *orig_mask;
+	sigdelset(&mask, SIGALRM);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 
 	snprintf(name, sizeof(name), "wakebench-%s", ic->spec->wl->name);
 	prctl(PR_SET_NAME, name);
@@ -694,14 +717,32 @@ static struct slot_cold *slot_cold(const struct run_state *st, unsigned i)
 }
 
 /* Sleep until an fd is readable, a signal arrives, or deadline_ns passes. */
+/*
+ * Sleep until fd (if >= 0) is readable, a signal or a stop signal arrives,
+ * or deadline_ns passes. Returns 1 when fd is readable, else 0.
+ */
 static int sleep_until(const struct run_state *st, int fd, uint64_t deadline_ns)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct pollfd pfd[2];
 	uint64_t now = now_ns(), left = deadline_ns > now ? deadline_ns - now : 0;
 	struct timespec ts = { .tv_sec = (time_t)(left / 1000000000ULL),
 			       .tv_nsec = (long)(left % 1000000000ULL) };
+	nfds_t n = 0;
+	int fd_slot = -1;
 
-	return ppoll(fd >= 0 ? &pfd : NULL, fd >= 0 ? 1 : 0, &ts, &st->wait_mask);
+	if (fd >= 0) {
+		pfd[n].fd = fd;
+		pfd[n].events = POLLIN;
+		fd_slot = (int)n++;
+	}
+	if (stop_pipe[0] >= 0) {
+		pfd[n].fd = stop_pipe[0];
+		pfd[n].events = POLLIN;
+		n++;
+	}
+	if (ppoll(n ? pfd : NULL, n, &ts, &st->wait_mask) <= 0)
+		return 0;
+	return fd_slot >= 0 && (pfd[fd_slot].revents & (POLLIN | POLLHUP));
 }
 
 static void describe_exit(const siginfo_t *si, char *buf, size_t len)

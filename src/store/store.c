@@ -526,6 +526,18 @@ static int prepare_writes(struct store *st)
 		       &st->ins_expmetric);
 }
 
+static bool dir_not_writable(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	bool shut;
+
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	shut = access(slash ? dir : ".", W_OK) != 0;
+	free(dir);
+	return shut;
+}
+
 /*
  * True when this process cannot write the store's directory and no
  * write-ahead log is pending: then WAL's shared-memory file cannot be
@@ -533,14 +545,10 @@ static int prepare_writes(struct store *st)
  */
 static bool cannot_share_wal(const char *path)
 {
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), side[PATH_MAX];
+	bool shut = dir_not_writable(path);
+	char side[PATH_MAX];
 	struct stat sb;
-	bool shut;
 
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	shut = access(slash ? dir : ".", W_OK) != 0;
-	free(dir);
 	snprintf(side, sizeof(side), "%s-wal", path);
 	if (!stat(side, &sb) && sb.st_size > 0)
 		return false;
@@ -590,6 +598,10 @@ int store_open(const char *path, unsigned flags, struct store **out)
 				     errno == EROFS ? strerror(EROFS) : "no write permission");
 		if (ro && version < 0)
 			return error("store '%s' is empty: nothing stored yet", path);
+		if (!ro && dir_not_writable(path))
+			return error("store '%s' cannot be written: this user may not create files in "
+				     "its directory, where SQLite keeps the write-ahead log",
+				     path);
 	} else if (errno == ENOENT) {
 		if (ro || !(flags & STORE_CREATE))
 			return error("no store at '%s': nothing stored yet", path);
@@ -647,8 +659,9 @@ int store_open(const char *path, unsigned flags, struct store **out)
 			goto fail;
 		}
 		/* WAL with NORMAL survives a killed process; only power loss may cost a commit. */
+		/* Only an old store takes the write lock here (concurrent runs open often). */
 		if (exec(db, path, "PRAGMA synchronous = NORMAL") ||
-		    apply_migrations(db, path, STORE_VERSION))
+		    (version < STORE_VERSION && apply_migrations(db, path, STORE_VERSION)))
 			goto fail;
 	}
 
@@ -665,7 +678,8 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	return 0;
 fail:
 	sqlite3_close(db);
-	if (created) {
+	/* Remove what we created, unless another writer has filled it meanwhile. */
+	if (created && !stat(path, &sb) && sb.st_size == 0) {
 		char side[PATH_MAX];
 
 		unlink(path);
@@ -1635,6 +1649,184 @@ static const char *const merge_sql[] = {
 	" WHERE experiment_id IN (SELECT id FROM temp.merge_exps)",
 };
 
+/* ---- merging an export document (JSON) with SQLite's JSON functions ---- */
+
+/* impact_code(NAME): enum impact of an impact name; unknown names count as per-run. */
+static void impact_code_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *name = sqlite3_value_text(argv[0]);
+	int code = name ? env_impact_parse((const char *)name) : -1;
+
+	(void)argc;
+	sqlite3_result_int(cx, code < 0 ? IMPACT_RUN : code);
+}
+
+/* Bind the named parameters a step of the JSON merge uses. */
+static int json_step(struct store *st, const char *sql, const char *doc, size_t doclen,
+		     int64_t eoff, int64_t soff)
+{
+	sqlite3_stmt *stmt;
+	int i, ret;
+
+	if (prepare(st, sql, &stmt))
+		return -1;
+	if ((i = sqlite3_bind_parameter_index(stmt, ":doc")))
+		sqlite3_bind_text(stmt, i, doc, (int)doclen, SQLITE_STATIC);
+	if ((i = sqlite3_bind_parameter_index(stmt, ":eoff")))
+		sqlite3_bind_int64(stmt, i, eoff);
+	if ((i = sqlite3_bind_parameter_index(stmt, ":soff")))
+		sqlite3_bind_int64(stmt, i, soff);
+	ret = step_done(st, stmt, "cannot merge the export");
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+static const char *const json_merge_sql[] = {
+	"INSERT INTO main.experiments (id, uuid, kind, workload, profile, params, cmdline,"
+	" version, label, host, kernel, started_ns, ended_ns, status)"
+	" SELECT :eoff + k + 1, uuid, coalesce(json_extract(v, '$.kind'), 'run'),"
+	" coalesce(json_extract(v, '$.workload'), 'unknown'), json_extract(v, '$.profile'),"
+	" json_extract(v, '$.params'), json_extract(v, '$.cmdline'), json_extract(v, '$.version'),"
+	" json_extract(v, '$.label'), json_extract(v, '$.host'), json_extract(v, '$.kernel'),"
+	" coalesce(json_extract(v, '$.started_ns'), 0), json_extract(v, '$.ended_ns'),"
+	" coalesce(json_extract(v, '$.status'), 'interrupted')"
+	" FROM temp.merge_jexp ORDER BY k",
+
+	"INSERT INTO main.configs (experiment_id, name, features)"
+	" SELECT :eoff + j.k + 1, json_extract(c.value, '$.name'),"
+	" json_extract(c.value, '$.features')"
+	" FROM temp.merge_jexp j, json_each(j.v, '$.configs') c ORDER BY j.k, c.key",
+
+	"INSERT INTO main.experiment_metrics (experiment_id, name, pos, better, flags)"
+	" SELECT :eoff + j.k + 1, json_extract(d.value, '$.name'), d.key,"
+	" CASE json_extract(d.value, '$.better') WHEN 'higher' THEN 1 WHEN 'lower' THEN -1"
+	" ELSE 0 END, CASE WHEN json_extract(d.value, '$.evidence') THEN 1 ELSE 0 END"
+	" FROM temp.merge_jexp j, json_each(j.v, '$.metrics') d",
+
+	"INSERT INTO main.env (experiment_id, phase, key, value, impact)"
+	" SELECT :eoff + j.k + 1, p.key, json_extract(e.value, '$.key'),"
+	" json_extract(e.value, '$.value'), impact_code(json_extract(e.value, '$.impact'))"
+	" FROM temp.merge_jexp j, json_each(j.v, '$.env') p, json_each(p.value) e",
+
+	"INSERT INTO temp.merge_jsmp (k, v) SELECT j.k, s.value"
+	" FROM temp.merge_jexp j, json_each(j.v, '$.samples') s ORDER BY j.k, s.key",
+
+	"INSERT INTO main.samples (id, experiment_id, config_id, idx, warmup, status, reason,"
+	" start_realtime_ns, duration_ns, wall_ns, instances, ops, real_s, usr_s, sys_s,"
+	" ops_per_s, ops_per_cpu_s)"
+	" SELECT :soff + s.id, :eoff + s.k + 1, (SELECT c.id FROM main.configs c"
+	"  WHERE c.experiment_id = :eoff + s.k + 1 AND c.name = json_extract(s.v, '$.config')),"
+	" json_extract(s.v, '$.index'), json_extract(s.v, '$.warmup'),"
+	" json_extract(s.v, '$.status'), json_extract(s.v, '$.reason'),"
+	" json_extract(s.v, '$.start_realtime_ns'), json_extract(s.v, '$.duration_ns'),"
+	" json_extract(s.v, '$.wall_ns'), json_extract(s.v, '$.instances'),"
+	" json_extract(s.v, '$.ops'), json_extract(s.v, '$.real_s'), json_extract(s.v, '$.usr_s'),"
+	" json_extract(s.v, '$.sys_s'), json_extract(s.v, '$.ops_per_s'),"
+	" json_extract(s.v, '$.ops_per_cpu_s')"
+	" FROM temp.merge_jsmp s ORDER BY s.id",
+
+	"INSERT INTO main.sample_metrics (sample_id, pos, name, value, available, why, better,"
+	" flags)"
+	" SELECT :soff + s.id, row_number() OVER (PARTITION BY s.id ORDER BY m.id) - 1, m.key,"
+	" CASE WHEN m.type = 'null' THEN NULL ELSE m.value END, m.type != 'null',"
+	" CASE WHEN m.type = 'null' THEN json_extract(s.v, '$.unavailable.\"' || m.key || '\"')"
+	" END, coalesce(em.better, 0), coalesce(em.flags, 0)"
+	" FROM temp.merge_jsmp s JOIN json_each(s.v, '$.metrics') m"
+	" LEFT JOIN main.experiment_metrics em"
+	"  ON em.experiment_id = :eoff + s.k + 1 AND em.name = m.key",
+};
+
+static int import_json(struct store *dst, const char *path, const char *doc, size_t doclen,
+		       int64_t **new_exp_ids, size_t *nadded, size_t *nskipped)
+{
+	sqlite3_stmt *stmt;
+	int64_t eoff, soff, *ids = NULL;
+	size_t cnt = 0, total = 0, i;
+	int rc, ok = 0;
+
+	if (prepare(dst,
+		    "SELECT json_valid(?1) AND json_extract(?1, '$.format') = 'wakebench-export'"
+		    " AND json_extract(?1, '$.version') = 2,"
+		    " json_array_length(?1, '$.experiments')",
+		    &stmt))
+		return -1;
+	sqlite3_bind_text(stmt, 1, doc, (int)doclen, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		ok = sqlite3_column_int(stmt, 0);
+		total = (size_t)sqlite3_column_int64(stmt, 1);
+	}
+	sqlite3_finalize(stmt);
+	if (!ok)
+		return error("'%s' is neither a wakebench store nor a wakebench export (JSON, "
+			     "version 2)",
+			     path);
+	if (sqlite3_create_function(dst->db, "impact_code", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				    NULL, impact_code_fn, NULL, NULL) != SQLITE_OK)
+		return st_error(dst, "cannot merge the export");
+	if (exec(dst->db, dst->path, "BEGIN IMMEDIATE"))
+		return -1;
+	if (exec(dst->db, dst->path,
+		 "CREATE TEMP TABLE merge_jexp (k INTEGER PRIMARY KEY, uuid TEXT NOT NULL, v TEXT);"
+		 "CREATE TEMP TABLE merge_jsmp (id INTEGER PRIMARY KEY, k INTEGER, v TEXT)") ||
+	    json_step(dst,
+		      "INSERT INTO temp.merge_jexp (k, uuid, v)"
+		      " SELECT key, json_extract(value, '$.uuid'), value"
+		      " FROM json_each(:doc, '$.experiments')"
+		      " WHERE json_extract(value, '$.uuid') IS NULL"
+		      " OR json_extract(value, '$.uuid') NOT IN (SELECT uuid FROM main.experiments)",
+		      doc, doclen, 0, 0) ||
+	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.experiments", &eoff) ||
+	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.samples", &soff))
+		goto fail;
+	for (i = 0; i < ARRAY_SIZE(json_merge_sql); i++)
+		if (json_step(dst, json_merge_sql[i], doc, doclen, eoff, soff))
+			goto fail;
+	if (prepare(dst, "SELECT k FROM temp.merge_jexp ORDER BY k", &stmt))
+		goto fail;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		ids = xrealloc(ids, (cnt + 1) * sizeof(*ids));
+		ids[cnt++] = eoff + sqlite3_column_int64(stmt, 0) + 1;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		st_error(dst, "cannot merge the export");
+		goto fail;
+	}
+	if (exec(dst->db, dst->path,
+		 "DROP TABLE temp.merge_jexp; DROP TABLE temp.merge_jsmp; COMMIT"))
+		goto fail;
+	*nadded = cnt;
+	*nskipped = total - cnt;
+	if (new_exp_ids)
+		*new_exp_ids = ids;
+	else
+		free(ids);
+	return 0;
+fail:
+	free(ids);
+	rollback(dst);
+	sqlite3_exec(dst->db, "DROP TABLE IF EXISTS temp.merge_jexp;"
+			      "DROP TABLE IF EXISTS temp.merge_jsmp", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Does the file start (after white space) with '{', as a JSON export does? */
+static bool looks_like_json(const char *path)
+{
+	unsigned char buf[64];
+	ssize_t n, i;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read_full(fd, buf, sizeof(buf));
+	close(fd);
+	for (i = 0; i < n; i++)
+		if (!isspace(buf[i]))
+			return buf[i] == '{';
+	return false;
+}
+
 int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids, size_t *nadded,
 		 size_t *nskipped)
 {
@@ -1653,6 +1845,17 @@ int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids,
 	*nadded = *nskipped = 0;
 	if (writable(dst))
 		return -1;
+	if (looks_like_json(src_path)) {
+		char *doc;
+		size_t len;
+		int r;
+
+		if (read_file(src_path, &doc, &len))
+			return error_errno("cannot read '%s'", src_path);
+		r = import_json(dst, src_path, doc, len, new_exp_ids, nadded, nskipped);
+		free(doc);
+		return r;
+	}
 	/* Read-only: validates the file and upgrades an older schema in memory. */
 	if (store_open(src_path, STORE_READONLY, &src))
 		return -1;

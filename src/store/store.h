@@ -201,9 +201,10 @@ int store_parse_since(const char *s, uint64_t *since_ns);
 
 /*
  * Merge the store at src_path (only read, never modified; an older schema
- * is upgraded in memory) into dst: experiments whose UUID dst already has
- * are skipped. One transaction. *new_exp_ids (malloc'd, may be NULL) gets
- * the ids of the added experiments in dst.
+ * is upgraded in memory), or a JSON document written by `export` (format
+ * wakebench-export, version 2), into dst: experiments whose UUID dst
+ * already has are skipped. One transaction. *new_exp_ids (malloc'd, may be
+ * NULL) gets the ids of the added experiments in dst.
  */
 int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids, size_t *nadded,
 		 size_t *nskipped);

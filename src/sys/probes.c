@@ -386,18 +386,27 @@ struct probe_set probes_untraced(const struct probe_set *ps)
 	return view;
 }
 
-double probes_overhead_line(double traced_ops_per_s, double untraced_ops_per_s, char *buf,
+double probes_overhead_line(double traced_ops_per_s, double untraced_ops_per_s,
+			    double traced_ops_per_cpu_s, double untraced_ops_per_cpu_s, char *buf,
 			    size_t len)
 {
-	double overhead;
+	double overhead, cpu;
+	int n;
 
 	if (untraced_ops_per_s <= 0) {
 		snprintf(buf, len, "tracing overhead: unknown (no untraced ops/s)");
 		return 0;
 	}
 	overhead = 1.0 - traced_ops_per_s / untraced_ops_per_s;
-	snprintf(buf, len, "tracing overhead: %.1f%% %s ops/s (traced %.0f, untraced %.0f)",
-		 overhead * 100.0 * (overhead < 0 ? -1 : 1), overhead < 0 ? "more" : "fewer",
-		 traced_ops_per_s, untraced_ops_per_s);
+	n = snprintf(buf, len, "tracing overhead: %.1f%% %s ops/s (traced %.0f, untraced %.0f)",
+		     overhead * 100.0 * (overhead < 0 ? -1 : 1), overhead < 0 ? "more" : "fewer",
+		     traced_ops_per_s, untraced_ops_per_s);
+	if (n > 0 && (size_t)n < len && untraced_ops_per_cpu_s > 0 && traced_ops_per_cpu_s > 0) {
+		cpu = 1.0 - traced_ops_per_cpu_s / untraced_ops_per_cpu_s;
+		snprintf(buf + n, len - (size_t)n,
+			 "; %.1f%% %s ops per CPU-second (traced %.0f, untraced %.0f)",
+			 cpu * 100.0 * (cpu < 0 ? -1 : 1), cpu < 0 ? "more" : "fewer",
+			 traced_ops_per_cpu_s, untraced_ops_per_cpu_s);
+	}
 	return overhead;
 }

@@ -57,12 +57,15 @@ bool probes_tracing(const struct probe_set *ps);
 struct probe_set probes_untraced(const struct probe_set *ps);
 
 /*
- * The tracing overhead line printed with a traced result, from the median
- * ops/s of the traced samples and of untraced samples of the same config:
- * "tracing overhead: 6.2% fewer ops/s (traced 181204, untraced 193180)".
- * Returns the overhead as a fraction (positive: tracing slowed the workload).
+ * The tracing overhead line printed with a traced result, from the medians
+ * of the traced samples and the untraced samples of the same config, on
+ * ops/s and on ops per CPU-second (steadier where neighbours steal time):
+ * "tracing overhead: 6.2% fewer ops/s (traced 181204, untraced 193180);
+ *  20.1% fewer ops per CPU-second (traced 90210, untraced 112913)".
+ * Returns the ops/s overhead as a fraction (positive: tracing slowed it).
  */
-double probes_overhead_line(double traced_ops_per_s, double untraced_ops_per_s, char *buf,
+double probes_overhead_line(double traced_ops_per_s, double untraced_ops_per_s,
+			    double traced_ops_per_cpu_s, double untraced_ops_per_cpu_s, char *buf,
 			    size_t len);
 
 #endif

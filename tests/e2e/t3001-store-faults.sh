@@ -74,8 +74,15 @@ if command -v as_other >/dev/null 2>&1; then
 	run_cmd as_other "$WAKEBENCH" $RUN --db "$TMP/locked/theirs.db"
 	is "$RC" 1 "but not writable"
 	like "$ERR" "is read-only" "and says so"
+	chmod 0666 "$TMP/locked/theirs.db"
+	[ "$(id -u)" = 0 ] || chmod 0555 "$TMP/locked"
+	cp "$TMP/locked/theirs.db" "$TMP/before"
+	run_cmd as_other "$WAKEBENCH" $RUN --db "$TMP/locked/theirs.db"
+	is "$RC" 1 "a writable store in a directory we cannot write: exit 1"
+	like "$ERR" "cannot be written: this user may not create files in its directory" "says why"
+	ok "cmp -s '$TMP/before' '$TMP/locked/theirs.db'" "and leaves it untouched"
 else
-	for i in 1 2 3 4 5 6 7; do skip "no way to run as another user"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do skip "no way to run as another user"; done
 fi
 
 # reading never creates a store; writing creates it with its directories

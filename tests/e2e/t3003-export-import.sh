@@ -1,7 +1,8 @@
 #!/bin/sh
 # export: JSON parses and matches the golden file, CSV matches its golden
-# file, filters select; import: round trip into an empty store gives the same
-# export, a second import skips everything, an older store is merged.
+# file, filters select; import: round trips (store file and JSON export) into
+# an empty store give the same export, a second import skips everything,
+# stores from elsewhere merge.
 . "$(dirname "$0")/lib.sh"
 
 SYNTH="$(dirname "$WAKEBENCH")/tests/t-store"
@@ -57,6 +58,20 @@ wb export --db "$TMP/b.db" >"$TMP/b-full.json"
 ok "cmp -s '$TMP/a-full.json' '$TMP/b-full.json'" "export after import is identical (same counts, ids, values)"
 run_cmd wb import --db "$TMP/b.db" "$A" --format json
 is "$(printf '%s' "$OUT" | jq -c '.[0] | [.added, .skipped]')" "[0,3]" "importing again skips every experiment"
+
+# the JSON export itself imports: the same document comes back out
+wb export --db "$A" >"$TMP/a-export.json"
+run_cmd wb import --db "$TMP/from-json.db" "$TMP/a-export.json"
+is "$RC" 0 "import of a JSON export"
+like "$OUT" "3 experiments added, 0 skipped" "all of its experiments"
+wb export --db "$TMP/from-json.db" >"$TMP/from-json.json"
+ok "cmp -s '$TMP/a-export.json' '$TMP/from-json.json'" "export -> import -> export is byte-identical"
+run_cmd wb import --db "$TMP/from-json.db" "$TMP/a-export.json"
+like "$OUT" "0 experiments added, 3 skipped" "a JSON export imported twice adds nothing"
+printf '{"format":"something-else"}\n' >"$TMP/other.json"
+run_cmd wb import --db "$TMP/from-json.db" "$TMP/other.json"
+is "$RC" 1 "another JSON document exits 1"
+like "$ERR" "neither a wakebench store nor a wakebench export" "and says what it is not"
 
 # merging a store from elsewhere with one shared experiment
 "$SYNTH" --synth "$TMP/c.db" 1 4 6.18 other hostC 1700000

@@ -67,6 +67,8 @@ run_cmd wb run pingpong --trace -t 200ms -n 1 --warmup 0 -j 1 --no-store
 is "$RC" 0 "text output with --trace exits 0"
 like "$OUT" "^tracing overhead: [0-9.]+% (fewer|more) ops/s \(traced [0-9]+, untraced [0-9]+\)" \
 	"the tracing overhead is printed with the result"
+like "$OUT" "^tracing overhead: .*; [0-9.]+% (fewer|more) ops per CPU-second \(traced [0-9]+, untraced [0-9]+\)" \
+	"the tracing overhead per CPU-second is printed too"
 like "$OUT" "wakeup latency p99" "latency percentiles in the summary"
 
 is "$(cat /sys/kernel/tracing/tracing_on 2>/dev/null)" "$tracing_on" "tracing_on unchanged"

@@ -337,7 +337,7 @@ static void test_sample_keeps_index(void **state)
 
 /* A helper thread that acts on the sample in progress after a delay. */
 struct saboteur {
-	int action; /* 0: kill a reader, 1: raise SIGINT */
+	int action; /* 0: kill a reader, 1: SIGINT to itself */
 	useconds_t delay_us;
 	int killed;
 	uint64_t acted_ns; /* when it acted */
@@ -377,11 +377,7 @@ static pid_t find_reader(void)
 static void *saboteur_main(void *arg)
 {
 	struct saboteur *sb = arg;
-	sigset_t all;
 
-	/* Signals go to the thread running the sample, not to this one. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	usleep(sb->delay_us);
 	if (sb->action == 0) {
 		pid_t reader = find_reader();
@@ -389,7 +385,11 @@ static void *saboteur_main(void *arg)
 		if (reader > 0 && kill(reader, SIGKILL) == 0)
 			sb->killed = 1;
 	} else {
-		kill(getpid(), SIGINT);
+		/*
+		 * Taken by this thread, not by the one sleeping in the sample (as
+		 * when a probe's thread gets Ctrl-C): the sample must stop anyway.
+		 */
+		pthread_kill(pthread_self(), SIGINT);
 		sb->killed = 1;
 	}
 	sb->acted_ns = now_ns();
@@ -443,8 +443,12 @@ static void test_sample_interrupted(void **state)
 	assert_int_equal(runner_stop_signal(), SIGINT);
 	assert_int_equal(s.status, SAMPLE_INTERRUPTED);
 	assert_non_null(strstr(s.reason, "SIGINT"));
-	/* Stopped within a second of the signal. */
-	assert_true(sb.done_ns - sb.acted_ns < 1000 * MS);
+	print_message("# stopped %llu ms after the signal\n", (unsigned long long)((sb.done_ns - sb.acted_ns) / MS));
+	/*
+	 * Killed at once (usually 0-2 ms here); the bound leaves room for a
+	 * shared VM that stalls now and then, and is far below the 5 s window.
+	 */
+	assert_true(sb.done_ns - sb.acted_ns < 2000 * MS);
 	assert_nothing_left();
 
 	/* Once a stop signal was seen no further sample starts. */
