@@ -684,7 +684,7 @@ static void print_evidence(const struct compare *c)
 			       stats_median(s->v, s->n));
 			stats_effect_unpaired(b->v, b->n, s->v, s->n, COMPARE_CONF, &e);
 			if (!e.valid) {
-				printf("change n/a (%s)\n", e.why ? e.why : "insufficient samples");
+				printf("change n/a: %s\n", e.why ? e.why : "insufficient samples");
 				continue;
 			}
 			fmt_pct(e.est, chg, sizeof(chg));

@@ -870,7 +870,29 @@ static void test_kernel_order(void **state)
 	};
 	size_t i, j;
 
+	char *path = tpath("kernels.db");
+	struct store *st;
+	char **vals;
+	size_t n;
+	int64_t cfg;
+
 	(void)state;
+	/* stored out of order, listed in version order */
+	assert_int_equal(store_open(path, STORE_CREATE, &st), 0);
+	new_experiment(st, NULL, NULL, "7.0", &cfg);
+	new_experiment(st, NULL, NULL, "6.12.75", &cfg);
+	new_experiment(st, NULL, NULL, "6.18-rc1", &cfg);
+	new_experiment(st, NULL, NULL, "6.6.78", &cfg);
+	assert_int_equal(store_distinct(st, STORE_FIELD_KERNEL, &vals, &n), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(vals[0], "6.6.78");
+	assert_string_equal(vals[1], "6.12.75");
+	assert_string_equal(vals[2], "6.18-rc1");
+	assert_string_equal(vals[3], "7.0");
+	store_strings_free(vals, n);
+	store_close(st);
+	free(path);
+
 	for (i = 0; i < ARRAY_SIZE(ordered); i++)
 		for (j = 0; j < ARRAY_SIZE(ordered); j++) {
 			int c = store_kernel_cmp(ordered[i], ordered[j]);
