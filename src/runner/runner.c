@@ -887,7 +887,8 @@ static int wait_ready(struct run_state *st, int ready_rd)
 		}
 		if (eof_deadline && now_ns() >= eof_deadline) {
 			sample_fail(st->out, SAMPLE_FAILED,
-				    "a task ended before it was ready (%zu of %zu ready)", got, want);
+				    "a task ended before it was ready (%zu of %zu ready)", got,
+				    want);
 			return -1;
 		}
 		if (now_ns() >= deadline) {
@@ -897,7 +898,8 @@ static int wait_ready(struct run_state *st, int ready_rd)
 			return -1;
 		}
 		/* After EOF, wait a moment for the SIGCHLD that says who and why. */
-		rc = sleep_until(st, eof_deadline ? -1 : ready_rd, eof_deadline ? eof_deadline : deadline);
+		rc = sleep_until(st, eof_deadline ? -1 : ready_rd,
+				 eof_deadline ? eof_deadline : deadline);
 		if (rc > 0 && !eof_deadline) {
 			ssize_t n = read(ready_rd, buf, sizeof(buf));
 
@@ -1133,7 +1135,8 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 			break;
 		if (now >= end + STOP_GRACE_NS) {
 			sample_fail(out, SAMPLE_FAILED,
-				    "%u of %u instances did not stop within %llus of the window's end",
+				    "%u of %u instances did not stop within %llus of the window's "
+				    "end",
 				    st.n - st.nexited, st.n,
 				    (unsigned long long)(STOP_GRACE_NS / 1000000000ULL));
 			break;

@@ -443,7 +443,8 @@ static void test_sample_interrupted(void **state)
 	assert_int_equal(runner_stop_signal(), SIGINT);
 	assert_int_equal(s.status, SAMPLE_INTERRUPTED);
 	assert_non_null(strstr(s.reason, "SIGINT"));
-	print_message("# stopped %llu ms after the signal\n", (unsigned long long)((sb.done_ns - sb.acted_ns) / MS));
+	print_message("# stopped %llu ms after the signal\n",
+		      (unsigned long long)((sb.done_ns - sb.acted_ns) / MS));
 	/*
 	 * Killed at once (usually 0-2 ms here); the bound leaves room for a
 	 * shared VM that stalls now and then, and is far below the 5 s window.
