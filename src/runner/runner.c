@@ -621,6 +621,13 @@ void runner_metrics(struct sample *s, const struct instance_result *r, size_t n)
 	s->ops_per_cpu_s = s->usr_s + s->sys_s > 0 ? (double)s->ops / (s->usr_s + s->sys_s) : 0;
 	if (nrates)
 		sample_set(s, "mb_per_s_geomean", exp(log_sum / (double)nrates), BETTER_HIGHER, 0);
+	/*
+	 * The time one op takes within one instance (perf bench's usecs/op for
+	 * a single pair): every instance runs for real_s and they share ops.
+	 */
+	if (s->ops && s->real_s > 0)
+		sample_set(s, "ns_per_op", 1e9 * s->real_s * (double)n / (double)s->ops,
+			   BETTER_LOWER, 0);
 }
 
 /* Sum one kind of counter over tasks; the reason of the first missing one. */
