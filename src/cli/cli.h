@@ -39,7 +39,24 @@ struct ctx {
 	const char *state_dir; /* WAKEBENCH_STATE_DIR: default /run/wakebench */
 };
 
-/* The common options (--db, --no-store, --format, --debugfs, -q, -v) as a group. */
+/* Which common options a command accepts (and lists in its help). */
+enum {
+	COMMON_DB = 1 << 0,        /* --db */
+	COMMON_NO_STORE = 1 << 1,  /* --no-store */
+	COMMON_FORMAT = 1 << 2,    /* --format, restricted to the formats given */
+	COMMON_DEBUGFS = 1 << 3,   /* --debugfs */
+	COMMON_VERBOSITY = 1 << 4, /* -q, -v */
+	COMMON_ALL = (1 << 5) - 1,
+};
+
+/*
+ * The common options a command accepts, as one group: `which` is a mask of
+ * COMMON_*, `formats` a mask of 1 << FMT_* for --format. Options left out are
+ * neither accepted nor listed. One command runs per process, so the table
+ * lives in static storage.
+ */
+struct opt_group cli_common_group_for(struct ctx *ctx, unsigned which, unsigned formats);
+/* Every common option and every format. */
 struct opt_group cli_common_group(struct ctx *ctx);
 
 /*

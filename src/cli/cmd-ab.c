@@ -932,7 +932,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 				       .opts = runner_opts, .base = &rp, .defaults = &rp_defaults };
 	fixed[2] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
 				       .defaults = &probe_defaults };
-	fixed[3] = cli_common_group(ctx);
+	fixed[3] = cli_common_group_for(ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON));
 	wl = experiment_pick_workload("ab", fixed, ARRAY_SIZE(fixed), argc, argv);
 	experiment_runner_defaults(wl, &rp_defaults);
 	rp_defaults.samples = 10; /* pairs */

@@ -1087,7 +1087,8 @@ int cmd_compare(int argc, const char **argv, struct ctx *ctx)
 	struct opt_group groups[] = {
 		{ .title = "compare options", .opts = compare_opts, .base = &p,
 		  .defaults = &compare_defaults },
-		cli_common_group(ctx),
+		cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
+				     (1u << FMT_TEXT) | (1u << FMT_JSON) | (1u << FMT_CSV)),
 	};
 	struct store_filter f = { 0 };
 	struct opts_result res;

@@ -250,7 +250,8 @@ int cmd_env(int argc, const char **argv, struct ctx *ctx)
 	struct env_params p = env_defaults;
 	struct opt_group groups[2] = {
 	    {.title = "env options", .opts = env_opts_table, .base = &p, .defaults = &env_defaults},
-	    cli_common_group(ctx),
+	    cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_DEBUGFS | COMMON_VERBOSITY,
+				 (1u << FMT_TEXT) | (1u << FMT_JSON)),
 	};
 	struct opts_result res = {0};
 	int rc;

@@ -340,7 +340,8 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 	struct export_params p = { 0 };
 	struct opt_group groups[] = {
 		{ .title = "filters", .opts = export_opts, .base = &p },
-		cli_common_group(ctx),
+		cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
+				     (1u << FMT_JSON) | (1u << FMT_CSV)),
 	};
 	struct store_filter f = { 0 };
 	struct store_experiment *exps = NULL;

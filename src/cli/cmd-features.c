@@ -230,7 +230,8 @@ int cmd_features(int argc, const char **argv, struct ctx *ctx)
 	const char *sub;
 	int rc;
 
-	groups[0] = cli_common_group(ctx);
+	groups[0] = cli_common_group_for(ctx, COMMON_FORMAT | COMMON_DEBUGFS | COMMON_VERBOSITY,
+					 (1u << FMT_TEXT) | (1u << FMT_JSON));
 	cli_parse("features", usage_line, description, groups, ARRAY_SIZE(groups), argc, argv, 0,
 		  &res, ctx);
 	cli_require_format("features", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);

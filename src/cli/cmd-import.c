@@ -21,7 +21,8 @@ static const char import_description[] =
 
 int cmd_import(int argc, const char **argv, struct ctx *ctx)
 {
-	struct opt_group groups[] = { cli_common_group(ctx) };
+	struct opt_group groups[] = { cli_common_group_for(
+		ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY, (1u << FMT_TEXT) | (1u << FMT_JSON)) };
 	struct opts_result res;
 	json_object *out = NULL;
 	struct store *st;

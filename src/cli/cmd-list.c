@@ -195,7 +195,8 @@ int cmd_list(int argc, const char **argv, struct ctx *ctx)
 	size_t nshown = 0;
 	struct opts_result res;
 
-	parse_groups[0] = cli_common_group(ctx);
+	parse_groups[0] = cli_common_group_for(ctx, COMMON_FORMAT | COMMON_VERBOSITY,
+					       (1u << FMT_TEXT) | (1u << FMT_JSON));
 	cli_parse("list", list_usage, list_description, parse_groups, ARRAY_SIZE(parse_groups),
 		  argc, argv, 0, &res, ctx);
 	if (res.npos)
@@ -211,7 +212,10 @@ int cmd_list(int argc, const char **argv, struct ctx *ctx)
 	if (probe_opts[0].type != OPT_END)
 		shown[nshown++] = (struct opt_group){ .title = "probe options", .opts = probe_opts,
 						      .base = &pp, .defaults = &probe_defaults };
-	shown[nshown] = cli_common_group(ctx);
+	/* run's common options (the parse table above is no longer needed) */
+	shown[nshown] = cli_common_group_for(ctx, COMMON_ALL,
+					     (1u << FMT_TEXT) | (1u << FMT_JSON) |
+						     (1u << FMT_METRICS_BRIEF));
 	shown[nshown++].defaults = NULL;
 	if (ctx->format == FMT_JSON)
 		list_json(shown, nshown);

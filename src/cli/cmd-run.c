@@ -240,7 +240,8 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 				       .defaults = &rp_defaults };
 	fixed[1] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
 				       .defaults = &probe_defaults };
-	fixed[2] = cli_common_group(ctx);
+	fixed[2] = cli_common_group_for(ctx, COMMON_ALL,
+					(1u << FMT_TEXT) | (1u << FMT_JSON) | (1u << FMT_METRICS_BRIEF));
 	wl = experiment_pick_workload("run", fixed, ARRAY_SIZE(fixed), argc, argv);
 	experiment_runner_defaults(wl, &rp_defaults);
 	rp = rp_defaults;

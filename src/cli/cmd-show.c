@@ -166,7 +166,8 @@ static int show_text(struct store *st, int64_t exp_id)
 
 int cmd_show(int argc, const char **argv, struct ctx *ctx)
 {
-	struct opt_group groups[] = { cli_common_group(ctx) };
+	struct opt_group groups[] = { cli_common_group_for(
+		ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY, (1u << FMT_TEXT) | (1u << FMT_JSON)) };
 	struct opts_result res;
 	struct store *st;
 	int64_t exp_id;

@@ -31,11 +31,43 @@ static const struct opt common_opts[] = {
 	OPT_END_ROW,
 };
 
+/* COMMON_* bit of each row of common_opts. */
+static const unsigned common_bits[] = { COMMON_DB,      COMMON_NO_STORE,  COMMON_FORMAT,
+					COMMON_DEBUGFS, COMMON_VERBOSITY, COMMON_VERBOSITY };
+
+struct opt_group cli_common_group_for(struct ctx *ctx, unsigned which, unsigned formats)
+{
+	static struct opt table[ARRAY_SIZE(common_opts)];
+	static const char *choices[ARRAY_SIZE(format_names)];
+	static int values[ARRAY_SIZE(format_names)];
+	struct opt_group g = { .title = "common options", .opts = table, .base = ctx };
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; format_names[i]; i++) {
+		if (!(formats & (1u << i)))
+			continue;
+		choices[k] = format_names[i];
+		values[k++] = (int)i;
+	}
+	choices[k] = NULL;
+	for (i = 0; common_opts[i].type != OPT_END; i++) {
+		if (!(which & common_bits[i]) || (common_bits[i] == COMMON_FORMAT && k < 2))
+			continue;
+		table[n] = common_opts[i];
+		if (common_bits[i] == COMMON_FORMAT) {
+			table[n].choices = choices;
+			table[n].choice_values = values;
+		}
+		n++;
+	}
+	table[n] = (struct opt){ .type = OPT_END };
+	return g;
+}
+
 struct opt_group cli_common_group(struct ctx *ctx)
 {
-	struct opt_group g = { .title = "common options", .opts = common_opts, .base = ctx };
-
-	return g;
+	return cli_common_group_for(ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON) |
+							 (1u << FMT_METRICS_BRIEF) | (1u << FMT_CSV));
 }
 
 void cli_parse(const char *cmd, const char *usage, const char *description,

@@ -621,6 +621,13 @@ void runner_metrics(struct sample *s, const struct instance_result *r, size_t n)
 	s->ops_per_cpu_s = s->usr_s + s->sys_s > 0 ? (double)s->ops / (s->usr_s + s->sys_s) : 0;
 	if (nrates)
 		sample_set(s, "mb_per_s_geomean", exp(log_sum / (double)nrates), BETTER_HIGHER, 0);
+	/*
+	 * The time one op takes within one instance (perf bench's usecs/op for
+	 * a single pair): every instance runs for real_s and they share ops.
+	 */
+	if (s->ops && s->real_s > 0)
+		sample_set(s, "ns_per_op", 1e9 * s->real_s * (double)n / (double)s->ops,
+			   BETTER_LOWER, 0);
 }
 
 /* Sum one kind of counter over tasks; the reason of the first missing one. */
@@ -887,7 +894,8 @@ static int wait_ready(struct run_state *st, int ready_rd)
 		}
 		if (eof_deadline && now_ns() >= eof_deadline) {
 			sample_fail(st->out, SAMPLE_FAILED,
-				    "a task ended before it was ready (%zu of %zu ready)", got, want);
+				    "a task ended before it was ready (%zu of %zu ready)", got,
+				    want);
 			return -1;
 		}
 		if (now_ns() >= deadline) {
@@ -897,7 +905,8 @@ static int wait_ready(struct run_state *st, int ready_rd)
 			return -1;
 		}
 		/* After EOF, wait a moment for the SIGCHLD that says who and why. */
-		rc = sleep_until(st, eof_deadline ? -1 : ready_rd, eof_deadline ? eof_deadline : deadline);
+		rc = sleep_until(st, eof_deadline ? -1 : ready_rd,
+				 eof_deadline ? eof_deadline : deadline);
 		if (rc > 0 && !eof_deadline) {
 			ssize_t n = read(ready_rd, buf, sizeof(buf));
 
@@ -1133,7 +1142,8 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 			break;
 		if (now >= end + STOP_GRACE_NS) {
 			sample_fail(out, SAMPLE_FAILED,
-				    "%u of %u instances did not stop within %llus of the window's end",
+				    "%u of %u instances did not stop within %llus of the window's "
+				    "end",
 				    st.n - st.nexited, st.n,
 				    (unsigned long long)(STOP_GRACE_NS / 1000000000ULL));
 			break;

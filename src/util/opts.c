@@ -144,6 +144,13 @@ void opts_format_value(const struct opt *o, const void *base, char *buf, size_t 
 		break;
 	case OPT_CHOICE:
 		idx = *(const int *)p;
+		if (o->choice_values) {
+			int i, v = idx;
+
+			for (idx = -1, i = 0; o->choices && o->choices[i]; i++)
+				if (o->choice_values[i] == v)
+					idx = i;
+		}
 		snprintf(buf, len, "%s", idx >= 0 && o->choices ? o->choices[idx] : "");
 		break;
 	case OPT_STRING:
@@ -263,7 +270,7 @@ static int set_value(const char *cmd, const struct opt *o, void *base, const cha
 		idx = opts_choice_index(o->choices, val);
 		if (idx < 0)
 			return bad_value(cmd, o, val, type_word(o->type));
-		*(int *)p = idx;
+		*(int *)p = o->choice_values ? o->choice_values[idx] : idx;
 		return 0;
 	case OPT_STRING:
 		*(const char **)p = val;

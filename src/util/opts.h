@@ -46,6 +46,7 @@ struct opt {
 	const char *help;
 	double min, max;                /* inclusive range for numbers (ns, bytes); max 0 = none */
 	const char *const *choices;     /* NULL-terminated, OPT_CHOICE */
+	const int *choice_values;       /* value stored for choices[i]; NULL: i itself */
 	const char *implied;            /* value used for OPT_OPTIONAL_ARG without '=' */
 	unsigned flags;
 };

@@ -166,7 +166,11 @@ int parse_cpulist(const char *s, uint8_t *bitmap, size_t max_cpus)
 
 void format_duration(uint64_t ns, char *buf, size_t len)
 {
-	if (ns && ns % 60000000000ULL == 0)
+	if (ns == 0)
+		snprintf(buf, len, "0");
+	else if (ns % 3600000000000ULL == 0)
+		snprintf(buf, len, "%lluh", (unsigned long long)(ns / 3600000000000ULL));
+	else if (ns % 60000000000ULL == 0)
 		snprintf(buf, len, "%llum", (unsigned long long)(ns / 60000000000ULL));
 	else if (ns >= 1000000000ULL)
 		snprintf(buf, len, "%gs", (double)ns / 1e9);

@@ -229,6 +229,13 @@ static void NORETURN pipe_reader(const struct pipe_params *pp, struct instance_c
 	_exit(0);
 }
 
+/* 0.15's reader ends by our SIGKILL, or by itself after the stop token. */
+static bool reader_ended_well(int status)
+{
+	return (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) ||
+	       (WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static void writer_failed(struct instance_ctx *ic, ssize_t n)
 {
 	if (n < 0 && errno == EPIPE)
@@ -360,8 +367,7 @@ static int pipe_instance(const void *params, struct instance_ctx *ic)
 		kill(pid, SIGKILL);
 		status = instance_reap_child(ic, pid);
 		close(fds[1]);
-		if (rc == 0 && status >= 0 && !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) &&
-		    !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		if (rc == 0 && status >= 0 && !reader_ended_well(status)) {
 			instance_failed(ic, "reader ended with status 0x%x", status);
 			rc = -1;
 		}

@@ -57,6 +57,11 @@ static void test_metrics_formulas(void **state)
 	rate0 = 512000.0 / 1.0 / 1048576.0;
 	rate1 = 1536000.0 / 2.0 / 1048576.0;
 	assert_true(fabs(m->value - sqrt(rate0 * rate1)) < 1e-12);
+	m = sample_get(&s, "ns_per_op");
+	assert_non_null(m);
+	/* two instances of 2 s mean sharing 4000 ops: 1 ms per op in each */
+	assert_true(fabs(m->value - 1e6) < 1e-6);
+	assert_int_equal(m->better, BETTER_LOWER);
 }
 
 static void test_metrics_zero_time(void **state)
@@ -71,6 +76,7 @@ static void test_metrics_zero_time(void **state)
 	assert_true(s.ops_per_s == 0);
 	assert_true(s.ops_per_cpu_s == 0);
 	assert_null(sample_get(&s, "mb_per_s_geomean")); /* no bytes counted */
+	assert_null(sample_get(&s, "ns_per_op")); /* no time measured: no time per op */
 }
 
 static void test_counter_metrics(void **state)
@@ -443,7 +449,8 @@ static void test_sample_interrupted(void **state)
 	assert_int_equal(runner_stop_signal(), SIGINT);
 	assert_int_equal(s.status, SAMPLE_INTERRUPTED);
 	assert_non_null(strstr(s.reason, "SIGINT"));
-	print_message("# stopped %llu ms after the signal\n", (unsigned long long)((sb.done_ns - sb.acted_ns) / MS));
+	print_message("# stopped %llu ms after the signal\n",
+		      (unsigned long long)((sb.done_ns - sb.acted_ns) / MS));
 	/*
 	 * Killed at once (usually 0-2 ms here); the bound leaves room for a
 	 * shared VM that stalls now and then, and is far below the 5 s window.

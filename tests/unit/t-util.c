@@ -104,6 +104,12 @@ static void test_format(void **state)
 	assert_string_equal(buf, "5s");
 	format_duration(120000000000ULL, buf, sizeof(buf));
 	assert_string_equal(buf, "2m");
+	format_duration(86400000000000ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "24h");
+	format_duration(90000000000ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "90s");
+	format_duration(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
 	format_duration(500000000ULL, buf, sizeof(buf));
 	assert_string_equal(buf, "500ms");
 	format_size(1048576, buf, sizeof(buf));
@@ -251,7 +257,7 @@ static void test_opts_errors(void **state)
 		{ { "-j", "0" }, 2, { "'--count' (-j)", "'0'", "1..4096" } },
 		{ { "-j", "5000" }, 2, { "--count", "'5000'", "1..4096" } },
 		{ { "-j", "4.5" }, 2, { "--count", "'4.5'", "not a whole number" } },
-		{ { "-t", "5x" }, 2, { "--duration", "'5x'", "1ms..1440m" } },
+		{ { "-t", "5x" }, 2, { "--duration", "'5x'", "1ms..24h" } },
 		{ { "-t", "0" }, 2, { "--duration", "'0'", "1ms.." } },
 		{ { "--size", "3" }, 2, { "--size", "'3'", "8..4k" } },
 		{ { "--mode", "foo" }, 2, { "--mode", "'foo'", "any|same-cpu|cross-cpu" } },
@@ -302,7 +308,7 @@ static void test_opts_help(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "-j, --count N"));
 	assert_non_null(strstr(buf, "(default 4; 1..4096)"));
-	assert_non_null(strstr(buf, "(default 5s; 1ms..1440m)"));
+	assert_non_null(strstr(buf, "(default 5s; 1ms..24h)"));
 	assert_non_null(strstr(buf, "--trace[=auto]"));
 	assert_non_null(strstr(buf, "any|same-cpu|cross-cpu"));
 	free(buf);
