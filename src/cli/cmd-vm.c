@@ -225,8 +225,10 @@ static int guest_main(const char *args_path)
 	int status = 0, failed = 0, stores;
 	pid_t pid;
 
-	if (read_file(args_path, &args, &len) || !len || args[len - 1] != '\0')
-		return error("vm --guest: cannot read the arguments '%s'", args_path);
+	if (read_file(args_path, &args, &len) || !len || args[len - 1] != '\0') {
+		error("vm --guest: cannot read the arguments '%s'", args_path);
+		return EXIT_RUNTIME;
+	}
 	for (p = args; p < args + len; p += strlen(p) + 1) {
 		argv = xrealloc(argv, (n + 4) * sizeof(*argv));
 		argv[n++] = p;
@@ -234,7 +236,8 @@ static int guest_main(const char *args_path)
 	if (n < 2) {
 		free(argv);
 		free(args);
-		return error("vm --guest: '%s' names no subcommand", args_path);
+		error("vm --guest: '%s' names no subcommand", args_path);
+		return EXIT_RUNTIME;
 	}
 	w.fd = open_channel(argv[0]);
 	if (w.fd < 0)
