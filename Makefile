@@ -48,7 +48,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 FAKEFS := $(BUILD)/tests/wakebench-fakefs
 E2E := $(sort $(wildcard tests/e2e/t[0-9]*.sh))
 
-.PHONY: all run check unit e2e deps deps-test install clean format
+.PHONY: all run check unit e2e deps deps-test install clean format docs
 
 all: wakebench
 
@@ -105,6 +105,10 @@ install: wakebench
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/wakebench
 	install -m 0644 doc/wakebench.1 $(DESTDIR)$(MANDIR)/wakebench.1
+
+# The option reference in README.md and doc/wakebench.1, from the binary's -h.
+docs: wakebench
+	sh scripts/gen-docs.sh $(abspath $(BIN))
 
 format:
 	clang-format -i $(SRCS) src/main.c $(UNIT_SRCS)
