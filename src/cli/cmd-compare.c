@@ -14,6 +14,7 @@
  * pools them with a warning.
  */
 #include "cli/cli.h"
+#include "cli/filter.h"
 #include "runner/sample.h"
 #include "stats/stats.h"
 #include "store/store.h"
@@ -33,7 +34,7 @@
 
 struct compare_params {
 	const char *by, *baseline;
-	const char *workload, *profile, *label, *kernel, *host, *since;
+	struct filter_params filter;
 	double margin;
 	bool pool, fail_on_regression;
 };
@@ -64,31 +65,6 @@ static const struct opt compare_opts[] = {
 	{ .type = OPT_FLAG, .long_name = "fail-on-regression",
 	  .offset = offsetof(struct compare_params, fail_on_regression),
 	  .help = "exit 3 when a group is a significant regression" },
-	{ .type = OPT_STRING, .long_name = "workload",
-	  .offset = offsetof(struct compare_params, workload),
-	  .argh = "NAME",
-	  .help = "only experiments of this workload" },
-	{ .type = OPT_STRING, .long_name = "profile",
-	  .offset = offsetof(struct compare_params, profile),
-	  .argh = "NAME",
-	  .help = "only experiments with this profile" },
-	{ .type = OPT_STRING, .long_name = "label",
-	  .offset = offsetof(struct compare_params, label),
-	  .argh = "TEXT",
-	  .help = "only experiments with this label" },
-	{ .type = OPT_STRING, .long_name = "kernel",
-	  .offset = offsetof(struct compare_params, kernel),
-	  .argh = "RELEASE",
-	  .help = "only experiments on this kernel release" },
-	{ .type = OPT_STRING, .long_name = "host",
-	  .offset = offsetof(struct compare_params, host),
-	  .argh = "NAME",
-	  .help = "only experiments from this host" },
-	{ .type = OPT_STRING, .long_name = "since",
-	  .offset = offsetof(struct compare_params, since),
-	  .argh = "WHEN",
-	  .help = "only experiments started since a date (2026-04-01[T12:00]) or a duration "
-		  "ago (2h)" },
 	OPT_END_ROW,
 };
 
@@ -882,31 +858,6 @@ static void print_json(const struct compare *c)
 	json_object_put(root);
 }
 
-static void csv_text(const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	fputc('"', stdout);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', stdout);
-		fputc(*s, stdout);
-	}
-	fputc('"', stdout);
-}
-
-static void csv_num(double v)
-{
-	if (isfinite(v))
-		printf(",%.15g", v);
-	else
-		fputc(',', stdout);
-}
-
 static void print_csv(const struct compare *c)
 {
 	size_t i;
@@ -917,19 +868,17 @@ static void print_csv(const struct compare *c)
 		const struct group *g = &c->groups[i];
 		bool eff = !g->baseline && g->eff.valid;
 
-		csv_text(g->value);
-		fputc(',', stdout);
-		csv_text(g->split);
+		csv_field(g->value, true);
+		csv_field(g->split, false);
 		printf(",%d,%zu", g->baseline ? 1 : 0, g->n);
-		csv_num(g->sum.median);
-		csv_num(g->sum.ci_valid ? g->sum.ci_lo : NAN);
-		csv_num(g->sum.ci_valid ? g->sum.ci_hi : NAN);
-		csv_num(eff ? g->eff.est : NAN);
-		csv_num(eff ? g->eff.lo : NAN);
-		csv_num(eff ? g->eff.hi : NAN);
-		csv_num(eff ? g->eff.p : NAN);
-		fputc(',', stdout);
-		csv_text(g->baseline ? "baseline" : stats_verdict_name(g->verdict));
+		csv_number(g->sum.median);
+		csv_number(g->sum.ci_valid ? g->sum.ci_lo : NAN);
+		csv_number(g->sum.ci_valid ? g->sum.ci_hi : NAN);
+		csv_number(eff ? g->eff.est : NAN);
+		csv_number(eff ? g->eff.lo : NAN);
+		csv_number(eff ? g->eff.hi : NAN);
+		csv_number(eff ? g->eff.p : NAN);
+		csv_field(g->baseline ? "baseline" : stats_verdict_name(g->verdict), false);
 		fputc('\n', stdout);
 	}
 }
@@ -1087,6 +1036,7 @@ int cmd_compare(int argc, const char **argv, struct ctx *ctx)
 	struct opt_group groups[] = {
 		{ .title = "compare options", .opts = compare_opts, .base = &p,
 		  .defaults = &compare_defaults },
+		filter_group(&p.filter),
 		cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
 				     (1u << FMT_TEXT) | (1u << FMT_JSON) | (1u << FMT_CSV)),
 	};
@@ -1105,15 +1055,7 @@ int cmd_compare(int argc, const char **argv, struct ctx *ctx)
 		die_usage("compare: unexpected argument '%s' (see 'wakebench compare -h')", arg);
 	}
 	opts_result_release(&res);
-	f.workload = p.workload;
-	f.profile = p.profile;
-	f.label = p.label;
-	f.kernel = p.kernel;
-	f.host = p.host;
-	if (p.since && store_parse_since(p.since, &f.since_ns))
-		die_usage("compare: option '--since': not a date or duration: '%s', allowed "
-			  "YYYY-MM-DD[THH:MM[:SS]] or a duration such as 2h",
-			  p.since);
+	filter_resolve("compare", &p.filter, &f);
 	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
 	if (store_open(cli_db_path(ctx), STORE_READONLY, &st))
 		return EXIT_RUNTIME;

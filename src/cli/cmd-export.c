@@ -12,6 +12,7 @@
  * that exist. `show --format json` reuses this with --experiment.
  */
 #include "cli/cli.h"
+#include "cli/filter.h"
 #include "store/store.h"
 
 #include <json-c/json.h>
@@ -22,35 +23,11 @@
 #include <time.h>
 
 struct export_params {
-	const char *workload, *profile, *label, *kernel, *host, *since, *experiment;
+	struct filter_params filter;
+	const char *experiment;
 };
 
 static const struct opt export_opts[] = {
-	{ .type = OPT_STRING, .long_name = "workload",
-	  .offset = offsetof(struct export_params, workload),
-	  .argh = "NAME",
-	  .help = "only experiments of this workload" },
-	{ .type = OPT_STRING, .long_name = "profile",
-	  .offset = offsetof(struct export_params, profile),
-	  .argh = "NAME",
-	  .help = "only experiments with this profile" },
-	{ .type = OPT_STRING, .long_name = "label",
-	  .offset = offsetof(struct export_params, label),
-	  .argh = "TEXT",
-	  .help = "only experiments with this label" },
-	{ .type = OPT_STRING, .long_name = "kernel",
-	  .offset = offsetof(struct export_params, kernel),
-	  .argh = "RELEASE",
-	  .help = "only experiments on this kernel release (uname -r)" },
-	{ .type = OPT_STRING, .long_name = "host",
-	  .offset = offsetof(struct export_params, host),
-	  .argh = "NAME",
-	  .help = "only experiments from this host" },
-	{ .type = OPT_STRING, .long_name = "since",
-	  .offset = offsetof(struct export_params, since),
-	  .argh = "WHEN",
-	  .help = "only experiments started since a date (2026-04-01[T12:00]) or a duration "
-		  "ago (2h)" },
 	{ .type = OPT_STRING, .long_name = "experiment",
 	  .offset = offsetof(struct export_params, experiment),
 	  .argh = "EXP",
@@ -241,30 +218,6 @@ static int export_json(struct store *st, const struct store_experiment *exps, si
 
 /* ---- CSV ---- */
 
-static void csv_field(const char *s, bool first)
-{
-	if (!first)
-		fputc(',', stdout);
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	fputc('"', stdout);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', stdout);
-		fputc(*s, stdout);
-	}
-	fputc('"', stdout);
-}
-
-static void csv_number(double v)
-{
-	printf(",%.15g", v);
-}
-
 struct csv_state {
 	char **names;
 	size_t nnames;
@@ -339,7 +292,8 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 {
 	struct export_params p = { 0 };
 	struct opt_group groups[] = {
-		{ .title = "filters", .opts = export_opts, .base = &p },
+		filter_group(&p.filter),
+		{ .title = "export options", .opts = export_opts, .base = &p },
 		cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
 				     (1u << FMT_JSON) | (1u << FMT_CSV)),
 	};
@@ -359,21 +313,15 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 		ctx->format = FMT_JSON;
 	cli_require_format("export", ctx, 1u << FMT_JSON | 1u << FMT_CSV);
 	if (res.npos) {
+		const char *arg = res.pos[0];
+
 		opts_result_release(&res);
 		die_usage("export: unexpected argument '%s' (filters are options, see 'wakebench "
 			  "export -h')",
-			  res.pos[0]);
+			  arg);
 	}
 	opts_result_release(&res);
-	f.workload = p.workload;
-	f.profile = p.profile;
-	f.label = p.label;
-	f.kernel = p.kernel;
-	f.host = p.host;
-	if (p.since && store_parse_since(p.since, &f.since_ns))
-		die_usage("export: option '--since': not a date or duration: '%s', allowed "
-			  "YYYY-MM-DD[THH:MM[:SS]] or a duration such as 2h",
-			  p.since);
+	filter_resolve("export", &p.filter, &f);
 
 	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
 	if (store_open(cli_db_path(ctx), STORE_READONLY, &st))
