@@ -476,6 +476,37 @@ static void setup_connection(sqlite3 *db)
 	sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
 }
 
+/*
+ * Switch to write-ahead logging. Changing the journal mode needs the
+ * exclusive lock, and SQLite answers SQLITE_BUSY at once (without its busy
+ * handler) when another writer that is creating the same store holds a
+ * shared lock, so wait for it here, within the same busy timeout.
+ */
+static int enable_wal(sqlite3 *db, const char *path)
+{
+	uint64_t deadline_ns = now_ns() + (uint64_t)STORE_BUSY_TIMEOUT_MS * 1000000ULL;
+
+	for (;;) {
+		char mode[16] = "";
+		sqlite3_stmt *stmt;
+		int rc;
+
+		if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &stmt, NULL) !=
+		    SQLITE_OK)
+			return db_error(db, path, "cannot enable write-ahead logging");
+		rc = sqlite3_step(stmt);
+		if (rc == SQLITE_ROW)
+			snprintf(mode, sizeof(mode), "%s", col_text(stmt, 0));
+		sqlite3_finalize(stmt);
+		if (!strcmp(mode, "wal"))
+			return 0;
+		if (((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) ||
+		    now_ns() >= deadline_ns)
+			return db_error(db, path, "cannot enable write-ahead logging");
+		sleep_ns(10 * 1000000ULL);
+	}
+}
+
 /* Replace *db by an in-memory copy (to upgrade without writing the file). */
 static int copy_to_memory(sqlite3 **db, const char *path)
 {
@@ -605,17 +636,27 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	} else if (errno == ENOENT) {
 		if (ro || !(flags & STORE_CREATE))
 			return error("no store at '%s': nothing stored yet", path);
+		int fd;
+
 		if (mkdir_parents(path))
 			return -1;
-		created = true;
+		/*
+		 * Create the file exclusively: of several writers starting at once
+		 * only the one that created it may remove it again on failure.
+		 */
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			close(fd);
+			created = true;
+		} else if (errno != EEXIST) {
+			return error_errno("cannot create store '%s'", path);
+		}
 	} else {
 		return error_errno("cannot open store '%s'", path);
 	}
 
 	/* one connection per thread: SQLite's own mutexes are not needed */
 	oflags = (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX;
-	if (created)
-		oflags |= SQLITE_OPEN_CREATE;
 	if (ro && cannot_share_wal(path)) {
 		/*
 		 * A reader that may not create the -shm file next to the store
@@ -643,21 +684,8 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		    (copy_to_memory(&db, path) || apply_migrations(db, path, STORE_VERSION)))
 			goto fail;
 	} else {
-		char mode[16] = "";
-		sqlite3_stmt *stmt;
-
-		if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &stmt, NULL) !=
-		    SQLITE_OK) {
-			db_error(db, path, "cannot enable write-ahead logging");
+		if (enable_wal(db, path))
 			goto fail;
-		}
-		if (sqlite3_step(stmt) == SQLITE_ROW)
-			snprintf(mode, sizeof(mode), "%s", col_text(stmt, 0));
-		sqlite3_finalize(stmt);
-		if (strcmp(mode, "wal")) {
-			db_error(db, path, "cannot enable write-ahead logging");
-			goto fail;
-		}
 		/* WAL with NORMAL survives a killed process; only power loss may cost a commit. */
 		/* Only an old store takes the write lock here (concurrent runs open often). */
 		if (exec(db, path, "PRAGMA synchronous = NORMAL") ||
