@@ -651,7 +651,7 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 	struct vm_params p = vm_defaults;
 	struct opt_group groups[2] = {
 	    {.title = "vm options", .opts = vm_opts, .base = &p, .defaults = &vm_defaults},
-	    cli_common_group(ctx),
+	    cli_common_group_for(ctx, COMMON_DB | COMMON_NO_STORE | COMMON_VERBOSITY, 0),
 	};
 	struct opts_result res;
 	struct kernel_info *kernels = NULL;
