@@ -14,7 +14,7 @@ MANDIR := $(PREFIX)/share/man/man1
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-PKGS := sqlite3 json-c uuid gsl libbpf zlib
+PKGS := sqlite3 json-c uuid gsl libbpf zlib libcrypto
 TEST_PKGS := cmocka
 FAKEFS_PKGS := fuse3
 

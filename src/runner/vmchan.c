@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <openssl/evp.h>
 #include <zlib.h>
 
 static void put_u32(uint8_t *p, uint32_t v)
@@ -340,108 +341,29 @@ const struct vmchan_file *vmchan_find_file(const struct vmchan_result *res, cons
 	return NULL;
 }
 
-/* ---- SHA-256, FIPS 180-4 ---- */
-
-static const uint32_t sha256_k[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-static inline uint32_t ror32(uint32_t x, unsigned n)
-{
-	return (x >> n) | (x << (32 - n));
-}
-
-static void sha256_block(struct sha256 *c, const uint8_t *b)
-{
-	uint32_t w[64], s[8], t1, t2;
-	unsigned i;
-
-	for (i = 0; i < 16; i++)
-		w[i] = (uint32_t)b[4 * i] << 24 | (uint32_t)b[4 * i + 1] << 16 |
-		       (uint32_t)b[4 * i + 2] << 8 | (uint32_t)b[4 * i + 3];
-	for (i = 16; i < 64; i++) {
-		uint32_t s0 = ror32(w[i - 15], 7) ^ ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
-		uint32_t s1 = ror32(w[i - 2], 17) ^ ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
-
-		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-	}
-	memcpy(s, c->h, sizeof(s));
-	for (i = 0; i < 64; i++) {
-		uint32_t e = s[4], a = s[0];
-
-		t1 = s[7] + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) +
-		     ((e & s[5]) ^ (~e & s[6])) + sha256_k[i] + w[i];
-		t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) +
-		     ((a & s[1]) ^ (a & s[2]) ^ (s[1] & s[2]));
-		memmove(s + 1, s, 7 * sizeof(s[0]));
-		s[4] += t1;
-		s[0] = t1 + t2;
-	}
-	for (i = 0; i < 8; i++)
-		c->h[i] += s[i];
-}
+/* ---- SHA-256, through OpenSSL's libcrypto ---- */
 
 void sha256_init(struct sha256 *c)
 {
-	static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-				       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-
-	memcpy(c->h, h0, sizeof(h0));
-	c->nbytes = 0;
-	c->used = 0;
+	c->ctx = EVP_MD_CTX_new();
+	if (!c->ctx || EVP_DigestInit_ex(c->ctx, EVP_sha256(), NULL) != 1)
+		die("cannot set up SHA-256 (libcrypto): out of memory");
 }
 
 void sha256_update(struct sha256 *c, const void *data, size_t len)
 {
-	const uint8_t *p = data;
-
-	c->nbytes += len;
-	if (c->used) {
-		size_t n = 64 - c->used < len ? 64 - c->used : len;
-
-		memcpy(c->block + c->used, p, n);
-		c->used += n;
-		p += n;
-		len -= n;
-		if (c->used < 64)
-			return;
-		sha256_block(c, c->block);
-		c->used = 0;
-	}
-	for (; len >= 64; p += 64, len -= 64)
-		sha256_block(c, p);
-	memcpy(c->block, p, len);
-	c->used = len;
+	if (EVP_DigestUpdate(c->ctx, data, len) != 1)
+		BUG("EVP_DigestUpdate failed");
 }
 
 void sha256_final(struct sha256 *c, uint8_t digest[32])
 {
-	uint64_t bits = c->nbytes * 8;
-	unsigned i;
+	unsigned int n = 0;
 
-	c->block[c->used++] = 0x80;
-	if (c->used > 56) {
-		memset(c->block + c->used, 0, 64 - c->used);
-		sha256_block(c, c->block);
-		c->used = 0;
-	}
-	memset(c->block + c->used, 0, 56 - c->used);
-	for (i = 0; i < 8; i++)
-		c->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
-	sha256_block(c, c->block);
-	for (i = 0; i < 8; i++) {
-		digest[4 * i] = (uint8_t)(c->h[i] >> 24);
-		digest[4 * i + 1] = (uint8_t)(c->h[i] >> 16);
-		digest[4 * i + 2] = (uint8_t)(c->h[i] >> 8);
-		digest[4 * i + 3] = (uint8_t)c->h[i];
-	}
+	if (EVP_DigestFinal_ex(c->ctx, digest, &n) != 1 || n != 32)
+		BUG("EVP_DigestFinal_ex failed");
+	EVP_MD_CTX_free(c->ctx);
+	c->ctx = NULL;
 }
 
 static void to_hex(const uint8_t digest[32], char hex[65])
@@ -485,6 +407,7 @@ int sha256_file_hex(const char *path, char hex[65])
 		if (n < 0) {
 			int e = errno;
 
+			sha256_final(&c, d); /* releases the context */
 			free(buf);
 			close(fd);
 			errno = e;

@@ -89,12 +89,12 @@ const struct vmchan_file *vmchan_find_file(const struct vmchan_result *res, cons
 /* CRC-32 (IEEE 802.3, zlib's) of a buffer. */
 uint32_t vmchan_crc32(const void *buf, size_t len);
 
-/* SHA-256 (FIPS 180-4), for the initramfs cache name and the kernel's hash. */
+/*
+ * SHA-256 (libcrypto's), for the initramfs cache name and the kernel's hash.
+ * sha256_final() releases what sha256_init() set up.
+ */
 struct sha256 {
-	uint32_t h[8];
-	uint64_t nbytes;
-	uint8_t block[64];
-	size_t used;
+	struct evp_md_ctx_st *ctx; /* EVP_MD_CTX */
 };
 
 void sha256_init(struct sha256 *c);
