@@ -79,38 +79,17 @@ int vm_find_program(const char *name, char *out, size_t len)
 
 int vm_qemu_version(const char *qemu, char *buf, size_t len)
 {
-	int pfd[2], status;
-	ssize_t n;
-	pid_t pid;
+	const char *argv[] = { qemu, "-version", NULL };
+	char *out = NULL;
+	int status = run_capture(argv, &out);
 
-	if (pipe2(pfd, O_CLOEXEC))
-		return error_errno("pipe");
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return error_errno("fork");
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
-
-		dup2(pfd[1], STDOUT_FILENO);
-		if (devnull >= 0) {
-			dup2(devnull, STDIN_FILENO);
-			dup2(devnull, STDERR_FILENO);
-		}
-		execl(qemu, qemu, "-version", (char *)NULL);
-		_exit(127);
-	}
-	close(pfd[1]);
-	n = read_full(pfd[0], buf, len - 1);
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (n <= 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+	if (status != 0 || !out || !*out) {
+		free(out);
 		return error("cannot run '%s -version'", qemu);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+	}
+	out[strcspn(out, "\n")] = '\0';
+	snprintf(buf, len, "%s", out);
+	free(out);
 	return 0;
 }
 

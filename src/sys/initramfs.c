@@ -374,62 +374,6 @@ static int elf_interp(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* Run argv, capturing stdout (at most 1 MiB). Returns the exit status or -1. */
-static int capture(const char *const *argv, char **out)
-{
-	int pfd[2], status;
-	size_t len = 0, alloc = 4096;
-	char *buf;
-	pid_t pid;
-
-	if (pipe2(pfd, O_CLOEXEC))
-		return error_errno("pipe");
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return error_errno("fork");
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
-
-		dup2(pfd[1], STDOUT_FILENO);
-		if (devnull >= 0) {
-			dup2(devnull, STDIN_FILENO);
-			dup2(devnull, STDERR_FILENO);
-		}
-		execv(argv[0], (char *const *)(uintptr_t)argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	buf = xmalloc(alloc);
-	for (;;) {
-		ssize_t n;
-
-		if (alloc - len < 2) {
-			if (alloc >= (1 << 20))
-				break;
-			alloc *= 2;
-			buf = xrealloc(buf, alloc);
-		}
-		n = read(pfd[0], buf + len, alloc - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			free(buf);
-			return error_errno("waitpid");
-		}
-	*out = buf;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 static void add_path(char ***paths, size_t *n, const char *p)
 {
 	size_t i;
@@ -460,7 +404,7 @@ int initramfs_elf_deps(const char *binary, char ***paths, size_t *n)
 	argv[1] = "--list";
 	argv[2] = binary;
 	argv[3] = NULL;
-	status = capture(argv, &out);
+	status = run_capture(argv, &out);
 	if (status != 0) {
 		free(out);
 		if (status > 0)

@@ -9,8 +9,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -131,4 +133,59 @@ void sleep_ns(uint64_t ns)
 
 	/* An interrupting signal ends the sleep early on purpose. */
 	nanosleep(&ts, NULL);
+}
+
+int run_capture(const char *const *argv, char **out)
+{
+	int pfd[2], status;
+	size_t len = 0, alloc = 4096;
+	char *buf;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return error_errno("pipe");
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return error_errno("fork");
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+
+		dup2(pfd[1], STDOUT_FILENO);
+		if (devnull >= 0) {
+			dup2(devnull, STDIN_FILENO);
+			dup2(devnull, STDERR_FILENO);
+		}
+		execv(argv[0], (char *const *)(uintptr_t)argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	buf = xmalloc(alloc);
+	for (;;) {
+		ssize_t n;
+
+		if (alloc - len < 2) {
+			if (alloc >= (1 << 20))
+				break;
+			alloc *= 2;
+			buf = xrealloc(buf, alloc);
+		}
+		n = read(pfd[0], buf + len, alloc - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			free(buf);
+			return error_errno("waitpid");
+		}
+	*out = buf;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

@@ -85,6 +85,13 @@ int read_file(const char *path, char **out, size_t *len_out);
 /* Read the first line (without newline) into buf; -1 with errno on failure. */
 int read_line_file(const char *path, char *buf, size_t len);
 
+/*
+ * Run argv (argv[0] a path, not searched in PATH) with stdin and stderr on
+ * /dev/null, capturing its stdout (at most 1 MiB) into a malloc'd string.
+ * Returns its exit status (128 + signal when killed), or -1 after an error.
+ */
+int run_capture(const char *const *argv, char **out);
+
 /* CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
 uint64_t now_ns(void);
 uint64_t realtime_ns(void);
