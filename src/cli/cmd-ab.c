@@ -714,16 +714,10 @@ static void print_json(struct ab_state *st, const struct ab_effect *eff, size_t 
 	size_t nev = evidence_names(st, ev, ARRAY_SIZE(ev)), i, k, u;
 	unsigned m;
 
-	json_object_object_add(o, "version", json_object_new_string(WAKEBENCH_VERSION));
-	json_object_object_add(o, "command", json_object_new_string("ab"));
-	json_object_object_add(o, "cmdline", json_object_new_string(st->ex.cmdline));
-	json_object_object_add(o, "workload", json_object_new_string(st->wl->name));
-	json_object_object_add(o, "unit", json_object_new_string(st->wl->unit));
-	json_object_object_add(o, "profile",
-			       st->ex.profile ? json_object_new_string(st->ex.profile) : NULL);
+	experiment_json_provenance(&st->ex, o);
 	json_object_object_add(o, "status", json_object_new_string(status));
 	json_object_object_add(o, "stopped_by",
-			       sig ? json_object_new_string(strsignal(sig)) : NULL);
+			       sig ? json_object_new_string(cli_signal_name(sig)) : NULL);
 	json_object_object_add(o, "uuid", st->ex.info.uuid[0]
 						  ? json_object_new_string(st->ex.info.uuid)
 						  : NULL);

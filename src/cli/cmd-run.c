@@ -173,13 +173,7 @@ static void print_json(struct run_state *st, json_object *params, const struct r
 		    *env = json_object_new_object(), *exp = json_object_new_object();
 	size_t i;
 
-	json_object_object_add(o, "version", json_object_new_string(WAKEBENCH_VERSION));
-	json_object_object_add(o, "command", json_object_new_string("run"));
-	json_object_object_add(o, "cmdline", json_object_new_string(st->ex.cmdline));
-	json_object_object_add(o, "workload", json_object_new_string(st->wl->name));
-	json_object_object_add(o, "unit", json_object_new_string(st->wl->unit));
-	json_object_object_add(o, "profile",
-			       st->ex.profile ? json_object_new_string(st->ex.profile) : NULL);
+	experiment_json_provenance(&st->ex, o);
 	json_object_object_add(o, "base_profile",
 			       st->ex.base_profile ? json_object_new_string(st->ex.base_profile)
 						   : NULL);

@@ -59,6 +59,18 @@ static void die_unknown_workload(const char *cmd, const char *name)
 	die_usage("%s: unknown workload '%s', allowed %s", cmd, name, list);
 }
 
+void experiment_json_provenance(const struct experiment *ex, json_object *o)
+{
+	json_object_object_add(o, "version", json_object_new_string(WAKEBENCH_VERSION));
+	json_object_object_add(o, "command", ex->kind ? json_object_new_string(ex->kind) : NULL);
+	json_object_object_add(o, "cmdline",
+			       ex->cmdline ? json_object_new_string(ex->cmdline) : NULL);
+	json_object_object_add(o, "workload", json_object_new_string(ex->wl->name));
+	json_object_object_add(o, "unit", json_object_new_string(ex->wl->unit));
+	json_object_object_add(o, "profile",
+			       ex->profile ? json_object_new_string(ex->profile) : NULL);
+}
+
 void experiment_runner_defaults(const struct workload *wl, struct run_params *rp)
 {
 	*rp = runner_defaults;

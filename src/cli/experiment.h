@@ -95,6 +95,12 @@ struct experiment {
 };
 
 /*
+ * The provenance every JSON result starts with: version, command, cmdline,
+ * workload, unit, profile.
+ */
+void experiment_json_provenance(const struct experiment *ex, json_object *o);
+
+/*
  * Start: collect the environment, open the store (unless --no-store),
  * record the experiment and the start environment. params is the JSON
  * object of experiment_params_json() (the profile is added to it; the
