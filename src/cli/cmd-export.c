@@ -307,9 +307,11 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 
 	cli_parse("export", export_usage, export_description, groups, ARRAY_SIZE(groups), argc,
 		  argv, 0, &res, ctx);
-	/* export's default format is JSON: text is not a format for data */
-	if (ctx->format == FMT_TEXT &&
-	    !(groups[1].seen & (1ull << (opts_find(groups[1].opts, "format") - groups[1].opts))))
+	/*
+	 * export's default format is JSON: text is not a format for data, and
+	 * --format accepts only json|csv here, so text means it was not given.
+	 */
+	if (ctx->format == FMT_TEXT)
 		ctx->format = FMT_JSON;
 	cli_require_format("export", ctx, 1u << FMT_JSON | 1u << FMT_CSV);
 	if (res.npos) {
