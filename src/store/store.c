@@ -1459,6 +1459,28 @@ void store_strings_free(char **v, size_t n)
 	free(v);
 }
 
+
+/* The first column of every row of stmt as strings; finalizes stmt. */
+static int collect_strings(struct store *st, sqlite3_stmt *stmt, char ***out, size_t *n,
+			   const char *what)
+{
+	char **v = NULL;
+	size_t cnt = 0;
+	int rc;
+
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		v = xrealloc(v, (cnt + 1) * sizeof(*v));
+		v[cnt++] = xstrdup(col_text(stmt, 0));
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_strings_free(v, cnt);
+		return st_error(st, what);
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}
 int store_distinct(struct store *st, enum store_field field, char ***vals, size_t *n)
 {
 	/* Column names come from this table only, never from input. */
@@ -1475,9 +1497,6 @@ int store_distinct(struct store *st, enum store_field field, char ***vals, size_
 				     " WHERE host IS NOT NULL ORDER BY 1",
 	};
 	sqlite3_stmt *stmt;
-	char **v = NULL;
-	size_t cnt = 0;
-	int rc;
 
 	*vals = NULL;
 	*n = 0;
@@ -1485,26 +1504,12 @@ int store_distinct(struct store *st, enum store_field field, char ***vals, size_
 		BUG("store field %d", (int)field);
 	if (prepare(st, sql[field], &stmt))
 		return -1;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		v = xrealloc(v, (cnt + 1) * sizeof(*v));
-		v[cnt++] = xstrdup(col_text(stmt, 0));
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
-		store_strings_free(v, cnt);
-		return st_error(st, "cannot read the stored values");
-	}
-	*vals = v;
-	*n = cnt;
-	return 0;
+	return collect_strings(st, stmt, vals, n, "cannot read the stored values");
 }
 
 int store_metric_names(struct store *st, const struct store_filter *f, char ***names, size_t *n)
 {
 	sqlite3_stmt *stmt;
-	char **v = NULL;
-	size_t cnt = 0;
-	int rc;
 
 	*names = NULL;
 	*n = 0;
@@ -1515,18 +1520,7 @@ int store_metric_names(struct store *st, const struct store_filter *f, char ***n
 		    &stmt))
 		return -1;
 	bind_filter(stmt, f);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		v = xrealloc(v, (cnt + 1) * sizeof(*v));
-		v[cnt++] = xstrdup(col_text(stmt, 0));
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
-		store_strings_free(v, cnt);
-		return st_error(st, "cannot read the metric names");
-	}
-	*names = v;
-	*n = cnt;
-	return 0;
+	return collect_strings(st, stmt, names, n, "cannot read the metric names");
 }
 
 int store_filter_check(struct store *st, const struct store_filter *f, const char *cmd)
