@@ -954,14 +954,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		die_usage("ab: options '--max-samples' and '--max-time' need '--until-decided'");
 
 	experiment_resolve(wl, &eo, &groups[2], wlp, profile, sizeof(profile), &base_profile);
-	memset(&spec, 0, sizeof(spec));
-	spec.wl = wl;
-	spec.wl_params = wlp;
-	spec.rp = &rp;
-	if (wl->check && wl->check(wlp, &rp, err, sizeof(err)))
-		die_usage("ab: %s", err);
-	if (runner_check(&spec, err, sizeof(err)))
-		die_usage("ab: %s", err);
+	experiment_spec("ab", wl, wlp, &rp, &spec);
 
 	/* --warmup, when given, is the post-toggle warm-up; else one sample's length. */
 	st.warmup_ns = given(&groups[1], "warmup") ? rp.warmup_ns : rp.duration_ns;

@@ -259,14 +259,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 			   1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_METRICS_BRIEF);
 
 	experiment_resolve(wl, &eo, &groups[1], wlp, profile, sizeof(profile), &base_profile);
-	memset(&spec, 0, sizeof(spec));
-	spec.wl = wl;
-	spec.wl_params = wlp;
-	spec.rp = &rp;
-	if (wl->check && wl->check(wlp, &rp, err, sizeof(err)))
-		die_usage("run: %s", err);
-	if (runner_check(&spec, err, sizeof(err)))
-		die_usage("run: %s", err);
+	experiment_spec("run", wl, wlp, &rp, &spec);
 	if (probes_setup(&ps, &pp, ctx->debugfs, err, sizeof(err)))
 		die_skip("run: %s", err);
 	spec.probes = ps.probes;

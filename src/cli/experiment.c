@@ -71,6 +71,21 @@ void experiment_json_provenance(const struct experiment *ex, json_object *o)
 			       ex->profile ? json_object_new_string(ex->profile) : NULL);
 }
 
+void experiment_spec(const char *cmd, const struct workload *wl, const void *wl_params,
+		     const struct run_params *rp, struct run_spec *spec)
+{
+	char err[512];
+
+	memset(spec, 0, sizeof(*spec));
+	spec->wl = wl;
+	spec->wl_params = wl_params;
+	spec->rp = rp;
+	if (wl->check && wl->check(wl_params, rp, err, sizeof(err)))
+		die_usage("%s: %s", cmd, err);
+	if (runner_check(spec, err, sizeof(err)))
+		die_usage("%s: %s", cmd, err);
+}
+
 void experiment_runner_defaults(const struct workload *wl, struct run_params *rp)
 {
 	*rp = runner_defaults;

@@ -29,6 +29,14 @@
  * table), else "pipe". Exits 2 naming the value and the workloads that
  * exist when it is unknown.
  */
+/*
+ * The run spec of one config (no probes yet), after the workload's and the
+ * runner's checks of what only this machine can tell: a failed check exits
+ * 2 with its one line, prefixed by cmd.
+ */
+void experiment_spec(const char *cmd, const struct workload *wl, const void *wl_params,
+		     const struct run_params *rp, struct run_spec *spec);
+
 /* The runner's defaults with the workload's own -j default applied. */
 void experiment_runner_defaults(const struct workload *wl, struct run_params *rp);
 
