@@ -784,11 +784,10 @@ static int recover_locked(const char *state_dir, pid_t *owner, enum features_fai
 			*fail = FEATURES_IO;
 		return -1;
 	}
-	if (j.pid == getpid()) {
-		if (owner)
-			*owner = j.pid;
-		return 1;
-	}
+	/*
+	 * Our own pid is not enough to call the journal ours: pid namespaces
+	 * reuse pids, so the start time must match too (as for any owner).
+	 */
 	if (features_journal_owner_alive(&j)) {
 		if (owner)
 			*owner = j.pid;

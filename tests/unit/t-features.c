@@ -340,6 +340,48 @@ static void test_recover_live_and_other_boot(void **state)
 	assert_int_equal(unlink(path), 0);
 }
 
+/*
+ * A dead owner whose pid is now ours (pid namespaces reuse low pids: a
+ * container's wakebench often gets the same pid every time) is still dead:
+ * its start time differs from ours, so its journal is recovered, not taken
+ * for a live owner that refuses every later command.
+ */
+static void test_recover_journal_of_a_reused_pid(void **state)
+{
+	struct features_journal j;
+	enum features_fail fail;
+	char path[PATH_MAX], dir[PATH_MAX + 16], file[PATH_MAX + 32], why[1024];
+	pid_t owner = 0;
+	FILE *f;
+
+	(void)state;
+	features_journal_path(tmpdir, path, sizeof(path));
+	snprintf(dir, sizeof(dir), "%s/debugfs", tmpdir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dir, sizeof(dir), "%s/debugfs/sched", tmpdir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(file, sizeof(file), "%s/features", dir);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("A NO_B \n", f); /* already as saved: recovery writes nothing */
+	fclose(f);
+
+	fill_journal(&j, getpid(), "A NO_B \n");
+	j.start_ticks = self_start_ticks() + 1; /* an earlier process with our pid */
+	assert_int_equal(features_journal_write(path, &j, why, sizeof(why)), 0);
+	owner = 0;
+	why[0] = '\0';
+	assert_int_equal(features_recover(tmpdir, &owner, &fail, why, sizeof(why)), 0);
+	assert_int_not_equal(access(path, F_OK), 0);
+
+	/* our own journal (same pid and start time) is still ours: busy */
+	j.start_ticks = self_start_ticks();
+	assert_int_equal(features_journal_write(path, &j, why, sizeof(why)), 0);
+	assert_int_equal(features_recover(tmpdir, &owner, &fail, why, sizeof(why)), 1);
+	assert_int_equal(owner, getpid());
+	assert_int_equal(unlink(path), 0);
+}
+
 static void write_debug(const char *dir, unsigned long long mask)
 {
 	char path[PATH_MAX + 32];
@@ -450,6 +492,8 @@ int main(void)
 						remove_tmpdir),
 		cmocka_unit_test(test_journal_owner_liveness),
 		cmocka_unit_test_setup_teardown(test_recover_live_and_other_boot, make_tmpdir,
+						remove_tmpdir),
+		cmocka_unit_test_setup_teardown(test_recover_journal_of_a_reused_pid, make_tmpdir,
 						remove_tmpdir),
 		cmocka_unit_test_setup_teardown(test_btf_decodes_the_debug_bitmask, make_tmpdir,
 						remove_tmpdir),
