@@ -861,11 +861,16 @@ int features_session_begin(struct features_session *s, const char *debugfs,
 			   const char *state_dir, char *why, size_t whylen)
 {
 	struct features_journal j;
+	char abs[PATH_MAX];
 	pid_t owner = 0;
 	int lock, rc;
 
 	memset(s, 0, sizeof(*s));
-	snprintf(s->debugfs, sizeof(s->debugfs), "%s", debugfs);
+	/* The journal is read by later commands, maybe elsewhere: an absolute path. */
+	if (realpath(debugfs, abs) && strlen(abs) < sizeof(s->debugfs))
+		memcpy(s->debugfs, abs, strlen(abs) + 1);
+	else
+		snprintf(s->debugfs, sizeof(s->debugfs), "%s", debugfs);
 	features_journal_path(state_dir, s->journal, sizeof(s->journal));
 	if (state_dir_prepare(state_dir, why, whylen))
 		return fail_with(&s->fail, FEATURES_IO, NULL, 0, "%s", "");
@@ -902,7 +907,7 @@ int features_session_begin(struct features_session *s, const char *debugfs,
 	}
 	j.started_realtime_ns = realtime_ns();
 	read_boot_id(j.boot_id, sizeof(j.boot_id));
-	snprintf(j.debugfs, sizeof(j.debugfs), "%s", debugfs);
+	snprintf(j.debugfs, sizeof(j.debugfs), "%s", s->debugfs);
 	features_format(&s->original, j.original, sizeof(j.original));
 	rc = features_journal_write(s->journal, &j, why, whylen);
 	if (rc) {
