@@ -531,7 +531,7 @@ static int read_boot_id(char *buf, size_t len)
 	return 0;
 }
 
-/* Field 22 of /proc/<pid>/stat: start time in clock ticks since boot. */
+/* Field 22 of /proc/<pid>/stat: start time in clock ticks since boot; -1 for a zombie. */
 static int pid_start_ticks(pid_t pid, uint64_t *ticks)
 {
 	char path[64], *text = NULL, *p;
@@ -546,6 +546,11 @@ static int pid_start_ticks(pid_t pid, uint64_t *ticks)
 		return -1;
 	}
 	p++;
+	/* A zombie is dead: it restores nothing, whatever its parent does. */
+	if (p[0] == ' ' && (p[1] == 'Z' || p[1] == 'X')) {
+		free(text);
+		return -1;
+	}
 	for (field = 3; field < 22 && p; field++)
 		p = strchr(p + 1, ' ');
 	if (!p) {

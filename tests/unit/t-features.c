@@ -284,6 +284,30 @@ static void test_journal_owner_liveness(void **state)
 	j.start_ticks = self_start_ticks();
 	snprintf(j.boot_id, sizeof(j.boot_id), "00000000-0000-0000-0000-000000000000");
 	assert_false(features_journal_owner_alive(&j)); /* another boot */
+
+	/* a zombie (dead, not reaped yet by its parent) restores nothing: dead */
+	child = fork();
+	assert_true(child >= 0);
+	if (!child)
+		_exit(0);
+	{
+		siginfo_t si;
+		char stat_path[64], *text = NULL, *p;
+		int i;
+
+		memset(&si, 0, sizeof(si));
+		assert_int_equal(waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT), 0);
+		snprintf(stat_path, sizeof(stat_path), "/proc/%d/stat", (int)child);
+		assert_int_equal(read_file(stat_path, &text, NULL), 0);
+		p = strrchr(text, ')') + 1;
+		for (i = 3; i < 22; i++)
+			p = strchr(p + 1, ' ');
+		fill_journal(&j, child, "A \n");
+		j.start_ticks = strtoull(p + 1, NULL, 10);
+		free(text);
+	}
+	assert_false(features_journal_owner_alive(&j));
+	assert_int_equal(waitpid(child, &status, 0), child);
 }
 
 static void test_recover_live_and_other_boot(void **state)
