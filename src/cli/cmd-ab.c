@@ -153,6 +153,24 @@ struct ab_state {
 	struct progress progress;
 };
 
+/*
+ * Set by SIGPIPE: nobody reads stdout or stderr any more (`wakebench ab |
+ * head`). The default action would kill wakebench with a feature toggled;
+ * instead the run stops like on a stop signal and restores.
+ */
+static volatile sig_atomic_t output_gone;
+
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+	output_gone = 1;
+}
+
+static bool stopping(void)
+{
+	return runner_stop_signal() || output_gone;
+}
+
 /* ---- order ---- */
 
 static uint64_t rng_next(uint64_t *s)
@@ -293,7 +311,7 @@ static int enter_arm(struct ab_state *st, unsigned m)
 		env_collect(&a->env, &eo);
 		a->have_env = true;
 	}
-	if (runner_stop_signal())
+	if (stopping())
 		return 0;
 	if (st->warmup_ns && one_sample(st, m, true) < 0)
 		return -1;
@@ -345,13 +363,13 @@ static int run_unit(struct ab_state *st, unsigned total)
 	for (i = 0; i < st->narms; i++) {
 		long idx;
 
-		if (runner_stop_signal())
+		if (stopping())
 			break;
 		progress_show(&st->progress, st->arms[seq[i]].name, (unsigned)u + 1, 0,
 			      st->wl->unit);
 		if (enter_arm(st, (unsigned)seq[i]))
 			return -1;
-		if (runner_stop_signal())
+		if (stopping())
 			break;
 		idx = one_sample(st, (unsigned)seq[i], false);
 		if (idx < 0)
@@ -980,6 +998,14 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	spec.nprobes = ps.n;
 
 	runner_signals_install();
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_sigpipe;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGPIPE, &sa, NULL);
+	}
 	/* The journal goes in place before anything is written. */
 	if (features_session_begin(&st.fs, ctx->debugfs, ctx->state_dir, why, sizeof(why))) {
 		error("ab: %s", why);
@@ -1027,7 +1053,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 			size_t target = plan[li < k ? li : k - 1];
 			bool out_of_time = false;
 
-			while (st.nunits < target && !runner_stop_signal() && !st.setup_failed &&
+			while (st.nunits < target && !stopping() && !st.setup_failed &&
 			       !st.ex.store_failed) {
 				if (run_unit(&st, (unsigned)ap.max_samples))
 					break;
@@ -1036,7 +1062,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 					break;
 				}
 			}
-			if (runner_stop_signal() || st.setup_failed || st.ex.store_failed)
+			if (stopping() || st.setup_failed || st.ex.store_failed)
 				break;
 			li++;
 			if (all_decided(&st, conf)) {
@@ -1058,7 +1084,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	} else {
 		progress_init(&st.progress, cli_progress_enabled(ctx), (unsigned)rp.samples);
 		for (i = 0; i < rp.samples; i++) {
-			if (runner_stop_signal() || st.setup_failed || st.ex.store_failed)
+			if (stopping() || st.setup_failed || st.ex.store_failed)
 				break;
 			if (run_unit(&st, (unsigned)rp.samples))
 				break;
@@ -1107,7 +1133,8 @@ out_restore:
 		status = "interrupted";
 		warning("ab: stopped by %s after %zu complete %s", cli_signal_name(sig),
 			complete_units(&st), unit_word(&st, complete_units(&st)));
-	} else if (ret || st.setup_failed || st.ex.store_failed || !complete_units(&st)) {
+	} else if (ret || st.setup_failed || st.ex.store_failed || output_gone ||
+		   !complete_units(&st)) {
 		status = "failed";
 	} else {
 		status = "complete";

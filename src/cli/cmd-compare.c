@@ -221,11 +221,19 @@ static char *group_value(const struct compare *c, const struct store_row *row,
 	case BY_HOST:
 		v = e->host;
 		break;
-	case BY_FEATURE:
+	case BY_FEATURE: {
+		char *state;
+
 		/* the config's vector (ab arms), else the one the experiment started with */
 		if (row->cfg && row->cfg->features)
 			return feature_state(row->cfg->features, c->feature);
-		return feature_state(env_get(env, "sched.features"), c->feature);
+		state = feature_state(env_get(env, "sched.features"), c->feature);
+		if (strcmp(state, "unknown"))
+			return state;
+		/* under lockdown: the state decoded from sched/debug */
+		free(state);
+		return feature_state(env_get(env, "sched.features_debug"), c->feature);
+	}
 	}
 	return xstrdup(v && *v ? v : "(none)");
 }
@@ -293,7 +301,8 @@ static bool is_grouping_key(const struct compare *c, const char *key)
 		return !strcmp(key, "host.name");
 	case BY_FEATURE:
 		/* the arms' names say the feature's state */
-		return !strcmp(key, "sched.features") || !strcmp(key, "config");
+		return !strcmp(key, "sched.features") || !strcmp(key, "sched.features_debug") ||
+		       !strcmp(key, "config");
 	case BY_PROFILE:
 		return !strcmp(key, "profile") || strstr(key, "profile") != NULL;
 	case BY_LABEL:

@@ -62,6 +62,7 @@ static void print_profile_values(const struct workload *wl, const struct profile
 
 static void list_text(struct opt_group *common, size_t ncommon)
 {
+	struct run_params rp;
 	size_t i;
 
 	printf("workloads:\n");
@@ -72,9 +73,12 @@ static void list_text(struct opt_group *common, size_t ncommon)
 		char title[96];
 
 		printf("\n  %s: %s\n", wl->name, wl->summary);
-		printf("    one op: %s; primary metric: %s (%s is better); %u task%s per instance\n",
+		experiment_runner_defaults(wl, &rp);
+		printf("    one op: %s; primary metric: %s (%s is better); %u task%s per instance; "
+		       "-j defaults to %llu\n",
 		       wl->op_name, wl->unit, wl->better >= 0 ? "higher" : "lower",
-		       wl->tasks_per_instance, wl->tasks_per_instance == 1 ? "" : "s");
+		       wl->tasks_per_instance, wl->tasks_per_instance == 1 ? "" : "s",
+		       (unsigned long long)rp.instances);
 		if (wl->profiles && wl->profiles[0].name) {
 			int width = 0;
 
@@ -136,6 +140,7 @@ static void list_json(struct opt_group *common, size_t ncommon)
 {
 	json_object *o = json_object_new_object(), *wls = json_object_new_array(),
 		    *groups = json_object_new_array();
+	struct run_params rp;
 	size_t i;
 
 	for (i = 0; workloads[i]; i++) {
@@ -154,6 +159,9 @@ static void list_json(struct opt_group *common, size_t ncommon)
 				       json_object_new_string(wl->better >= 0 ? "higher" : "lower"));
 		json_object_object_add(w, "tasks_per_instance",
 				       json_object_new_int64(wl->tasks_per_instance));
+		experiment_runner_defaults(wl, &rp);
+		json_object_object_add(w, "default_instances",
+				       json_object_new_int64((int64_t)rp.instances));
 		json_object_object_add(w, "default_profile",
 				       wl->default_profile
 					       ? json_object_new_string(wl->default_profile)

@@ -531,7 +531,7 @@ static int read_boot_id(char *buf, size_t len)
 	return 0;
 }
 
-/* Field 22 of /proc/<pid>/stat: start time in clock ticks since boot. */
+/* Field 22 of /proc/<pid>/stat: start time in clock ticks since boot; -1 for a zombie. */
 static int pid_start_ticks(pid_t pid, uint64_t *ticks)
 {
 	char path[64], *text = NULL, *p;
@@ -546,6 +546,11 @@ static int pid_start_ticks(pid_t pid, uint64_t *ticks)
 		return -1;
 	}
 	p++;
+	/* A zombie is dead: it restores nothing, whatever its parent does. */
+	if (p[0] == ' ' && (p[1] == 'Z' || p[1] == 'X')) {
+		free(text);
+		return -1;
+	}
 	for (field = 3; field < 22 && p; field++)
 		p = strchr(p + 1, ' ');
 	if (!p) {
@@ -784,11 +789,10 @@ static int recover_locked(const char *state_dir, pid_t *owner, enum features_fai
 			*fail = FEATURES_IO;
 		return -1;
 	}
-	if (j.pid == getpid()) {
-		if (owner)
-			*owner = j.pid;
-		return 1;
-	}
+	/*
+	 * Our own pid is not enough to call the journal ours: pid namespaces
+	 * reuse pids, so the start time must match too (as for any owner).
+	 */
 	if (features_journal_owner_alive(&j)) {
 		if (owner)
 			*owner = j.pid;
@@ -862,11 +866,16 @@ int features_session_begin(struct features_session *s, const char *debugfs,
 			   const char *state_dir, char *why, size_t whylen)
 {
 	struct features_journal j;
+	char abs[PATH_MAX];
 	pid_t owner = 0;
 	int lock, rc;
 
 	memset(s, 0, sizeof(*s));
-	snprintf(s->debugfs, sizeof(s->debugfs), "%s", debugfs);
+	/* The journal is read by later commands, maybe elsewhere: an absolute path. */
+	if (realpath(debugfs, abs) && strlen(abs) < sizeof(s->debugfs))
+		memcpy(s->debugfs, abs, strlen(abs) + 1);
+	else
+		snprintf(s->debugfs, sizeof(s->debugfs), "%s", debugfs);
 	features_journal_path(state_dir, s->journal, sizeof(s->journal));
 	if (state_dir_prepare(state_dir, why, whylen))
 		return fail_with(&s->fail, FEATURES_IO, NULL, 0, "%s", "");
@@ -903,7 +912,7 @@ int features_session_begin(struct features_session *s, const char *debugfs,
 	}
 	j.started_realtime_ns = realtime_ns();
 	read_boot_id(j.boot_id, sizeof(j.boot_id));
-	snprintf(j.debugfs, sizeof(j.debugfs), "%s", debugfs);
+	snprintf(j.debugfs, sizeof(j.debugfs), "%s", s->debugfs);
 	features_format(&s->original, j.original, sizeof(j.original));
 	rc = features_journal_write(s->journal, &j, why, whylen);
 	if (rc) {

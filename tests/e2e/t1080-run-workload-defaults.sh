@@ -16,4 +16,9 @@ run_cmd wb run pingpong -j 2 -t 50ms -n 1 --warmup 0 --no-store
 like "$OUT" "^2 instances, 1 sample" "-j overrides the workload's default"
 run_cmd wb run pipe -t 50ms -n 1 --warmup 0 --no-store
 like "$OUT" "^4 instances, 1 sample" "pipe runs four instances by default"
+run_cmd wb list --format json
+is "$(printf '%s' "$OUT" | jq -c '[.workloads[] | [.name, .default_instances]]')" \
+	'[["pipe",4],["pingpong",1]]' "list --format json gives each workload's -j default"
+run_cmd wb list
+like "$OUT" "round trips; .*-j defaults to 1$" "list names pingpong's -j default"
 done_testing

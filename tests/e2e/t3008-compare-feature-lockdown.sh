@@ -1,0 +1,30 @@
+#!/bin/sh
+# compare --by feature:NAME for `run`s on locked-down kernels: their configs
+# carry no feature vector and sched.features is unreadable, so the state
+# comes from sched.features_debug (decoded from sched/debug), which is then
+# the grouping key itself and never a reason to split.
+. "$(dirname "$0")/lib.sh"
+
+SYNTH="$(dirname "$WAKEBENCH")/tests/t-store"
+[ -x "$SYNTH" ] || skip_all "test helper $SYNTH not built"
+synth="$TMP/synth.db"
+S() { "$SYNTH" --synth "$synth" "$@" >/dev/null; }
+
+S 1 6 6.18 r host 1700000 "sched.features=unreadable" \
+	"sched.features_debug=PLACE_LAG DELAY_DEQUEUE WAKEUP_PREEMPTION"
+S 1 6 6.18 r host 1900000 "sched.features=unreadable" \
+	"sched.features_debug=PLACE_LAG NO_DELAY_DEQUEUE WAKEUP_PREEMPTION"
+# as `run` stores them: a config without a feature vector
+WAKEBENCH_DB="$synth" "$WAKEBENCH" export | jq '.experiments[].configs[].features = null' \
+	>"$TMP/runs.json"
+run_cmd wb import "$TMP/runs.json"
+is "$RC" 0 "runs without a config vector imported"
+
+run_cmd wb compare --by feature:DELAY_DEQUEUE --format json
+is "$RC" 0 "compare --by feature:DELAY_DEQUEUE"
+is "$(printf '%s' "$OUT" | jq -r '[.groups[] | "\(.title):\(.n)"] | join(",")')" \
+	"DELAY_DEQUEUE:6,NO_DELAY_DEQUEUE:6" "the state from sched.features_debug, one group each"
+is "$(printf '%s' "$OUT" | jq -r '.groups[1].verdict')" "improvement" "NO_DELAY_DEQUEUE vs DELAY_DEQUEUE"
+unlike "$ERR" "split" "no split by the grouping key"
+
+done_testing
