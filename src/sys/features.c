@@ -531,7 +531,7 @@ static int read_boot_id(char *buf, size_t len)
 	return 0;
 }
 
-/* Field 22 of /proc/<pid>/stat: start time in clock ticks since boot. */
+/* Field 22 of /proc/<pid>/stat: start time in clock ticks since boot; -1 for a zombie. */
 static int pid_start_ticks(pid_t pid, uint64_t *ticks)
 {
 	char path[64], *text = NULL, *p;
@@ -546,6 +546,11 @@ static int pid_start_ticks(pid_t pid, uint64_t *ticks)
 		return -1;
 	}
 	p++;
+	/* A zombie is dead: it restores nothing, whatever its parent does. */
+	if (p[0] == ' ' && (p[1] == 'Z' || p[1] == 'X')) {
+		free(text);
+		return -1;
+	}
 	for (field = 3; field < 22 && p; field++)
 		p = strchr(p + 1, ' ');
 	if (!p) {
@@ -861,11 +866,16 @@ int features_session_begin(struct features_session *s, const char *debugfs,
 			   const char *state_dir, char *why, size_t whylen)
 {
 	struct features_journal j;
+	char abs[PATH_MAX];
 	pid_t owner = 0;
 	int lock, rc;
 
 	memset(s, 0, sizeof(*s));
-	snprintf(s->debugfs, sizeof(s->debugfs), "%s", debugfs);
+	/* The journal is read by later commands, maybe elsewhere: an absolute path. */
+	if (realpath(debugfs, abs) && strlen(abs) < sizeof(s->debugfs))
+		memcpy(s->debugfs, abs, strlen(abs) + 1);
+	else
+		snprintf(s->debugfs, sizeof(s->debugfs), "%s", debugfs);
 	features_journal_path(state_dir, s->journal, sizeof(s->journal));
 	if (state_dir_prepare(state_dir, why, whylen))
 		return fail_with(&s->fail, FEATURES_IO, NULL, 0, "%s", "");
@@ -893,6 +903,24 @@ int features_session_begin(struct features_session *s, const char *debugfs,
 		goto out;
 	}
 	s->live = s->original;
+	/*
+	 * Readable is not enough: a file that cannot be opened for writing
+	 * (not root, lockdown) must fail here, before anything is measured.
+	 * Opening writes nothing; only write(2) does.
+	 */
+	{
+		char path[PATH_MAX];
+		int fd;
+
+		path_join(path, sizeof(path), s->debugfs, "sched/features");
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			rc = open_failure(s->debugfs, path, "changing", errno, &s->fail, why,
+					  whylen);
+			goto out;
+		}
+		close(fd);
+	}
 	memset(&j, 0, sizeof(j));
 	j.pid = getpid();
 	if (pid_start_ticks(j.pid, &j.start_ticks)) {
@@ -902,7 +930,7 @@ int features_session_begin(struct features_session *s, const char *debugfs,
 	}
 	j.started_realtime_ns = realtime_ns();
 	read_boot_id(j.boot_id, sizeof(j.boot_id));
-	snprintf(j.debugfs, sizeof(j.debugfs), "%s", debugfs);
+	snprintf(j.debugfs, sizeof(j.debugfs), "%s", s->debugfs);
 	features_format(&s->original, j.original, sizeof(j.original));
 	rc = features_journal_write(s->journal, &j, why, whylen);
 	if (rc) {

@@ -8,6 +8,7 @@
 #include "util/util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,16 +27,24 @@ const char *sched_debug_source_name(enum sched_debug_source src)
 	return "none";
 }
 
-/* "cfs_rq[12]:/" -> 12; -1 for any other line (group run queues included). */
+/*
+ * "cfs_rq[12]:/" -> 12, and "cfs_rq[12]:" (a kernel without
+ * CONFIG_FAIR_GROUP_SCHED prints no task-group path: every cfs_rq is a
+ * root); -1 for any other line (group run queues included).
+ */
 static int root_cfs_rq_cpu(const char *line, size_t n)
 {
 	char *end;
 	long cpu;
+	size_t rest;
 
 	if (n < 10 || strncmp(line, "cfs_rq[", 7))
 		return -1;
 	cpu = strtol(line + 7, &end, 10);
-	if (end == line + 7 || cpu < 0 || (size_t)(end - line) + 3 != n || strncmp(end, "]:/", 3))
+	if (end == line + 7 || cpu < 0 || cpu > INT_MAX)
+		return -1;
+	rest = n - (size_t)(end - line);
+	if (!((rest == 3 && !strncmp(end, "]:/", 3)) || (rest == 2 && !strncmp(end, "]:", 2))))
 		return -1;
 	return (int)cpu;
 }

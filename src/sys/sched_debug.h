@@ -1,7 +1,8 @@
 /*
  * sched_debug.h: delayed entities from <debugfs>/sched/debug (root, readable
  * even under kernel lockdown). A DELAY_DEQUEUE'd task stays queued after it
- * blocks; each CPU's root cfs_rq (`cfs_rq[N]:/`) shows how many: 6.14+
+ * blocks; each CPU's root cfs_rq (`cfs_rq[N]:/`, or `cfs_rq[N]:` without group
+ * scheduling) shows how many: 6.14+
  * print `.h_nr_queued` and `.h_nr_runnable` (delayed = queued - runnable),
  * 6.12.7-6.13 print `.h_nr_delayed`. Older kernels print neither, and the
  * count is then unavailable, not zero.

@@ -284,6 +284,30 @@ static void test_journal_owner_liveness(void **state)
 	j.start_ticks = self_start_ticks();
 	snprintf(j.boot_id, sizeof(j.boot_id), "00000000-0000-0000-0000-000000000000");
 	assert_false(features_journal_owner_alive(&j)); /* another boot */
+
+	/* a zombie (dead, not reaped yet by its parent) restores nothing: dead */
+	child = fork();
+	assert_true(child >= 0);
+	if (!child)
+		_exit(0);
+	{
+		siginfo_t si;
+		char stat_path[64], *text = NULL, *p;
+		int i;
+
+		memset(&si, 0, sizeof(si));
+		assert_int_equal(waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT), 0);
+		snprintf(stat_path, sizeof(stat_path), "/proc/%d/stat", (int)child);
+		assert_int_equal(read_file(stat_path, &text, NULL), 0);
+		p = strrchr(text, ')') + 1;
+		for (i = 3; i < 22; i++)
+			p = strchr(p + 1, ' ');
+		fill_journal(&j, child, "A \n");
+		j.start_ticks = strtoull(p + 1, NULL, 10);
+		free(text);
+	}
+	assert_false(features_journal_owner_alive(&j));
+	assert_int_equal(waitpid(child, &status, 0), child);
 }
 
 static void test_recover_live_and_other_boot(void **state)
@@ -380,6 +404,43 @@ static void test_recover_journal_of_a_reused_pid(void **state)
 	assert_int_equal(features_recover(tmpdir, &owner, &fail, why, sizeof(why)), 1);
 	assert_int_equal(owner, getpid());
 	assert_int_equal(unlink(path), 0);
+}
+
+/*
+ * The journal is read by a later command, likely from another directory:
+ * a relative --debugfs must be saved as an absolute path, or the recovery
+ * of a crashed run writes to the wrong place (or fails).
+ */
+static void test_journal_saves_an_absolute_debugfs(void **state)
+{
+	struct features_session s;
+	struct features_journal j;
+	char cwd[PATH_MAX], dir[PATH_MAX + 32], file[PATH_MAX + 48], sdir[PATH_MAX + 16];
+	char want[PATH_MAX + 16], why[1024];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(dir, sizeof(dir), "%s/dbg", tmpdir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dir, sizeof(dir), "%s/dbg/sched", tmpdir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(file, sizeof(file), "%s/features", dir);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("A NO_B \n", f);
+	fclose(f);
+	snprintf(sdir, sizeof(sdir), "%s/state", tmpdir);
+	assert_int_equal(chdir(tmpdir), 0);
+	why[0] = '\0';
+	assert_int_equal(features_session_begin(&s, "dbg", sdir, why, sizeof(why)), 0);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(features_journal_read(s.journal, &j, why, sizeof(why)), 0);
+	assert_true(realpath(tmpdir, want) != NULL);
+	strncat(want, "/dbg", sizeof(want) - strlen(want) - 1);
+	assert_string_equal(j.debugfs, want);
+	assert_int_equal(features_session_restore(&s, why, sizeof(why)), 0);
+	assert_int_not_equal(access(s.journal, F_OK), 0);
 }
 
 static void write_debug(const char *dir, unsigned long long mask)
@@ -494,6 +555,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_recover_live_and_other_boot, make_tmpdir,
 						remove_tmpdir),
 		cmocka_unit_test_setup_teardown(test_recover_journal_of_a_reused_pid, make_tmpdir,
+						remove_tmpdir),
+		cmocka_unit_test_setup_teardown(test_journal_saves_an_absolute_debugfs, make_tmpdir,
 						remove_tmpdir),
 		cmocka_unit_test_setup_teardown(test_btf_decodes_the_debug_bitmask, make_tmpdir,
 						remove_tmpdir),

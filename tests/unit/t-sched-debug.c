@@ -124,6 +124,38 @@ static void test_neither_field(void **state)
 	free(d);
 }
 
+/*
+ * Without CONFIG_FAIR_GROUP_SCHED the kernel prints each CPU's only (root)
+ * cfs_rq as "cfs_rq[N]:" with no task-group path.
+ */
+static void test_no_group_sched(void **state)
+{
+	static const char flat[] = "Sched Debug Version: v0.11, 6.18.0 #1\n"
+				   "cfs_rq[0]:\n"
+				   "  .h_nr_runnable                 : 1\n"
+				   "  .h_nr_queued                   : 3\n"
+				   "\n"
+				   "rt_rq[0]:\n"
+				   "  .rt_nr_running                 : 4\n"
+				   "\n"
+				   "cfs_rq[1]:\n"
+				   "  .h_nr_runnable                 : 0\n"
+				   "  .h_nr_queued                   : 1\n"
+				   "\n";
+	struct sched_debug_delayed *d = malloc(sizeof(*d));
+	char why[160] = "";
+
+	(void)state;
+	if (sched_debug_parse(flat, d, why, sizeof(why)))
+		fail_msg("flat sched/debug refused: %s", why);
+	assert_int_equal(d->source, SD_QUEUED_MINUS_RUNNABLE);
+	assert_int_equal(d->ncpus, 2);
+	assert_int_equal(d->per_cpu[0], 2);
+	assert_int_equal(d->per_cpu[1], 1);
+	assert_int_equal(d->total, 3);
+	free(d);
+}
+
 static void test_read_missing(void **state)
 {
 	struct sched_debug_delayed *d = malloc(sizeof(*d));
@@ -142,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_618_edited_delayed),
 		cmocka_unit_test(test_613_synthesised),
 		cmocka_unit_test(test_neither_field),
+		cmocka_unit_test(test_no_group_sched),
 		cmocka_unit_test(test_read_missing),
 	};
 
