@@ -1034,9 +1034,15 @@ static int run_compare(struct store *st, const struct compare_params *p,
 		die_usage("compare: option '--by': unknown key '%s', allowed "
 			  "kernel|label|profile|host|feature:NAME",
 			  p->by);
-	if (store_list_experiments(st, f, &c.exps, &c.nexps) ||
-	    store_foreach_sample(st, f, STORE_ROWS_STATS, collect_row, &c))
+	/* one snapshot: a run storing meanwhile must not add experiments between the lists */
+	if (store_read_begin(st))
 		goto out;
+	if (store_list_experiments(st, f, &c.exps, &c.nexps) ||
+	    store_foreach_sample(st, f, STORE_ROWS_STATS, collect_row, &c)) {
+		store_read_end(st);
+		goto out;
+	}
+	store_read_end(st);
 	if (!c.nparts) {
 		error("compare: no stored samples with status ok match (%zu experiment%s matched the "
 		      "filters)",

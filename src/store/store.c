@@ -983,6 +983,17 @@ int store_end_experiment(struct store *st, int64_t exp_id, const char *status)
 
 /* ---- reading ---- */
 
+int store_read_begin(struct store *st)
+{
+	/* a deferred transaction: its first read fixes the snapshot */
+	return exec(st->db, st->path, "BEGIN DEFERRED");
+}
+
+void store_read_end(struct store *st)
+{
+	rollback(st);
+}
+
 int store_load_env(struct store *st, int64_t exp_id, const char *phase, struct env *out)
 {
 	sqlite3_stmt *stmt;

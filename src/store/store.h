@@ -92,6 +92,14 @@ struct store_config {
 	char *features; /* "NO_DELAY_DEQUEUE PREEMPT_SHORT ..." or NULL when unknown */
 };
 
+/*
+ * A read snapshot: between store_read_begin() and store_read_end() every
+ * read sees the store as it was at the first one, whatever concurrent
+ * writers commit meanwhile (so that lists read one after the other agree).
+ */
+int store_read_begin(struct store *st);
+void store_read_end(struct store *st);
+
 /* Filters of compare/export; NULL or 0 members do not filter. */
 struct store_filter {
 	const char *workload, *profile, *label, *kernel, *host;
