@@ -280,7 +280,8 @@ static long one_sample(struct ab_state *st, unsigned m, bool warmup)
 	experiment_add_sample(&st->ex, st->arms[m].config_id, s);
 	if (st->ctx->format == FMT_TEXT && (st->ctx->verbose || s->status != SAMPLE_OK)) {
 		progress_clear(&st->progress);
-		report_sample_text(stdout, st->arms[m].name, s, (unsigned)st->nunits + 1,
+		/* run_unit() counted this unit already: nunits is its 1-based number */
+		report_sample_text(stdout, st->arms[m].name, s, (unsigned)st->nunits,
 				   (unsigned)(st->ap->until_decided ? st->ap->max_samples
 								   : st->rp->samples),
 				   st->wl->unit);

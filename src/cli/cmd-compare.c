@@ -97,6 +97,8 @@ struct part {
 	size_t nev;
 	struct env env; /* start fingerprint of the experiment */
 	char *signature; /* strong keys that set it apart within its value */
+	/* by feature: the vectors without the grouped feature (NULL when unknown) */
+	char *features_rest, *features_debug_rest;
 	size_t group;
 };
 
@@ -202,6 +204,37 @@ static char *feature_state(const char *features, const char *name)
 	return xstrdup("unknown");
 }
 
+/* The feature vector without NAME or NO_NAME; NULL for NULL. */
+static char *features_without(const char *features, const char *name)
+{
+	size_t len = strlen(name), o = 0;
+	const char *p = features;
+	char *out;
+
+	if (!features)
+		return NULL;
+	out = xmalloc(strlen(features) + 1);
+	while (*p) {
+		const char *tok = p, *end, *bare;
+
+		while (*tok == ' ')
+			tok++;
+		if (!*tok)
+			break;
+		end = tok + strcspn(tok, " ");
+		bare = strncmp(tok, "NO_", 3) ? tok : tok + 3;
+		if ((size_t)(end - bare) != len || strncmp(bare, name, len)) {
+			if (o)
+				out[o++] = ' ';
+			memcpy(out + o, tok, (size_t)(end - tok));
+			o += (size_t)(end - tok);
+		}
+		p = end;
+	}
+	out[o] = '\0';
+	return out;
+}
+
 static char *group_value(const struct compare *c, const struct store_row *row,
 			 const struct env *env)
 {
@@ -277,6 +310,14 @@ static int collect_row(void *arg, const struct store_row *row)
 		if (store_load_env(c->st, p->exp_id, "start", &p->env))
 			return -1;
 		p->value = group_value(c, row, &p->env);
+		if (c->by == BY_FEATURE) {
+			p->features_rest = features_without(
+				row->cfg && row->cfg->features ? row->cfg->features
+							       : env_get(&p->env, "sched.features"),
+				c->feature);
+			p->features_debug_rest = features_without(
+				env_get(&p->env, "sched.features_debug"), c->feature);
+		}
 	}
 	push_double(&p->ops, &p->n, &p->alloc, row->s->ops_per_s);
 	for (i = 0; i < row->s->nmetrics; i++) {
@@ -300,9 +341,8 @@ static bool is_grouping_key(const struct compare *c, const char *key)
 	case BY_HOST:
 		return !strcmp(key, "host.name");
 	case BY_FEATURE:
-		/* the arms' names say the feature's state */
-		return !strcmp(key, "sched.features") || !strcmp(key, "sched.features_debug") ||
-		       !strcmp(key, "config");
+		/* the arms' names say the feature's state (the vectors: strong_value) */
+		return !strcmp(key, "config");
 	case BY_PROFILE:
 		return !strcmp(key, "profile") || strstr(key, "profile") != NULL;
 	case BY_LABEL:
@@ -324,6 +364,11 @@ static const char *strong_value(const struct compare *c, const struct part *p, c
 		return e->profile ? e->profile : "(none)";
 	if (!strcmp(key, "config"))
 		return p->cfg_name;
+	/* by feature: the other features (an ab arm's vector is its config's) */
+	if (c->by == BY_FEATURE && !strcmp(key, "sched.features"))
+		return p->features_rest;
+	if (c->by == BY_FEATURE && !strcmp(key, "sched.features_debug"))
+		return p->features_debug_rest;
 	return env_get(&p->env, key);
 }
 
@@ -356,6 +401,8 @@ static size_t differing_strong_keys(const struct compare *c, const size_t *idx, 
 		if (is_grouping_key(c, key))
 			continue;
 		v0 = strong_value(c, first, key);
+		if (!v0)
+			continue;
 		for (j = 1; j < n; j++) {
 			const char *v = strong_value(c, &c->parts[idx[j]], key);
 
@@ -905,6 +952,8 @@ static void compare_release(struct compare *c)
 		series_free(c->parts[i].ev, c->parts[i].nev);
 		env_release(&c->parts[i].env);
 		free(c->parts[i].signature);
+		free(c->parts[i].features_rest);
+		free(c->parts[i].features_debug_rest);
 	}
 	free(c->parts);
 	for (i = 0; i < c->ngroups; i++) {

@@ -903,6 +903,24 @@ int features_session_begin(struct features_session *s, const char *debugfs,
 		goto out;
 	}
 	s->live = s->original;
+	/*
+	 * Readable is not enough: a file that cannot be opened for writing
+	 * (not root, lockdown) must fail here, before anything is measured.
+	 * Opening writes nothing; only write(2) does.
+	 */
+	{
+		char path[PATH_MAX];
+		int fd;
+
+		path_join(path, sizeof(path), s->debugfs, "sched/features");
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			rc = open_failure(s->debugfs, path, "changing", errno, &s->fail, why,
+					  whylen);
+			goto out;
+		}
+		close(fd);
+	}
 	memset(&j, 0, sizeof(j));
 	j.pid = getpid();
 	if (pid_start_ticks(j.pid, &j.start_ticks)) {

@@ -44,7 +44,7 @@ static const struct opt pingpong_opts[] = {
 static const struct profile pingpong_profiles[] = {
 	{ .name = "perf-bench-sched-pipe",
 	  .summary = "perf bench sched pipe: two processes, two pipes, a 4-byte token; "
-		     "one op = one round trip (use -j 1 for perf's single pair)",
+		     "one op = one round trip",
 	  .params = &pingpong_defaults },
 	{ .name = NULL },
 };

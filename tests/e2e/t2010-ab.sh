@@ -117,4 +117,9 @@ run_cmd wb ab --feature NO_DELAY_DEQUEUE --format metrics-brief --debugfs "$D" -
 is "$RC" 2 "--format metrics-brief: exit 2"
 is "$(nwrites)" "$N0" "bad input writes nothing"
 ok "[ ! -e '$JOURNAL' ]" "bad input leaves no journal"
+# -v numbers every sample by its pair: 1/2 then 2/2, never beyond the total.
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 30ms --warmup 0 -n 2 --debugfs "$D" --no-store -v
+is "$RC" 0 "-v: exits 0"
+is "$(printf '%s\n' "$OUT" | sed -n 's/.*] sample \([0-9]*\/[0-9]*\):.*/\1/p' | tr '\n' ' ')" \
+	"1/2 1/2 2/2 2/2 " "-v: samples numbered by their pair"
 done_testing

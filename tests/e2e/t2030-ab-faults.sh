@@ -111,6 +111,14 @@ like "$ERR" "kernel lockdown prevents" "lockdown: says kernel lockdown"
 is "$(printf '%s\n' "$ERR" | wc -l | tr -d ' ')" 1 "lockdown: one line"
 unlike "$ERR" "Permission denied" "lockdown: never says not root"
 ok "[ ! -e '$JOURNAL' ]" "lockdown: no journal"
+# Readable but not writable (not root, debugfs mounted with a loose mode):
+# refused before anything is measured, exit 77, no journal.
+fakefs_start ro --readonly
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms --warmup 0 -n 2 --debugfs "$TMP/ro" --no-store
+is "$RC" 77 "read-only: ab exits 77"
+like "$ERR" "Permission denied \(scheduler features need root\)" "read-only: says it needs root"
+unlike "$OUT" "summary" "read-only: nothing measured"
+ok "[ ! -e '$JOURNAL' ]" "read-only: no journal"
 if [ -e /sys/kernel/debug/sched/features ] && cat /sys/kernel/debug/sched/features 2>&1 | grep -q 'not permitted'; then
 	run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 2 --no-store
 	is "$RC" 77 "this machine's lockdown: ab exits 77"
