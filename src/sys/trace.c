@@ -430,6 +430,8 @@ void trace_analysis_event(struct trace_analysis *a, const struct tev *ev)
 			if (!((uint64_t)ev->arg & a->blocking_mask))
 				a->preempted++;
 			t->on_cpu = false;
+			/* it ran, so a pending wakeup ended at a switch-in not seen (lost) */
+			t->wake_pending = false;
 		}
 		t = task_of(a, ev->pid2);
 		if (t) {
@@ -453,6 +455,18 @@ void trace_analysis_event(struct trace_analysis *a, const struct tev *ev)
 		if (task_of(a, ev->pid))
 			a->migrations++;
 		return;
+	case TEV_LOST: {
+		/*
+		 * The switch-in that ended a pending wakeup may be among the
+		 * lost records: matching it with a later one would invent a
+		 * latency. Those wakeups go untimed.
+		 */
+		size_t i;
+
+		for (i = 0; i < a->ntasks; i++)
+			a->tasks[i].wake_pending = false;
+		return;
+	}
 	}
 }
 
@@ -540,6 +554,7 @@ static void tp_attr(struct perf_event_attr *attr, unsigned id, size_t watermark)
 	attr->sample_period = 1;
 	/* the CPU is the buffer's and the task is in the record: time and raw data only */
 	attr->sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME;
+	attr->sample_id_all = 1; /* PERF_RECORD_LOST carries its time too */
 	attr->disabled = 1;
 	attr->use_clockid = 1;
 	attr->clockid = CLOCK_MONOTONIC;
@@ -718,6 +733,14 @@ static void drain_cpu(struct tracer *t, struct trace_cpu *c)
 
 			memcpy(&lost, rec + sizeof(h) + 8, 8);
 			t->an.lost += lost;
+			/* id, lost, then the sample_id: TIME */
+			if (h.size >= sizeof(h) + 24) {
+				struct tev ev = { .cpu = c->cpu, .kind = TEV_LOST,
+						  .arg = (int64_t)lost };
+
+				memcpy(&ev.time_ns, rec + sizeof(h) + 16, 8);
+				queue_push(&c->q, &ev);
+			}
 		}
 		tail += h.size;
 	}

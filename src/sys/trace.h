@@ -69,7 +69,8 @@ int trace_event_load(const char *tracefs, const char *sys, const char *ev, struc
 
 /* ---- decoding and analysis ---- */
 
-enum tev_kind { TEV_WAKING, TEV_SWITCH, TEV_MIGRATE };
+/* TEV_LOST: the kernel lost records of that CPU around time_ns (arg: how many) */
+enum tev_kind { TEV_WAKING, TEV_SWITCH, TEV_MIGRATE, TEV_LOST };
 
 /* One decoded record: the fields the analysis needs. */
 struct tev {

@@ -249,6 +249,39 @@ static void test_analysis(void **state)
 	trace_analysis_release(&a);
 }
 
+/*
+ * Records lost by the kernel may hide a switch-in: a wakeup pending from
+ * before the loss must not be matched with a switch-in long after it (a
+ * latency that never happened).
+ */
+static void test_lost_records_end_pending_wakeups(void **state)
+{
+	static const pid_t tids[] = { 100 };
+	struct trace_analysis a;
+	struct hist h;
+	size_t i;
+	const struct tev evs[] = {
+		E(1000, 1, TEV_WAKING, 100, 0, 0),
+		/* CPU 0 lost records here: 100's switch-in among them */
+		E(2000, 0, TEV_LOST, 0, 0, 5),
+		/* 100 runs, blocks, and is woken much later: 1 us wait */
+		E(900000, 0, TEV_SWITCH, 100, 0, 1),
+		E(1000000, 1, TEV_WAKING, 100, 0, 0),
+		E(1001000, 0, TEV_SWITCH, 0, 100, 0),
+	};
+
+	(void)state;
+	trace_analysis_init(&a, tids, 1, 0xff);
+	for (i = 0; i < ARRAY_SIZE(evs); i++)
+		trace_analysis_event(&a, &evs[i]);
+	assert_int_equal(a.wakings, 2);
+	assert_int_equal(a.wakeups_run, 1);
+	trace_analysis_latency(&a, &h);
+	assert_int_equal(h.count, 1);
+	assert_int_equal(h.max, 1000);
+	trace_analysis_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_decode_older),
 		cmocka_unit_test(test_bad_format),
 		cmocka_unit_test(test_analysis),
+		cmocka_unit_test(test_lost_records_end_pending_wakeups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
