@@ -626,6 +626,10 @@ static void verdict_text(const struct group *g, char *buf, size_t len)
 {
 	if (g->baseline)
 		snprintf(buf, len, "baseline");
+	else if (g->verdict == VERDICT_INSUFFICIENT && g->eff.why &&
+		 !strncmp(g->eff.why, stats_verdict_name(g->verdict),
+			  strlen(stats_verdict_name(g->verdict))))
+		snprintf(buf, len, "%s", g->eff.why); /* says it already */
 	else if (g->verdict == VERDICT_INSUFFICIENT)
 		snprintf(buf, len, "%s%s%s%s", stats_verdict_name(g->verdict),
 			 g->eff.why ? " (" : "", g->eff.why ? g->eff.why : "", g->eff.why ? ")" : "");

@@ -64,4 +64,7 @@ is "$(printf '%s\n' "$OUT" | tail -1 | cut -d, -f1,4,12)" "6.1.0,3,baseline" "a 
 run_cmd wb compare --baseline 6.1.0 --format json
 is "$(printf '%s' "$OUT" | jq -r '.groups[1].verdict')" "insufficient samples" \
 	"3 samples against 8: insufficient samples"
+run_cmd wb compare --baseline 6.1.0
+like "$OUT" "^6\\.6\\.78 +8 .* insufficient samples \\(at least 4 per side\\)$" \
+	"text: the verdict with its reason, said once"
 done_testing
