@@ -266,6 +266,12 @@ static void trace_probe_stop(void *state, struct sample *s)
 		free(lat);
 		return;
 	}
+	/* A tracer that delivered nothing measured nothing: no zeros for counts. */
+	if (!an->records && !an->lost) {
+		trace_unavailable(s, "unavailable (no trace record was read)");
+		free(lat);
+		return;
+	}
 	trace_analysis_latency(an, lat);
 	for (i = 0; i < ARRAY_SIZE(trace_percentiles); i++) {
 		if (lat->count)
