@@ -134,6 +134,7 @@ struct store {
 	bool readonly;
 	char boot_id[64];
 	sqlite3_stmt *ins_sample, *ins_metric, *ins_expmetric;
+	unsigned read_depth; /* nested store_read_begin() calls */
 };
 
 int store_schema_version(void)
@@ -986,12 +987,16 @@ int store_end_experiment(struct store *st, int64_t exp_id, const char *status)
 int store_read_begin(struct store *st)
 {
 	/* a deferred transaction: its first read fixes the snapshot */
-	return exec(st->db, st->path, "BEGIN DEFERRED");
+	if (st->read_depth == 0 && exec(st->db, st->path, "BEGIN DEFERRED"))
+		return -1;
+	st->read_depth++;
+	return 0;
 }
 
 void store_read_end(struct store *st)
 {
-	rollback(st);
+	if (st->read_depth && --st->read_depth == 0)
+		rollback(st);
 }
 
 int store_load_env(struct store *st, int64_t exp_id, const char *phase, struct env *out)
@@ -1320,6 +1325,9 @@ int store_foreach_sample(struct store *st, const struct store_filter *f, unsigne
 	int ret = -1, rc = SQLITE_DONE, mrc = SQLITE_DONE;
 	bool stats = flags & STORE_ROWS_STATS, metrics = !(flags & STORE_ROWS_NO_METRICS);
 
+	/* experiments, configs and samples from one snapshot, however writers interleave */
+	if (store_read_begin(st))
+		return -1;
 	if (store_list_experiments(st, f, &exps, &nexps) ||
 	    store_list_configs(st, f, &cfgs, &ncfgs))
 		goto out;
@@ -1380,6 +1388,7 @@ out:
 	free(s);
 	sqlite3_finalize(q);
 	sqlite3_finalize(m);
+	store_read_end(st);
 	store_experiments_free(exps, nexps);
 	store_configs_free(cfgs, ncfgs);
 	return ret;

@@ -96,6 +96,7 @@ struct store_config {
  * A read snapshot: between store_read_begin() and store_read_end() every
  * read sees the store as it was at the first one, whatever concurrent
  * writers commit meanwhile (so that lists read one after the other agree).
+ * Calls nest: only the outermost pair begins and ends the snapshot.
  */
 int store_read_begin(struct store *st);
 void store_read_end(struct store *st);
