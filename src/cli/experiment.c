@@ -384,11 +384,11 @@ int experiment_begin(struct experiment *ex, struct ctx *ctx, const char *kind,
 		snprintf(ex->kernel, sizeof(ex->kernel), "%s", u.release);
 
 	if (collect_env(ex, &ex->env_start))
-		return -1;
+		goto fail;
 	if (ctx->no_store)
 		return 0;
 	if (store_open(cli_db_path(ctx), STORE_CREATE, &ex->store))
-		return -1;
+		goto fail;
 	ex->info.kind = kind;
 	ex->info.workload = wl->name;
 	ex->info.profile = profile;
@@ -400,12 +400,13 @@ int experiment_begin(struct experiment *ex, struct ctx *ctx, const char *kind,
 	ex->info.kernel = ex->kernel;
 	ex->info.started_ns = realtime_ns();
 	if (store_begin_experiment(ex->store, &ex->info, &ex->exp_id) ||
-	    store_add_env(ex->store, ex->exp_id, "start", &ex->env_start)) {
-		store_close(ex->store);
-		ex->store = NULL;
-		return -1;
-	}
+	    store_add_env(ex->store, ex->exp_id, "start", &ex->env_start))
+		goto fail;
 	return 0;
+fail:
+	/* an experiment already recorded is ended as failed by the release */
+	experiment_release(ex);
+	return -1;
 }
 
 int experiment_add_config(struct experiment *ex, const char *name, const char *features,
@@ -455,6 +456,9 @@ int experiment_end(struct experiment *ex, const char *status)
 void experiment_release(struct experiment *ex)
 {
 	if (ex->store) {
+		/* begun but never ended (a setup error): say so rather than "interrupted" */
+		if (ex->exp_id >= 0)
+			store_end_experiment(ex->store, ex->exp_id, "failed");
 		store_close(ex->store);
 		ex->store = NULL;
 	}
