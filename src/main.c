@@ -63,7 +63,7 @@ int main(int argc, const char **argv)
 
 	ctx.argc = argc;
 	ctx.argv = argv;
-	ctx.debugfs = "/sys/kernel/debug";
+	ctx.debugfs = cli_default_debugfs;
 	env = getenv("WAKEBENCH_ROOT");
 	ctx.root = env && *env ? env : "/";
 	env = getenv("WAKEBENCH_STATE_DIR");

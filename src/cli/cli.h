@@ -84,6 +84,25 @@ const char *cli_signal_name(int sig);
 /* Is stderr a terminal (progress lines are shown only then)? */
 bool cli_progress_enabled(const struct ctx *ctx);
 
+/* The default of --debugfs; ctx->debugfs points here unless --debugfs was given. */
+extern const char cli_default_debugfs[];
+bool cli_debugfs_given(const struct ctx *ctx);
+
+/* What a command needs of the kernel before it runs (cli_kernel_prepare). */
+enum {
+	CLI_NEED_DEBUGFS = 1 << 0, /* sched/features, sched/debug */
+	CLI_NEED_TRACEFS = 1 << 1, /* sched tracepoints (--trace) */
+};
+
+/*
+ * The way into a command that measures or reads or writes the scheduler
+ * features, called right after its options are parsed: as root with the
+ * standard debugfs (no --debugfs, no WAKEBENCH_ROOT), what `need` names and
+ * is not mounted is mounted in a private mount namespace, said once on
+ * stderr. Returns 0, or an exit status when the command must not go on.
+ */
+int cli_kernel_prepare(struct ctx *ctx, const char *cmd, unsigned need);
+
 int cmd_run(int argc, const char **argv, struct ctx *ctx);
 int cmd_ab(int argc, const char **argv, struct ctx *ctx);
 int cmd_compare(int argc, const char **argv, struct ctx *ctx);

@@ -268,7 +268,10 @@ int cmd_env(int argc, const char **argv, struct ctx *ctx)
 		die_usage("env: option '--diff': needs two experiments (ids or UUID prefixes), "
 			  "got %zu",
 			  res.npos);
-	rc = p.diff ? env_diff_cmd(ctx, res.pos[0], res.pos[1]) : env_now(ctx);
+	rc = p.diff ? env_diff_cmd(ctx, res.pos[0], res.pos[1])
+		    : cli_kernel_prepare(ctx, "env", CLI_NEED_DEBUGFS);
+	if (!p.diff && !rc)
+		rc = env_now(ctx);
 	opts_result_release(&res);
 	return rc;
 }

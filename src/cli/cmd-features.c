@@ -236,6 +236,9 @@ int cmd_features(int argc, const char **argv, struct ctx *ctx)
 		  &res, ctx);
 	cli_require_format("features", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
 	sub = res.npos ? res.pos[0] : "show";
+	rc = cli_kernel_prepare(ctx, "features", CLI_NEED_DEBUGFS);
+	if (rc)
+		return rc;
 	if (!strcmp(sub, "show")) {
 		if (res.npos > 1)
 			die_usage("features: 'show' takes no arguments, got '%s'", res.pos[1]);

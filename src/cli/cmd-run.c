@@ -216,19 +216,20 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	struct experiment_opts eo;
 	struct opts_result res;
 	struct probe_params pp = probe_defaults;
-	struct probe_set ps;
+	struct probe_set ps = { 0 };
 	struct opt_group fixed[3], groups[5], pgroups[3];
 	struct report_summary rs;
 	struct run_state st;
 	struct run_spec spec;
 	const struct workload *wl;
 	const char *base_profile = NULL, *status;
-	json_object *params;
+	json_object *params = NULL;
 	char profile[160], err[512], title[96], overhead[512] = "";
 	void *parsed, *wlp;
 	size_t i, ngroups;
 	int ret = EXIT_OK, sig = 0, setup_failed = 0;
 
+	memset(&st, 0, sizeof(st));
 	memset(fixed, 0, sizeof(fixed));
 	fixed[0] = (struct opt_group){ .title = "runner options", .opts = runner_opts, .base = &rp,
 				       .defaults = &rp_defaults };
@@ -260,6 +261,9 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 
 	experiment_resolve(wl, &eo, &groups[1], wlp, profile, sizeof(profile), &base_profile);
 	experiment_spec("run", wl, wlp, &rp, &spec);
+	ret = cli_kernel_prepare(ctx, "run", CLI_NEED_DEBUGFS | (pp.trace ? CLI_NEED_TRACEFS : 0));
+	if (ret)
+		goto out;
 	if (probes_setup(&ps, &pp, ctx->debugfs, err, sizeof(err)))
 		die_skip("run: %s", err);
 	spec.probes = ps.probes;
@@ -273,7 +277,6 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	params = experiment_params_json(pgroups, ARRAY_SIZE(pgroups));
 
 	runner_signals_install();
-	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
 	st.wl = wl;
 	st.rp = &rp;

@@ -1,0 +1,75 @@
+/*
+ * kernel.c: what a command that measures, or reads or writes the scheduler
+ * features, does on its way in, before it touches the kernel: make the
+ * kernel's debug interfaces reachable (private debugfs/tracefs mounts for
+ * root on a machine that has them unmounted, sys/mounts.h).
+ *
+ * Mounting is skipped when --debugfs names a directory (that mount is used
+ * as it is), when WAKEBENCH_ROOT points the probes at a fake tree, and when
+ * not root (the commands then say what is missing and how to mount it).
+ */
+#include "cli/cli.h"
+#include "sys/mounts.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+const char cli_default_debugfs[] = MOUNTS_DEBUGFS_DIR;
+
+bool cli_debugfs_given(const struct ctx *ctx)
+{
+	return ctx->debugfs != cli_default_debugfs;
+}
+
+/* "debugfs", "tracefs" or "debugfs and tracefs", and where, for a MOUNTS_* mask. */
+static void mount_names(unsigned m, char *names, size_t nlen, char *dirs, size_t dlen)
+{
+	bool both = (m & MOUNTS_DEBUGFS) && (m & MOUNTS_TRACEFS);
+
+	snprintf(names, nlen, "%s%s%s", m & MOUNTS_DEBUGFS ? "debugfs" : "",
+		 both ? " and " : "", m & MOUNTS_TRACEFS ? "tracefs" : "");
+	snprintf(dirs, dlen, "%s%s%s", m & MOUNTS_DEBUGFS ? MOUNTS_DEBUGFS_DIR : "",
+		 both ? " and " : "", m & MOUNTS_TRACEFS ? MOUNTS_TRACEFS_DIR : "");
+}
+
+static void mount_missing(const struct ctx *ctx, const char *cmd, unsigned want)
+{
+	static bool said;
+	unsigned done = 0;
+	char why[512], names[64], dirs[128];
+
+	if (cli_debugfs_given(ctx) || strcmp(ctx->root, "/") || geteuid() != 0)
+		return;
+	want &= mounts_missing();
+	if (!want)
+		return;
+	if (mounts_private(want, &done, why, sizeof(why))) {
+		warning("%s: %s", cmd, why);
+		return;
+	}
+	if (!done || said)
+		return;
+	said = true;
+	mount_names(done, names, sizeof(names), dirs, sizeof(dirs));
+	if (ctx->verbose)
+		info("%s: mounted %s in a private mount namespace, at %s; the host's mounts are "
+		     "unchanged",
+		     cmd, names, dirs);
+	else
+		info("%s: %s not mounted: mounted privately for this run (the host's mounts are "
+		     "unchanged)",
+		     cmd, names);
+}
+
+int cli_kernel_prepare(struct ctx *ctx, const char *cmd, unsigned need)
+{
+	unsigned want = 0;
+
+	if (need & CLI_NEED_DEBUGFS)
+		want |= MOUNTS_DEBUGFS;
+	if (need & CLI_NEED_TRACEFS)
+		want |= MOUNTS_TRACEFS;
+	mount_missing(ctx, cmd, want);
+	return 0;
+}
