@@ -46,6 +46,7 @@ BIN := $(BUILD)/wakebench
 UNIT_SRCS := $(sort $(wildcard tests/unit/t-*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 FAKEFS := $(BUILD)/tests/wakebench-fakefs
+SKIP_ONLY := $(BUILD)/tests/skip-only
 E2E := $(sort $(wildcard tests/e2e/t[0-9]*.sh))
 
 .PHONY: all run check unit e2e deps deps-test install clean format docs
@@ -70,7 +71,13 @@ $(BUILD)/%.o: %.c
 	@echo "  CC      $<"
 	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/t-%: tests/unit/t-%.c $(LIB)
+$(BUILD)/tests/t-%: tests/unit/t-%.c tests/unit/harness.h $(LIB)
+	@mkdir -p $(@D)
+	@echo "  CCLD    $@"
+	@$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
+		$(ALL_LDFLAGS) $(shell pkg-config --libs $(TEST_PKGS)) $(LIBS)
+
+$(SKIP_ONLY): tests/unit/skip-only.c tests/unit/harness.h $(LIB)
 	@mkdir -p $(@D)
 	@echo "  CCLD    $@"
 	@$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
@@ -92,14 +99,15 @@ run: deps
 	@$(MAKE) --no-print-directory wakebench
 	./wakebench run pipe
 
-unit: $(UNIT_BINS)
+unit: $(UNIT_BINS) $(SKIP_ONLY)
 
-# Every test, unit (cmocka, TAP output) and end-to-end (TAP shell scripts), through prove.
+# Every test, unit (cmocka, TAP output) and end-to-end (TAP shell scripts), through
+# prove; tap-exec.sh makes cmocka's skips real TAP skips with their reasons.
 check: deps-test
 	@$(MAKE) --no-print-directory wakebench unit $(if $(wildcard tests/fakefs/fakefs.c),$(FAKEFS))
 	CMOCKA_MESSAGE_OUTPUT=TAP WAKEBENCH=$(abspath $(BIN)) WAKEBENCH_FAKEFS=$(abspath $(FAKEFS)) \
 	WAKEBENCH_SRC=$(CURDIR) \
-		prove -f $(UNIT_BINS) $(E2E)
+		prove -f --exec 'sh tests/unit/tap-exec.sh' $(UNIT_BINS) $(E2E)
 
 install: wakebench
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)

@@ -4,6 +4,7 @@
 #   plan 3             (or no_plan and done_testing at the end)
 #   ok "$cond" "name"; is "$got" "$want" "name"; like "$got" "regex" "name"
 #   skip_all "reason"  (TAP skip of the whole file; exit 0)
+#   with_kernel_mounts (first thing: rerun the file where debugfs and tracefs are mounted)
 #
 # $WAKEBENCH is the binary under test (make check sets it); every test gets a
 # private temporary directory $TMP (removed on exit) and a private store
@@ -29,6 +30,24 @@ trap _tap_exit EXIT
 trap 'exit 130' INT TERM
 
 wb() { "$WAKEBENCH" "$@"; }
+
+# A test that reads the kernel's debugfs or tracefs prepares them itself: as
+# root it reruns in a private mount namespace with both mounted there, so it
+# never depends on what the host (or an earlier run) mounted and never
+# changes the host's mounts. Not root, or where they cannot be mounted, it
+# goes on as it is and the test deals with what is missing. Call it first.
+with_kernel_mounts() {
+	[ -n "${WB_TEST_KERNEL_MOUNTS:-}" ] && return 0
+	[ "$(id -u)" = 0 ] && command -v unshare >/dev/null || return 0
+	rm -rf "$TMP"
+	trap - EXIT
+	WB_TEST_KERNEL_MOUNTS=1 exec unshare -m --propagation private sh -c '
+		mountpoint -q /sys/kernel/debug ||
+			mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+		mountpoint -q /sys/kernel/tracing ||
+			mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+		exec sh "$0"' "$0"
+}
 plan() { echo "1..$1"; }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 done_testing() { echo "1..$_tap_n"; [ "$_tap_fail" -eq 0 ]; }

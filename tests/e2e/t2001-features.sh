@@ -3,6 +3,7 @@
 # format, one token per write(2), validation, the journal (stale owner
 # recovered, live owner respected), and every specific failure.
 . "$(dirname "$0")/lib.sh"
+with_kernel_mounts
 . "$(dirname "$0")/fakefs.sh"
 
 fakefs_start dbg --log="$TMP/writes.log"

@@ -5,6 +5,7 @@
 # process left, completed samples stored); two ab at once (the second
 # refuses); kernel lockdown (exit 77 with the lockdown message).
 . "$(dirname "$0")/lib.sh"
+with_kernel_mounts
 . "$(dirname "$0")/fakefs.sh"
 
 fakefs_start dbg

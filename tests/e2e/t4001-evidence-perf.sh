@@ -3,6 +3,7 @@
 # twice per round trip, by /proc counters and by perf software counters
 # (--perf-counters, when permitted), and every evidence metric is in the JSON.
 . "$(dirname "$0")/lib.sh"
+with_kernel_mounts
 
 wb run -h >/dev/null 2>&1 || skip_all "run is not built"
 command -v jq >/dev/null || skip_all "jq is not installed"

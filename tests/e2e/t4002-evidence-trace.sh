@@ -3,6 +3,7 @@
 # preemptions and of wakeups on the previous CPU, lost records, the tracing
 # overhead line; nothing left behind (no tracefs change, no process).
 . "$(dirname "$0")/lib.sh"
+with_kernel_mounts
 
 wb run -h >/dev/null 2>&1 || skip_all "run is not built"
 command -v jq >/dev/null || skip_all "jq is not installed"

@@ -3,6 +3,7 @@
 # (never a zero), --trace exits 77 naming what is missing, --trace=auto runs
 # without tracing and says so.
 . "$(dirname "$0")/lib.sh"
+with_kernel_mounts
 
 wb run -h >/dev/null 2>&1 || skip_all "run is not built"
 command -v jq >/dev/null || skip_all "jq is not installed"

@@ -2,6 +2,7 @@
 # wakebench env: this machine's fingerprint (release from uname, the features
 # file's state or the reason it is unreadable), JSON output, the fake trees.
 . "$(dirname "$0")/lib.sh"
+with_kernel_mounts
 
 key() { printf '%s\n' "$OUT" | awk -v k="$1" '$1 == k { $1 = ""; sub(/^ +/, ""); print; exit }'; }
 
@@ -14,11 +15,8 @@ like "$OUT" "^run:" "run-class keys are listed"
 
 # sched.features: the file's contents, or why it cannot be read.
 DBG=/sys/kernel/debug
-if [ ! -d "$DBG/sched" ] && [ "$(id -u)" = 0 ]; then
-	mount -t debugfs none "$DBG" 2>/dev/null && at_exit "umount $DBG"
-fi
 if [ ! -d "$DBG/sched" ]; then
-	skip "debugfs is not mounted at $DBG and cannot be mounted here"
+	skip "debugfs is not mounted at $DBG (not root: with_kernel_mounts cannot mount it)"
 else
 	run_cmd wb env
 	feat=$(cat "$DBG/sched/features" 2>&1)

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "harness.h"
+
 #include "sys/features.h"
 #include "util/util.h"
 
@@ -470,7 +472,7 @@ static void test_btf_decodes_the_debug_bitmask(void **state)
 
 	(void)state;
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		skip();
+		wb_skip("this kernel has no BTF (/sys/kernel/btf/vmlinux)");
 		return;
 	}
 	write_debug(tmpdir, 0);
@@ -518,9 +520,13 @@ static void test_btf_decodes_this_machine(void **state)
 	char why[1024];
 
 	(void)state;
-	if (access("/sys/kernel/btf/vmlinux", R_OK) ||
-	    access("/sys/kernel/debug/sched/debug", R_OK)) {
-		skip();
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		wb_skip("this kernel has no BTF (/sys/kernel/btf/vmlinux)");
+		return;
+	}
+	if (access("/sys/kernel/debug/sched/debug", R_OK)) {
+		wb_skip("cannot read /sys/kernel/debug/sched/debug%s%s", *wb_mounts_why ? ": " : "",
+			wb_mounts_why);
 		return;
 	}
 	if (features_read_debug("/sys/kernel/debug", NULL, &f, why, sizeof(why)))
@@ -563,5 +569,6 @@ int main(void)
 		cmocka_unit_test(test_btf_decodes_this_machine),
 	};
 
+	wb_kernel_mounts();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "harness.h"
+
 #include "sys/initramfs.h"
 #include "util/util.h"
 
@@ -157,7 +159,7 @@ static void test_cpio_tool(void **state)
 
 	(void)state;
 	if (system("command -v cpio >/dev/null 2>&1") != 0) {
-		skip();
+		wb_skip("cpio is not installed");
 		return;
 	}
 	build_sample(&a);
@@ -233,7 +235,7 @@ static void test_guest(void **state)
 
 	(void)state;
 	if (access("/bin/busybox", X_OK)) {
-		skip();
+		wb_skip("no /bin/busybox (install busybox-static)");
 		return;
 	}
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "harness.h"
+
 #include "runner/runner.h"
 #include "sys/perf.h"
 #include "sys/probes.h"
@@ -53,8 +55,7 @@ static void one_sample(bool threads, bool trace)
 	if (probes_setup(&ps, &pp, "/sys/kernel/debug", err, sizeof(err))) {
 		free(s);
 		free(params);
-		print_message("# %s\n", err);
-		skip();
+		wb_skip("%s", err);
 	}
 	memset(&spec, 0, sizeof(spec));
 	spec.wl = wl;
@@ -131,5 +132,6 @@ int main(void)
 		cmocka_unit_test(test_threads_traced),
 	};
 
+	wb_kernel_mounts();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "harness.h"
+
 #include "runner/vm.h"
 #include "sys/vmhost.h"
 #include "util/util.h"
@@ -58,7 +60,7 @@ static void test_qemu_argv(void **state)
 
 	(void)state;
 	if (!arch) {
-		skip();
+		wb_skip("vm has no guest support for this machine's architecture");
 		return;
 	}
 	v = vm_qemu_argv(&b);
@@ -156,7 +158,7 @@ static void test_check_kernel(void **state)
 
 	(void)state;
 	if (!arch) {
-		skip();
+		wb_skip("vm has no guest support for this machine's architecture");
 		return;
 	}
 	assert_non_null(mkdtemp(dir));
