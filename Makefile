@@ -94,10 +94,12 @@ deps:
 deps-test:
 	@sh scripts/deps.sh test
 
-# The main job: the report's workload with wakebench's defaults.
+# The main job: the report's workload with wakebench's defaults, then one line
+# on what to try next here.
 run: deps
 	@$(MAKE) --no-print-directory wakebench
 	./wakebench run pipe
+	@sh scripts/next-step.sh ./wakebench
 
 unit: $(UNIT_BINS) $(SKIP_ONLY)
 

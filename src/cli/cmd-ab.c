@@ -948,7 +948,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	fixed[3] = cli_common_group_for(ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON));
 	wl = experiment_pick_workload("ab", fixed, ARRAY_SIZE(fixed), argc, argv);
 	experiment_runner_defaults(wl, &rp_defaults);
-	rp_defaults.samples = 10; /* pairs */
+	rp_defaults.samples = 10;		 /* pairs */
+	rp_defaults.duration_ns = 5000000000ULL; /* ab's own sample length, not run's */
 	rp = rp_defaults;
 
 	parsed = xmalloc(wl->params_size);

@@ -418,7 +418,11 @@ void report_summary_text(FILE *f, const char *title, const struct report_summary
 		if (su->ci_valid) {
 			fmt_num(su->ci_lo, lo, sizeof(lo));
 			fmt_num(su->ci_hi, hi, sizeof(hi));
-			snprintf(ci, sizeof(ci), "  [%s, %s]", lo, hi);
+			if (su->ci_below_conf)
+				snprintf(ci, sizeof(ci), "  [%s, %s] %.1f%%", lo, hi,
+					 su->ci_level * 100.0);
+			else
+				snprintf(ci, sizeof(ci), "  [%s, %s]", lo, hi);
 		} else {
 			snprintf(ci, sizeof(ci), "  n too small");
 		}
@@ -562,6 +566,10 @@ json_object *report_summary_json(const struct report_summary *rs)
 			json_object_object_add(ci, "hi", report_json_double(su->ci_hi));
 			json_object_object_add(ci, "level", report_json_double(su->ci_level));
 			json_object_object_add(e, "median_ci", ci);
+			if (su->ci_below_conf)
+				json_object_object_add(
+					e, "median_ci_note",
+					json_object_new_string("[min, max], the widest interval: below the level asked for"));
 		} else {
 			json_object_object_add(e, "median_ci", NULL);
 			json_object_object_add(e, "median_ci_note",

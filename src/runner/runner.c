@@ -48,8 +48,8 @@ const char *const placement_names[] = { "any", "same-cpu", "cross-cpu", "spread"
 
 const struct run_params runner_defaults = {
 	.instances = 4,
-	.duration_ns = 5000000000ULL,
-	.samples = 5,
+	.duration_ns = 2000000000ULL,
+	.samples = 10,
 	.warmup_ns = 1000000000ULL,
 	.placement = PLACE_ANY,
 };

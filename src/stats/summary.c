@@ -9,7 +9,10 @@
  * true median is Binomial(n, 1/2), so [x_(k), x_(n+1-k)] covers the median
  * with probability P(k <= B <= n-k). We take the largest k whose coverage
  * is at least the requested level and report the coverage attained, which
- * is what the published tables (Conover, Hollander and Wolfe) list.
+ * is what the published tables (Conover, Hollander and Wolfe) list. Where
+ * even [min, max] falls short of the level (n = 5 at 95%: 93.75%), from
+ * STATS_MEDIAN_CI_MIN_N values on it is still given, flagged, with the
+ * level it attains; below that "n too small".
  *
  * Pure functions: no I/O, no globals; values are copied before sorting.
  */
@@ -179,6 +182,12 @@ int stats_summarize(const double *x, size_t n, double conf, struct summary *s, b
 	s->cv = s->stddev / s->mean;
 
 	s->ci_valid = stats_median_ci_ranks(n, conf, &lo, &hi, &s->ci_level) == 0;
+	if (!s->ci_valid && n >= STATS_MEDIAN_CI_MIN_N) {
+		s->ci_valid = s->ci_below_conf = true;
+		lo = 1;
+		hi = n;
+		s->ci_level = median_ci_coverage(n, 1);
+	}
 	if (s->ci_valid) {
 		s->ci_lo = c[lo - 1];
 		s->ci_hi = c[hi - 1];

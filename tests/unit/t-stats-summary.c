@@ -153,10 +153,22 @@ static void test_summarize(void **state)
 		assert_false(out[i]);
 	assert_true(stats_summary_noisy(&s, STATS_NOISE_CV_DEFAULT));
 
+	/* n = 5: [min, max] at the 93.75% it attains (1 - 2/32), flagged */
 	assert_int_equal(stats_summarize(small, 5, 0.95, &s, NULL), 0);
-	assert_false(s.ci_valid);
-	assert_true(isnan(s.ci_lo));
+	assert_true(s.ci_valid);
+	assert_true(s.ci_below_conf);
+	assert_close(s.ci_lo, 1, 0);
+	assert_close(s.ci_hi, 5, 0);
+	assert_close(s.ci_level, 0.9375, 1e-12);
 	assert_close(s.median, 3, 0);
+	/* n = 4: too small */
+	assert_int_equal(stats_summarize(small, 4, 0.95, &s, NULL), 0);
+	assert_false(s.ci_valid);
+	assert_false(s.ci_below_conf);
+	assert_true(isnan(s.ci_lo));
+	/* n = 10 reaches the level: not flagged */
+	assert_int_equal(stats_summarize(x, 10, 0.95, &s, NULL), 0);
+	assert_false(s.ci_below_conf);
 
 	assert_int_equal(stats_summarize(small, 0, 0.95, &s, NULL), -1);
 	assert_int_equal(stats_summarize(small, 5, 0, &s, NULL), -1);
