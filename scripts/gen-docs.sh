@@ -10,7 +10,8 @@ check=0
 if [ "${1:-}" = --check ]; then check=1; shift; fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$top/build/wakebench}
-commands="run ab compare env features list show export import vm"
+# The commands, in the binary's own order: the command table in src/main.c is the one list.
+commands=$("$bin" help | awk '/^commands:/ { c = 1; next } c && NF { print $1 } c && !NF { exit }')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

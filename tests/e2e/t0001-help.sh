@@ -2,7 +2,10 @@
 # Every command handles -h: usage on stdout, exit 0; unknown commands exit 2.
 . "$(dirname "$0")/lib.sh"
 
-for c in run ab compare env features list show export import vm; do
+# the commands as the binary lists them (src/main.c's table is the one list)
+commands=$(wb help | awk '/^commands:/ { c = 1; next } c && NF { print $1 } c && !NF { exit }')
+like "$(echo $commands)" "^run ab .* vm( |$)" "help lists the commands, run first"
+for c in $commands; do
 	run_cmd wb "$c" -h
 	is "$RC" 0 "$c -h exits 0"
 	like "$OUT" "^usage: wakebench $c" "$c -h prints usage"
