@@ -3,9 +3,8 @@
  * the boot, not the sample (DESIGN section 5).
  *
  * Samples of one boot share that boot's offset (memory layout, frequency
- * and placement luck, the neighbours of the moment): four boots of one
- * kernel spread 8.5% here while the samples within each were much closer.
- * Pooling every sample of a group as if independent then shrinks the
+ * and placement luck, the neighbours of the moment): four `vm` boots of one
+ * 6.1 kernel spread 8.5% (sd) on the development machine. Pooling every sample of a group as if independent then shrinks the
  * interval by sqrt(samples per boot) below what the data can show, and an
  * A/A comparison of two boots is "decided" far more often than 5%.
  *
@@ -15,8 +14,9 @@
  * Under a normal boot offset plus any within-boot noise (the median of a
  * boot's logs is close to normal) the pooled t is exact at every number of
  * boots, which the simulation in bench/compare-boots.c confirms (coverage
- * 95.0%); Welch's interval, with its estimated df, over-covers at 2 boots
- * per group (about 98%) and so decides less. The price is the assumption
+ * 94.6-95.2% from 2 to 8 boots per group); Welch's interval, with its
+ * estimated df, over-covers at 2 boots per group (97.6%) and so decides
+ * less. The price is the assumption
  * that the two groups' boots spread alike (the same host and setup); it is
  * also what lets one group of a single boot be judged against a group of
  * several, with the spread taken from the other group's boots.
