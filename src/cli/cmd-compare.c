@@ -7,11 +7,21 @@
  * environment keys that differ from the baseline, strongest first.
  *
  * It owns grouping and presentation only: samples come from the store (ok
- * and not warm-up), statistics from stats/ (unpaired Hodges-Lehmann with the
- * Mann-Whitney CI), fingerprint differences from env_diff(). A group whose
- * experiments differ in a strong environment key (other than the grouping
- * key) is split into sub-groups named by that key, unless --pool, which
- * pools them with a warning.
+ * and not warm-up), statistics from stats/, fingerprint differences from
+ * env_diff(). A group whose experiments differ in a strong environment key
+ * (other than the grouping key) is split into sub-groups named by that key,
+ * unless --pool, which pools them with a warning.
+ *
+ * The unit of inference is the boot (DESIGN section 5): samples of one boot
+ * share its offset, so a group's change is judged on the median of each
+ * boot (stats_effect_boots()). A boot is the boot id the experiment was
+ * stored with (a `vm` round's guest boot), or the experiment itself when
+ * the store does not know it. Two groups measured in the very same boots
+ * (two labels in one boot) are compared one level down, with experiments
+ * as units, and the arms of the same experiments with samples as units.
+ * Each group row says its samples and boots; the inference section says
+ * which unit each verdict rests on and, with one unit per group, that the
+ * variation between them is unknown and how to get more.
  */
 #include "cli/cli.h"
 #include "cli/filter.h"
@@ -31,6 +41,8 @@
 #define COMPARE_CONF	  0.95
 #define NOISY_CV	  0.05
 #define ENV_LINES_PER_GRP 12
+/* "~N units would decide" is a guide: beyond this many it says only "more than" */
+#define MORE_CAP 100
 
 struct compare_params {
 	const char *by, *baseline;
@@ -77,6 +89,9 @@ static const char compare_description[] =
 
 enum by_key { BY_KERNEL, BY_LABEL, BY_PROFILE, BY_HOST, BY_FEATURE };
 
+/* The unit a group's change against the baseline was inferred on. */
+enum unit_level { UNIT_BOOT, UNIT_EXPERIMENT, UNIT_SAMPLE };
+
 /* Values of one metric in one group. */
 struct series {
 	char *name;
@@ -97,6 +112,7 @@ struct part {
 	size_t nev;
 	struct env env; /* start fingerprint of the experiment */
 	char *signature; /* strong keys that set it apart within its value */
+	size_t boot;	 /* index in compare.boots: the unit of replication */
 	/* by feature: the vectors without the grouped feature (NULL when unknown) */
 	char *features_rest, *features_debug_rest;
 	size_t group;
@@ -107,6 +123,8 @@ struct group {
 	size_t *parts, nparts;
 	double *ops;
 	size_t n;
+	size_t *boot_tag, *exp_tag; /* per value of ops: its boot and its experiment */
+	size_t nboots;
 	struct series *ev;
 	size_t nev;
 	const struct env *env; /* of its first experiment */
@@ -115,6 +133,8 @@ struct group {
 	struct summary sum;
 	bool noisy;
 	struct effect eff;
+	struct boot_effect beff; /* eff is beff.e */
+	enum unit_level unit;
 	enum verdict verdict;
 	size_t more;
 };
@@ -131,6 +151,8 @@ struct compare {
 	size_t cur_exp_first; /* first part of the experiment being read */
 	struct group *groups;
 	size_t ngroups;
+	char **boots; /* distinct boot ids ("exp:UUID" when the store has none) */
+	size_t nboots;
 	size_t baseline;
 	double margin;
 	int better;
@@ -282,6 +304,25 @@ static size_t exp_index(const struct compare *c, int64_t id)
 	BUG("experiment %lld not listed", (long long)id);
 }
 
+/*
+ * The boot an experiment ran in, as an index: its stored boot id, else the
+ * experiment alone (a JSON import or an old store cannot say).
+ */
+static size_t boot_index(struct compare *c, const struct store_experiment *e)
+{
+	char *key = e->boot_id && *e->boot_id ? xstrdup(e->boot_id) : xasprintf("exp:%s", e->uuid);
+	size_t i;
+
+	for (i = 0; i < c->nboots; i++)
+		if (!strcmp(c->boots[i], key)) {
+			free(key);
+			return i;
+		}
+	c->boots = xrealloc(c->boots, (c->nboots + 1) * sizeof(*c->boots));
+	c->boots[c->nboots] = key;
+	return c->nboots++;
+}
+
 static int collect_row(void *arg, const struct store_row *row)
 {
 	struct compare *c = arg;
@@ -307,6 +348,7 @@ static int collect_row(void *arg, const struct store_row *row)
 		p->cfg_id = cfg_id;
 		p->cfg_name = xstrdup(row->cfg && row->cfg->name ? row->cfg->name : "default");
 		p->exp_index = exp_index(c, row->exp->id);
+		p->boot = boot_index(c, row->exp);
 		if (store_load_env(c->st, p->exp_id, "start", &p->env))
 			return -1;
 		p->value = group_value(c, row, &p->env);
@@ -531,13 +573,25 @@ static void form_groups(struct compare *c, bool pool)
 	/* the parts' values, in group order */
 	for (k = 0; k < c->ngroups; k++) {
 		struct group *g = &c->groups[k];
-		size_t alloc = 0;
+		size_t alloc = 0, total = 0, o = 0;
 
+		for (j = 0; j < g->nparts; j++)
+			total += c->parts[g->parts[j]].n;
+		g->boot_tag = xmalloc((total ? total : 1) * sizeof(*g->boot_tag));
+		g->exp_tag = xmalloc((total ? total : 1) * sizeof(*g->exp_tag));
 		for (j = 0; j < g->nparts; j++) {
 			struct part *p = &c->parts[g->parts[j]];
+			size_t prev;
 
-			for (i = 0; i < p->n; i++)
+			for (prev = 0; prev < j; prev++)
+				if (c->parts[g->parts[prev]].boot == p->boot)
+					break;
+			g->nboots += prev == j; /* a boot not seen in this group yet */
+			for (i = 0; i < p->n; i++) {
 				push_double(&g->ops, &g->n, &alloc, p->ops[i]);
+				g->boot_tag[o] = p->boot;
+				g->exp_tag[o++] = (size_t)p->exp_id;
+			}
 			for (i = 0; i < p->nev; i++) {
 				struct series *s = series_get(&g->ev, &g->nev, p->ev[i].name,
 							      p->ev[i].better);
@@ -548,6 +602,29 @@ static void form_groups(struct compare *c, bool pool)
 			}
 		}
 	}
+}
+
+static bool group_has_boot(const struct compare *c, const struct group *g, size_t boot)
+{
+	size_t j;
+
+	for (j = 0; j < g->nparts; j++)
+		if (c->parts[g->parts[j]].boot == boot)
+			return true;
+	return false;
+}
+
+/* Were both groups measured in exactly the same boots? (Then their offsets cancel.) */
+static bool same_boots(const struct compare *c, const struct group *a, const struct group *b)
+{
+	size_t j;
+
+	if (a->nboots != b->nboots)
+		return false;
+	for (j = 0; j < a->nparts; j++)
+		if (!group_has_boot(c, b, c->parts[a->parts[j]].boot))
+			return false;
+	return true;
 }
 
 static void analyse(struct compare *c)
@@ -563,9 +640,21 @@ static void analyse(struct compare *c)
 		g->noisy = stats_summary_noisy(&g->sum, NOISY_CV);
 		if (g->baseline)
 			continue;
-		stats_effect_unpaired(base->ops, base->n, g->ops, g->n, COMPARE_CONF, &g->eff);
-		g->verdict = stats_verdict(&g->eff, c->margin, c->better);
-		if (g->verdict == VERDICT_INCONCLUSIVE)
+		/* boots as units; in the very same boots, experiments; in the same experiments, samples */
+		if (!same_boots(c, base, g)) {
+			g->unit = UNIT_BOOT;
+			stats_effect_boots(base->ops, base->boot_tag, base->n, g->ops, g->boot_tag,
+					   g->n, COMPARE_CONF, &g->beff);
+		} else {
+			g->unit = UNIT_EXPERIMENT;
+			stats_effect_boots(base->ops, base->exp_tag, base->n, g->ops, g->exp_tag,
+					   g->n, COMPARE_CONF, &g->beff);
+			if (g->beff.level == EFFECT_LEVEL_SAME_BOOTS)
+				g->unit = UNIT_SAMPLE;
+		}
+		g->eff = g->beff.e;
+		g->verdict = stats_boot_verdict(&g->beff, c->margin, c->better);
+		if (g->verdict == VERDICT_INCONCLUSIVE && g->beff.level != EFFECT_LEVEL_ONE_BOOT)
 			g->more = stats_samples_to_decide(&g->eff, c->margin);
 	}
 }
@@ -622,6 +711,79 @@ static const char *by_title(const struct compare *c)
 	return "";
 }
 
+static const char *unit_name(enum unit_level u, bool plural)
+{
+	switch (u) {
+	case UNIT_BOOT:
+		return plural ? "boots" : "boot";
+	case UNIT_EXPERIMENT:
+		return plural ? "experiments" : "experiment";
+	case UNIT_SAMPLE:
+		break;
+	}
+	return plural ? "samples" : "sample";
+}
+
+/* What varies between the units that one unit per group cannot show. */
+static const char *unit_unknown(enum unit_level u)
+{
+	return u == UNIT_BOOT ? "boot-to-boot variation unknown" : "run-to-run variation unknown";
+}
+
+/* How to get more units of the kind that is missing. */
+static const char *unit_hint(enum unit_level u)
+{
+	return u == UNIT_BOOT ? "more boots: wakebench vm --rounds N, or rerun after a reboot "
+				"(compare combines the experiments of each group)"
+			      : "more experiments: run each config several times, alternating "
+				"(compare combines them)";
+}
+
+/* One line on the inference behind a group's verdict (text and JSON). */
+static void inference_text(const struct compare *c, const struct group *g, char *buf, size_t len)
+{
+	const struct group *base = &c->groups[c->baseline];
+	const struct boot_effect *be = &g->beff;
+	const char *u = unit_name(g->unit, true), *prefix = "";
+	char sd[160] = "", lo[32], hi[32];
+
+	if (g->unit == UNIT_EXPERIMENT)
+		prefix = "same boot as the baseline, so experiments are the units: ";
+	else if (g->unit == UNIT_SAMPLE)
+		prefix = "the arms of the same experiments (same boot), so samples are the units: ";
+	if (!be->e.valid) {
+		snprintf(buf, len, "%sno interval (%s)", prefix,
+			 be->e.why ? be->e.why : "insufficient samples");
+		return;
+	}
+	switch (be->level) {
+	case EFFECT_LEVEL_BOOTS:
+		if (be->sd_from != BOOT_SD_BOTH)
+			snprintf(sd, sizeof(sd), " from the %zu %s of %s", be->sd_boots, u,
+				 be->sd_from == BOOT_SD_A ? base->title : g->title);
+		snprintf(buf, len,
+			 "%s%zu %s vs %zu: t on each %s's median of log ops/s, %.0f df, "
+			 "between-%s sd %.1f%%%s",
+			 prefix, be->boots_b, be->boots_b == 1 ? unit_name(g->unit, false) : u,
+			 be->boots_a, unit_name(g->unit, false), be->df, unit_name(g->unit, false),
+			 be->between_sd * 100.0, sd);
+		return;
+	case EFFECT_LEVEL_ONE_BOOT:
+		fmt_pct(be->e.lo, lo, sizeof(lo));
+		fmt_pct(be->e.hi, hi, sizeof(hi));
+		snprintf(buf, len,
+			 "%sone %s each (%s): the interval [%s, %s] covers only the noise within "
+			 "a %s; %s",
+			 prefix, unit_name(g->unit, false), unit_unknown(g->unit), lo, hi,
+			 g->unit == UNIT_BOOT ? "boot" : "run", unit_hint(g->unit));
+		return;
+	case EFFECT_LEVEL_SAME_BOOTS:
+		snprintf(buf, len, "%s%zu vs %zu samples (Hodges-Lehmann, Mann-Whitney)", prefix,
+			 be->n_b, be->n_a);
+		return;
+	}
+}
+
 static void verdict_text(const struct group *g, char *buf, size_t len)
 {
 	if (g->baseline)
@@ -633,9 +795,15 @@ static void verdict_text(const struct group *g, char *buf, size_t len)
 	else if (g->verdict == VERDICT_INSUFFICIENT)
 		snprintf(buf, len, "%s%s%s%s", stats_verdict_name(g->verdict),
 			 g->eff.why ? " (" : "", g->eff.why ? g->eff.why : "", g->eff.why ? ")" : "");
+	else if (g->verdict == VERDICT_INCONCLUSIVE && g->beff.level == EFFECT_LEVEL_ONE_BOOT)
+		snprintf(buf, len, "%s (one %s per group: %s)", stats_verdict_name(g->verdict),
+			 unit_name(g->unit, false), unit_unknown(g->unit));
+	else if (g->verdict == VERDICT_INCONCLUSIVE && g->more > MORE_CAP)
+		snprintf(buf, len, "%s (more than %d %s per group would be needed at this spread)",
+			 stats_verdict_name(g->verdict), MORE_CAP, unit_name(g->unit, true));
 	else if (g->verdict == VERDICT_INCONCLUSIVE && g->more)
-		snprintf(buf, len, "%s (~%zu samples per group would decide)",
-			 stats_verdict_name(g->verdict), g->more);
+		snprintf(buf, len, "%s (~%zu %s per group would decide)",
+			 stats_verdict_name(g->verdict), g->more, unit_name(g->unit, true));
 	else
 		snprintf(buf, len, "%s", stats_verdict_name(g->verdict));
 }
@@ -652,8 +820,8 @@ static void print_table(const struct compare *c)
 	w += 2;
 	snprintf(vs, sizeof(vs), "vs. %s", base->value);
 	wv = strlen(vs) > 9 ? strlen(vs) : 9;
-	printf("%-*s %5s %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, by_title(c), "n", c->unit,
-	       "95% CI of median", (int)wv, vs, "95% CI of change", "p", "verdict");
+	printf("%-*s %5s %5s %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, by_title(c), "n", "boots",
+	       c->unit, "95% CI of median", (int)wv, vs, "95% CI of change", "p", "verdict");
 	for (i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 		char med[32], lo[32], hi[32], ci[80], chg[32], cl[32], ch[32], cci[80], p[32],
@@ -675,11 +843,15 @@ static void print_table(const struct compare *c)
 			fmt_pct(g->eff.lo, cl, sizeof(cl));
 			fmt_pct(g->eff.hi, ch, sizeof(ch));
 			snprintf(cci, sizeof(cci), "[%s, %s]", cl, ch);
-			snprintf(p, sizeof(p), g->eff.p < 0.0001 ? "<0.0001" : "%.4f", g->eff.p);
+			/* within-boot p between one boot each would claim what the verdict does not */
+			if (g->beff.level == EFFECT_LEVEL_ONE_BOOT)
+				snprintf(p, sizeof(p), "-");
+			else
+				snprintf(p, sizeof(p), g->eff.p < 0.0001 ? "<0.0001" : "%.4f", g->eff.p);
 		}
 		verdict_text(g, verdict, sizeof(verdict));
-		printf("%-*s %5zu %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, g->title, g->n, med, ci,
-		       (int)wv, chg, cci, p, verdict);
+		printf("%-*s %5zu %5zu %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, g->title, g->n,
+		       g->nboots, med, ci, (int)wv, chg, cci, p, verdict);
 	}
 }
 
@@ -709,7 +881,7 @@ static void print_evidence(const struct compare *c)
 				continue;
 			if (!header) {
 				printf("\nEvidence per op vs. %s (median of each group, change with its "
-				       "95%% CI):\n",
+				       "95%% CI with samples as units: exploratory, no verdicts):\n",
 				       base->title);
 				header = true;
 			}
@@ -774,15 +946,34 @@ static void print_env_diffs(const struct compare *c)
 	}
 }
 
+static void print_inference(const struct compare *c)
+{
+	char line[1024];
+	size_t i;
+
+	printf("\nInference (the unit of replication is the boot: an experiment, or the "
+	       "experiments of one boot or vm round):\n");
+	for (i = 0; i < c->ngroups; i++) {
+		const struct group *g = &c->groups[i];
+
+		if (g->baseline)
+			continue;
+		inference_text(c, g, line, sizeof(line));
+		printf("  %s: %s\n", g->title, line);
+	}
+}
+
 static void print_text(const struct compare *c)
 {
 	bool first = true;
 	size_t i;
 
 	printf("%s by %s: samples with status ok (warm-ups excluded), 95%% confidence, margin "
-	       "%g%%\n\n",
+	       "%g%%, boots as units\n\n",
 	       c->unit, c->by_name, c->margin * 100.0);
 	print_table(c);
+	if (c->ngroups > 1)
+		print_inference(c);
 	print_evidence(c);
 	print_env_diffs(c);
 	for (i = 0; i < c->ngroups; i++) {
@@ -823,6 +1014,40 @@ static json_object *effect_json(const struct effect *e)
 	return o;
 }
 
+static json_object *inference_json(const struct compare *c, const struct group *g)
+{
+	const struct boot_effect *be = &g->beff;
+	json_object *o = json_object_new_object();
+	char line[1024];
+
+	json_object_object_add(o, "unit", json_object_new_string(unit_name(g->unit, false)));
+	json_object_object_add(o, "level", json_object_new_string(stats_effect_level_key(be->level)));
+	json_object_object_add(o, "baseline_units",
+			       json_object_new_int64((int64_t)(be->level == EFFECT_LEVEL_SAME_BOOTS
+							       ? be->n_a : be->boots_a)));
+	json_object_object_add(o, "units",
+			       json_object_new_int64((int64_t)(be->level == EFFECT_LEVEL_SAME_BOOTS
+							       ? be->n_b : be->boots_b)));
+	json_object_object_add(o, "df", jnum(be->df));
+	json_object_object_add(o, "between_unit_sd", jnum(be->between_sd));
+	json_object_object_add(o, "decidable",
+			       json_object_new_boolean(be->level != EFFECT_LEVEL_ONE_BOOT));
+	json_object_object_add(o, "interval_covers",
+			       json_object_new_string(be->level == EFFECT_LEVEL_ONE_BOOT
+							      ? (g->unit == UNIT_BOOT
+									 ? "within-boot noise only"
+									 : "within-run noise only")
+							      : be->level == EFFECT_LEVEL_BOOTS
+								? "variation between units and within them"
+								: "within-experiment noise (shared units)"));
+	/* a rough guide, in the units above (stats_samples_to_decide) */
+	json_object_object_add(o, "units_to_decide",
+			       g->more ? json_object_new_int64((int64_t)g->more) : NULL);
+	inference_text(c, g, line, sizeof(line));
+	json_object_object_add(o, "note", json_object_new_string(line));
+	return o;
+}
+
 static void print_json(const struct compare *c)
 {
 	const struct group *base = &c->groups[c->baseline];
@@ -835,6 +1060,7 @@ static void print_json(const struct compare *c)
 	json_object_object_add(root, "baseline", json_object_new_string(base->title));
 	json_object_object_add(root, "margin", json_object_new_double(c->margin));
 	json_object_object_add(root, "confidence", json_object_new_double(COMPARE_CONF));
+	json_object_object_add(root, "unit_of_inference", json_object_new_string("boot"));
 	for (i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 		json_object *o = json_object_new_object(), *arr;
@@ -850,6 +1076,7 @@ static void print_json(const struct compare *c)
 			json_object_array_add(arr, json_object_new_int64(c->parts[g->parts[k]].exp_id));
 		json_object_object_add(o, "experiments", arr);
 		json_object_object_add(o, "n", json_object_new_int64((int64_t)g->n));
+		json_object_object_add(o, "boots", json_object_new_int64((int64_t)g->nboots));
 		json_object_object_add(o, "median", jnum(g->sum.median));
 		if (g->sum.ci_valid) {
 			arr = json_object_new_array();
@@ -863,9 +1090,10 @@ static void print_json(const struct compare *c)
 		json_object_object_add(o, "noisy", json_object_new_boolean(g->noisy));
 		if (!g->baseline) {
 			json_object_object_add(o, "effect", effect_json(&g->eff));
+			json_object_object_add(o, "inference", inference_json(c, g));
 			json_object_object_add(o, "verdict",
 					       json_object_new_string(stats_verdict_name(g->verdict)));
-			if (g->more)
+			if (g->more && g->unit == UNIT_SAMPLE)
 				json_object_object_add(o, "samples_to_decide",
 						       json_object_new_int64((int64_t)g->more));
 			arr = json_object_new_array();
@@ -923,7 +1151,7 @@ static void print_csv(const struct compare *c)
 	size_t i;
 
 	printf("group,split,baseline,n,median,median_ci_lo,median_ci_hi,change,change_ci_lo,"
-	       "change_ci_hi,p,verdict\n");
+	       "change_ci_hi,p,verdict,boots,unit,level\n");
 	for (i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 		bool eff = !g->baseline && g->eff.valid;
@@ -939,6 +1167,9 @@ static void print_csv(const struct compare *c)
 		csv_number(eff ? g->eff.hi : NAN);
 		csv_number(eff ? g->eff.p : NAN);
 		csv_field(g->baseline ? "baseline" : stats_verdict_name(g->verdict), false);
+		printf(",%zu", g->nboots);
+		csv_field(g->baseline ? NULL : unit_name(g->unit, false), false);
+		csv_field(g->baseline ? NULL : stats_effect_level_key(g->beff.level), false);
 		fputc('\n', stdout);
 	}
 }
@@ -966,9 +1197,14 @@ static void compare_release(struct compare *c)
 		free(c->groups[i].title);
 		free(c->groups[i].parts);
 		free(c->groups[i].ops);
+		free(c->groups[i].boot_tag);
+		free(c->groups[i].exp_tag);
 		series_free(c->groups[i].ev, c->groups[i].nev);
 	}
 	free(c->groups);
+	for (i = 0; i < c->nboots; i++)
+		free(c->boots[i]);
+	free(c->boots);
 	for (i = 0; i < c->nwarn; i++)
 		free(c->warnbuf[i]);
 	free(c->warnbuf);

@@ -184,4 +184,74 @@ enum verdict stats_adaptive_verdict(const double *a, const double *b, size_t npa
 				    double overall_conf, double margin, int better,
 				    struct effect *e);
 
+/* ---- boots as units: unpaired effects at the experiment level (boots.c) ---- */
+
+#include <sys/types.h>
+
+/*
+ * The level an unpaired effect between two groups is inferred at. Samples
+ * are tagged with their boot (an experiment, or the experiments of one
+ * boot or one `vm` round: equal tags, same boot).
+ */
+enum effect_level {
+	/* units are boots: each boot's median of log values, pooled-variance t */
+	EFFECT_LEVEL_BOOTS = 0,
+	/* both groups ran in exactly the same boots: their offsets cancel, samples are units */
+	EFFECT_LEVEL_SAME_BOOTS,
+	/*
+	 * one boot in each group (different boots): boot-to-boot variation is
+	 * unknown; the interval is the within-boot one (samples as units) and
+	 * covers within-boot noise only
+	 */
+	EFFECT_LEVEL_ONE_BOOT,
+};
+
+/* Where the between-boot spread of an EFFECT_LEVEL_BOOTS effect comes from. */
+enum boot_sd_from { BOOT_SD_BOTH = 0, BOOT_SD_A, BOOT_SD_B };
+
+struct boot_effect {
+	/*
+	 * EFFECT_LEVEL_BOOTS: method "t-boot-medians", n_a/n_b are the numbers
+	 * of boots, attained = conf, statistic = t; otherwise the unpaired
+	 * effect of the samples (stats_effect_unpaired)
+	 */
+	struct effect e;
+	enum effect_level level;
+	size_t n_a, n_b;	 /* samples */
+	size_t boots_a, boots_b; /* distinct boots */
+	double between_sd;	 /* BOOTS: pooled sd of the boots' log medians as a ratio - 1 */
+	size_t sd_boots;	 /* BOOTS: the boots it was estimated from */
+	enum boot_sd_from sd_from;
+	double df; /* BOOTS: degrees of freedom, boots_a + boots_b - 2; else NAN */
+};
+
+/*
+ * The median of the logs of each boot's values: x[i] belongs to boot
+ * boot[i]. med[] (and ids[] when not NULL) receive one entry per distinct
+ * boot, in ascending boot order; both need room for n. Returns the number
+ * of boots, or -1 when a value is not positive and finite.
+ */
+ssize_t stats_boot_log_medians(const double *x, const size_t *boot, size_t n, double *med,
+			       size_t *ids);
+/*
+ * B versus A with boots as units (see enum effect_level for the three
+ * cases). At least 3 boots in all between two groups that do not share
+ * their boots (1 + 2 leaves one degree of freedom; its interval is wide, as
+ * it should be); the between-boot spread is pooled over both groups, so a
+ * group of one boot borrows it from the other's boots. Returns -1 only for
+ * a conf outside (0, 1).
+ */
+int stats_effect_boots(const double *a, const size_t *boot_a, size_t na, const double *b,
+		       const size_t *boot_b, size_t nb, double conf, struct boot_effect *be);
+/*
+ * stats_verdict() of be->e, except that EFFECT_LEVEL_ONE_BOOT is never
+ * decided: inconclusive (or insufficient when the samples cannot give an
+ * interval at all).
+ */
+enum verdict stats_boot_verdict(const struct boot_effect *be, double margin, int better);
+/* For JSON/CSV: "boots", "same-boots", "one-boot". */
+const char *stats_effect_level_key(enum effect_level level);
+/* The unit of inference at that level: "boot" or "sample". */
+const char *stats_effect_level_unit(enum effect_level level);
+
 #endif

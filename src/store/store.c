@@ -1123,6 +1123,7 @@ static void experiment_release(struct store_experiment *e)
 	free(e->label);
 	free(e->host);
 	free(e->kernel);
+	free(e->boot_id);
 }
 
 void store_experiments_free(struct store_experiment *v, size_t n)
@@ -1174,6 +1175,7 @@ int store_list_experiments(struct store *st, const struct store_filter *f,
 		e->label = col_strdup(stmt, 8);
 		e->host = col_strdup(stmt, 9);
 		e->kernel = col_strdup(stmt, 10);
+		e->boot_id = col_strdup(stmt, 17);
 		e->started_ns = (uint64_t)sqlite3_column_int64(stmt, 11);
 		e->ended_ns = (uint64_t)sqlite3_column_int64(stmt, 12);
 		if (!strcmp(status, "running") && !owner_alive(st, stmt, 15))

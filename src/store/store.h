@@ -76,6 +76,11 @@ struct store_experiment {
 	char *kind, *workload, *profile, *params_json, *cmdline, *version;
 	char *label; /* NULL when none */
 	char *host, *kernel;
+	/*
+	 * /proc/sys/kernel/random/boot_id of the boot that ran it (a guest's
+	 * for `vm`); NULL when unknown (older stores, JSON imports).
+	 */
+	char *boot_id;
 	uint64_t started_ns, ended_ns; /* CLOCK_REALTIME; ended_ns 0 while running */
 	/*
 	 * "running", "complete", "interrupted", "failed". A stored "running"

@@ -11,7 +11,7 @@ is "$RC" 0 "second labelled run"
 
 run_cmd wb compare --by label
 is "$RC" 0 "compare --by label exits 0"
-like "$OUT" "^Label +n +pipe bogo ops/s" "table header names the key and the unit"
+like "$OUT" "^Label +n +boots +pipe bogo ops/s" "table header names the key, samples, boots and the unit"
 like "$OUT" "^before +4 .* 100% .*baseline" "baseline row: the first label, n = 4"
 like "$OUT" "^after +4 .*(regression|improvement|no change|inconclusive|insufficient)" "second row has a verdict"
 like "$OUT" "Evidence per op vs. before" "evidence section"
@@ -31,7 +31,7 @@ ok "printf '%s' '$OUT' | jq -e '.groups[1].effect.valid == true and (.groups[1].
 run_cmd wb compare --by label --format csv
 is "$RC" 0 "compare --format csv"
 is "$(printf '%s\n' "$OUT" | head -1)" \
-	"group,split,baseline,n,median,median_ci_lo,median_ci_hi,change,change_ci_lo,change_ci_hi,p,verdict" \
+	"group,split,baseline,n,median,median_ci_lo,median_ci_hi,change,change_ci_lo,change_ci_hi,p,verdict,boots,unit,level" \
 	"csv header"
 is "$(printf '%s\n' "$OUT" | wc -l)" 3 "csv: header and one row per group"
 

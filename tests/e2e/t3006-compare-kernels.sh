@@ -10,8 +10,9 @@ SYNTH="$(dirname "$WAKEBENCH")/tests/t-store"
 S() { "$SYNTH" --synth "$WAKEBENCH_DB" "$@" >/dev/null; }
 
 S 1 8 7.0 r host 1660000 kernel.preempt=lazy
-S 1 8 6.12.75 r host 1651427 kernel.preempt=voluntary
-S 1 8 6.6.78 r host 2487746 kernel.preempt=voluntary
+# three experiments each: one experiment per group decides nothing (t3020)
+S 3 8 6.12.75 r host 1651427 kernel.preempt=voluntary
+S 3 8 6.6.78 r host 2487746 kernel.preempt=voluntary
 S 1 8 6.18 r host 1700000 kernel.preempt=voluntary
 S 1 8 6.18 r host 1500000 kernel.preempt=full
 
@@ -19,14 +20,22 @@ run_cmd wb compare
 is "$RC" 0 "compare exits 0"
 rows=$(printf '%s\n' "$OUT" | awk '/^Kernel/ { t = 1; next } t && NF == 0 { exit } t { print $1 }' | tr '\n' ' ')
 is "$rows" "6.6.78 6.12.75 6.18 6.18 7.0 " "kernels in version order, oldest first"
-like "$OUT" "^6\\.6\\.78 +8 +2 4[0-9]{2} [0-9]{3} .* 100% .*baseline" "baseline: the oldest kernel, ops/s grouped in thousands"
-like "$OUT" "^6\\.12\\.75 +8 .* -3[0-9]\\.[0-9]% +\\[-3[0-9]\\.[0-9]%, -3[0-9]\\.[0-9]%\\] .*regression" \
+like "$OUT" "^6\\.6\\.78 +24 +1 +2 4[0-9]{2} [0-9]{3} .* 100% .*baseline" \
+	"baseline: the oldest kernel, samples and boots, ops/s grouped in thousands"
+like "$OUT" "^6\\.12\\.75 +24 +1 .* -3[0-9]\\.[0-9]% +\\[-3[0-9]\\.[0-9]%, -3[0-9]\\.[0-9]%\\] .*regression" \
 	"6.12.75: about -34% with its CI, a regression"
+like "$OUT" "^  6\\.12\\.75: same boot as the baseline, so experiments are the units: 3 experiments vs 3" \
+	"the inference names its unit and how many"
+like "$OUT" "^  7\\.0: same boot .*: 1 experiment vs 3: .*between-experiment sd [0-9.]+% from the 3 experiments of 6\\.6\\.78" \
+	"one experiment against three: the spread between experiments comes from the baseline's, as stated"
 like "$OUT" "^6\\.18 \\[kernel\\.preempt=voluntary\\]" "6.18 split: voluntary"
 like "$OUT" "^6\\.18 \\[kernel\\.preempt=full\\]" "6.18 split: full"
 like "$ERR" "6\\.18 is split into sub-groups by kernel\\.preempt" "the split is explained"
 like "$OUT" "strong +kernel\\.preempt +voluntary -> lazy" "7.0's preemption difference is listed"
 like "$OUT" "strong +kernel\\.release +6\\.6\\.78 -> 7\\.0" "and its release"
+run_cmd wb compare --baseline 7.0
+like "$OUT" "^6\\.18 \\[kernel\\.preempt=full\\] +8 +1 .* - +inconclusive \\(one experiment per group: run-to-run variation unknown\\)" \
+	"one experiment against one: not decided, no p-value"
 
 run_cmd wb compare --pool
 is "$RC" 0 "compare --pool"
@@ -62,9 +71,9 @@ S 1 3 6.1.0 few host 2000000
 run_cmd wb compare --kernel 6.1.0 --format csv
 is "$(printf '%s\n' "$OUT" | tail -1 | cut -d, -f1,4,12)" "6.1.0,3,baseline" "a single group is its own baseline"
 run_cmd wb compare --baseline 6.1.0 --format json
-is "$(printf '%s' "$OUT" | jq -r '.groups[1].verdict')" "insufficient samples" \
-	"3 samples against 8: insufficient samples"
+is "$(printf '%s' "$OUT" | jq -r '.groups[] | select(.value == "7.0") | .verdict')" "insufficient samples" \
+	"3 samples against 8, one experiment each: insufficient samples"
 run_cmd wb compare --baseline 6.1.0
-like "$OUT" "^6\\.6\\.78 +8 .* insufficient samples \\(at least 4 per side\\)$" \
+like "$OUT" "^7\\.0 +8 +1 .* insufficient samples \\(at least 4 per side\\)$" \
 	"text: the verdict with its reason, said once"
 done_testing
