@@ -8,8 +8,9 @@
  * initramfs (cached under its SHA-256) plus a small archive holding this
  * invocation's arguments, then boot round by round, kernels alternating
  * (k1 k2 k1 k2 ...). Each round's result channel is validated; the guest's
- * store gets the virtualisation keys and is imported in one transaction,
- * so a round is either wholly in the host store or not at all. A failed
+ * store is untrusted input, only read (hardened, every row checked), and
+ * imported in one transaction together with the virtualisation keys the
+ * host attests, so a round is either wholly in the host store or not at all. A failed
  * round says why and shows the console's tail; later rounds still run.
  * Ctrl-C kills qemu, removes the temporary files and keeps the rounds
  * already imported.
@@ -466,40 +467,38 @@ struct vm_run_ctx {
 	char *cmdline;
 };
 
-static void add_key(struct store *g, int64_t exp_id, const char *key, enum impact impact,
-		    const char *value, int *failed)
+/*
+ * The keys the host attests of a round: its accelerator, qemu, the guest's
+ * CPUs and memory, the kernel image and its SHA-256. They are written into
+ * the host store as the round is imported; every vm.* key the guest's store
+ * holds is dropped (the guest cannot vouch for them).
+ */
+static void vm_keys(struct env *env, const struct vm_run_ctx *rc, const struct kernel_info *k,
+		    unsigned round, unsigned nrounds)
 {
-	if (!*failed && store_add_env_entry(g, exp_id, "start", key, value, impact))
-		*failed = 1;
-}
+	char mem[32];
 
-static void add_vm_keys(struct store *g, int64_t exp_id, const struct vm_run_ctx *rc,
-			const struct kernel_info *k, unsigned round, unsigned nrounds, int *failed)
-{
-	char mem[32], cpus[24], rnd[32];
-
+	memset(env, 0, sizeof(*env));
 	format_size(rc->p->memory_bytes, mem, sizeof(mem));
-	snprintf(cpus, sizeof(cpus), "%llu", (unsigned long long)rc->p->cpus);
-	snprintf(rnd, sizeof(rnd), "%u/%u", round, nrounds);
-	add_key(g, exp_id, "vm.accel", IMPACT_STRONG, rc->accel, failed);
+	env_set(env, "vm.accel", IMPACT_STRONG, "%s", rc->accel);
 	if (!strcmp(rc->accel, "tcg"))
-		add_key(g, exp_id, "vm.warning", IMPACT_WEAK,
-			"TCG: absolute numbers are emulated; the scheduler's decisions are real",
-			failed);
-	add_key(g, exp_id, "vm.qemu_version", IMPACT_MEDIUM, rc->qemu_version, failed);
-	add_key(g, exp_id, "vm.guest_cpus", IMPACT_STRONG, cpus, failed);
-	add_key(g, exp_id, "vm.guest_memory", IMPACT_WEAK, mem, failed);
-	add_key(g, exp_id, "vm.kernel_image", IMPACT_IDENTITY, k->abspath, failed);
-	add_key(g, exp_id, "vm.kernel_sha256", IMPACT_IDENTITY, k->sha256, failed);
-	add_key(g, exp_id, "vm.append", IMPACT_MEDIUM, rc->p->append ? rc->p->append : "", failed);
-	add_key(g, exp_id, "vm.round", IMPACT_RUN, rnd, failed);
-	add_key(g, exp_id, "vm.host_cmdline", IMPACT_RUN, rc->cmdline, failed);
+		env_set(env, "vm.warning", IMPACT_WEAK, "%s",
+			"TCG: absolute numbers are emulated; the scheduler's decisions are real");
+	env_set(env, "vm.qemu_version", IMPACT_MEDIUM, "%s", rc->qemu_version);
+	env_set(env, "vm.guest_cpus", IMPACT_STRONG, "%llu", (unsigned long long)rc->p->cpus);
+	env_set(env, "vm.guest_memory", IMPACT_WEAK, "%s", mem);
+	env_set(env, "vm.kernel_image", IMPACT_IDENTITY, "%s", k->abspath);
+	env_set(env, "vm.kernel_sha256", IMPACT_IDENTITY, "%s", k->sha256);
+	env_set(env, "vm.append", IMPACT_MEDIUM, "%s", rc->p->append ? rc->p->append : "");
+	env_set(env, "vm.round", IMPACT_RUN, "%u/%u", round, nrounds);
+	env_set(env, "vm.host_cmdline", IMPACT_RUN, "%s", rc->cmdline);
 }
 
 /*
- * Write the guest's store under dir, add the vm keys to its experiments,
- * and import it into the host store (one transaction there). Returns the
- * number of experiments added, or -1.
+ * Write the guest's store under dir (private to this run) and import it
+ * into the host store with the host's vm keys, in one transaction there.
+ * The guest's file is only read, as untrusted input (store_import_with()).
+ * Returns the number of experiments added, or -1.
  */
 static int import_round(const struct vm_run_ctx *rc, const struct vmchan_result *res,
 			const char *dir, const struct kernel_info *k, unsigned round,
@@ -507,13 +506,12 @@ static int import_round(const struct vm_run_ctx *rc, const struct vmchan_result 
 {
 	const struct vmchan_file *db = vmchan_find_file(res, "results.db");
 	const struct vmchan_file *wal = vmchan_find_file(res, "results.db-wal");
+	struct store_import_opts opts = { .attest_prefix = "vm." };
+	struct env keys;
 	char *path, *walpath;
-	struct store *g = NULL;
-	struct store_experiment *exps = NULL;
-	size_t nexps = 0, i, nadded = 0;
+	size_t nadded = 0;
 	int64_t *ids = NULL;
-	char *integrity;
-	int failed = 0;
+	int ret = -1;
 
 	*nskipped = 0;
 	if (!db)
@@ -523,38 +521,18 @@ static int import_round(const struct vm_run_ctx *rc, const struct vmchan_result 
 	if (mkdir(dir, 0700) || write_file_plain(path, db->data, db->len) ||
 	    (wal && write_file_plain(walpath, wal->data, wal->len))) {
 		error_errno("vm: cannot write the guest's store to '%s'", dir);
-		goto fail;
+		goto out;
 	}
-	if (store_open(path, 0, &g))
-		goto fail;
-	integrity = store_integrity_check(g);
-	if (strcmp(integrity, "ok")) {
-		error("vm: the guest's store is damaged: %s", integrity);
-		free(integrity);
-		goto fail;
-	}
-	free(integrity);
-	if (store_list_experiments(g, NULL, &exps, &nexps))
-		goto fail;
-	for (i = 0; i < nexps && !failed; i++)
-		add_vm_keys(g, exps[i].id, rc, k, round, nrounds, &failed);
-	store_experiments_free(exps, nexps);
-	store_close(g);
-	g = NULL;
-	if (failed)
-		goto fail;
-	if (store_import(rc->st, path, &ids, &nadded, nskipped))
-		goto fail;
+	vm_keys(&keys, rc, k, round, nrounds);
+	opts.env = &keys;
+	if (!store_import_with(rc->st, path, &opts, &ids, &nadded, nskipped))
+		ret = (int)nadded;
+	env_release(&keys);
 	free(ids);
+out:
 	free(path);
 	free(walpath);
-	return (int)nadded;
-fail:
-	if (g)
-		store_close(g);
-	free(path);
-	free(walpath);
-	return -1;
+	return ret;
 }
 
 static void print_guest_stderr(const char *text, const char *release)
