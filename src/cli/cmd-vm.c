@@ -25,6 +25,7 @@
 #include "store/store.h"
 #include "sys/initramfs.h"
 #include "sys/vmhost.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -535,14 +536,21 @@ out:
 	return ret;
 }
 
+/* The guest's stderr, line by line, control characters made harmless. */
 static void print_guest_stderr(const char *text, const char *release)
 {
 	const char *p = text;
 
 	while (*p) {
 		size_t n = strcspn(p, "\n");
+		char *line = strndup(p, n);
 
-		fprintf(stderr, "[guest %s] %.*s\n", release, (int)n, p);
+		if (!line)
+			die("out of memory");
+		fprintf(stderr, "[guest %s] ", release);
+		text_fput(stderr, line, TEXT_MULTILINE);
+		fputc('\n', stderr);
+		free(line);
 		p += n;
 		if (*p)
 			p++;
@@ -745,7 +753,7 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		    .qemu_log_path = qlog,
 		};
 		struct vm_outcome o;
-		char wall[32], dur[32], over[32];
+		char wall[32], dur[32], over[32], *release = NULL;
 		size_t nskipped = 0;
 		int added;
 
@@ -762,16 +770,21 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		format_duration(o.wall_ns / 1000000ull * 1000000ull, wall, sizeof(wall));
 		if (!o.ok) {
 			nfailed++;
+			char *reason = text_printable(o.reason, 0);
+
 			error("vm: round %u/%u ('%s') failed after %s: %s", r + 1, nrounds, k->path,
-			      wall, o.reason);
+			      wall, reason);
+			free(reason);
 			fprintf(stderr, "wakebench: console tail:\n");
 			vm_console_tail(console, CONSOLE_TAIL_LINES, "  | ", stderr);
 			keep_console(console, r + 1, k);
 			goto next;
 		}
-		fputs(o.res.out, stdout);
+		/* What the guest says is text from an untrusted source, like its store. */
+		release = text_printable(o.res.release, 0);
+		text_fput(stdout, o.res.out, TEXT_MULTILINE);
 		fflush(stdout);
-		print_guest_stderr(o.res.err, o.res.release);
+		print_guest_stderr(o.res.err, release);
 		format_duration(o.res.duration_ns / 1000000ull * 1000000ull, dur, sizeof(dur));
 		format_duration(o.wall_ns > o.res.duration_ns
 				    ? (o.wall_ns - o.res.duration_ns) / 1000000ull * 1000000ull
@@ -794,10 +807,11 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		nok++;
 		info("vm: round %u/%u: kernel %s, subcommand exit %d, %d experiment%s imported; "
 		     "qemu ran %s, subcommand %s, boot overhead %s",
-		     r + 1, nrounds, o.res.release, o.res.exit_status, added, added == 1 ? "" : "s",
-		     wall, dur, over);
+		     r + 1, nrounds, release, o.res.exit_status, added, added == 1 ? "" : "s", wall,
+		     dur, over);
 		vm_outcome_release(&o);
 	next:
+		free(release);
 		if (vm_stop_signal())
 			interrupted = 1;
 		if (!p.keep_temp) {
