@@ -16,8 +16,9 @@
  * already imported.
  *
  * Guest side (hidden `vm --guest ARGS`, started by the guest's /init): run
- * the subcommand with a store in the guest's tmpfs, then send its output,
- * its store and its exit status home on the dedicated serial port.
+ * the subcommand with a store in a private directory of the guest's tmpfs,
+ * then send its output, its store and its exit status home on the
+ * dedicated serial port.
  */
 #include "cli/cli.h"
 #include "runner/vm.h"
@@ -137,8 +138,6 @@ static const struct {
     {"run", 1}, {"ab", 1}, {"env", 0}, {"features", 0}, {"list", 0},
 };
 
-#define GUEST_DIR	   "/tmp/wakebench"
-#define GUEST_DB	   GUEST_DIR "/results.db"
 #define GUEST_ARGS	   "/wakebench/args"
 #define CONSOLE_TAIL_LINES 25
 
@@ -216,10 +215,50 @@ static void send_output(struct vmchan_writer *w, const char *path, int stream, i
 	free(data);
 }
 
+/*
+ * The guest's working directory: private (mkdtemp, 0700) under $TMPDIR or
+ * /tmp, so that nothing planted there (a symlink in place of a file it
+ * writes) is followed; its files are created with O_EXCL | O_NOFOLLOW.
+ */
+struct guest_dir {
+	char dir[PATH_MAX - 64];
+	char db[PATH_MAX], wal[PATH_MAX], out[PATH_MAX], err[PATH_MAX];
+};
+
+static int guest_dir_create(struct guest_dir *g)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(g->dir, sizeof(g->dir), "%s/wakebench-guest.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(g->dir))
+		return error_errno("vm --guest: cannot create a private directory '%s'", g->dir);
+	snprintf(g->db, sizeof(g->db), "%s/results.db", g->dir);
+	snprintf(g->wal, sizeof(g->wal), "%s/results.db-wal", g->dir);
+	snprintf(g->out, sizeof(g->out), "%s/stdout", g->dir);
+	snprintf(g->err, sizeof(g->err), "%s/stderr", g->dir);
+	return 0;
+}
+
+static void guest_dir_remove(struct guest_dir *g)
+{
+	char shm[PATH_MAX];
+
+	if (!g->dir[0])
+		return;
+	snprintf(shm, sizeof(shm), "%s/results.db-shm", g->dir);
+	unlink(g->db);
+	unlink(g->wal);
+	unlink(shm);
+	unlink(g->out);
+	unlink(g->err);
+	rmdir(g->dir);
+}
+
 static int guest_main(const char *args_path)
 {
-	static char prog[] = "wakebench", db_flag[] = "--db", db_path[] = GUEST_DB;
+	static char prog[] = "wakebench", db_flag[] = "--db";
 	struct vmchan_writer w = {.fd = -1};
+	struct guest_dir g = {.dir = ""};
 	char *args, *p, **argv = NULL;
 	size_t len, n = 0;
 	struct utsname u;
@@ -248,20 +287,18 @@ static int guest_main(const char *args_path)
 	if (vmchan_send(&w, VMCHAN_HELLO, u.release, strlen(u.release)))
 		goto out;
 
+	if (guest_dir_create(&g))
+		goto out;
 	/* argv[0] becomes the program name; --db goes right after the subcommand. */
 	stores = guest_command_stores(argv[1]);
 	if (stores > 0) {
 		memmove(argv + 4, argv + 2, (n - 2) * sizeof(*argv));
 		argv[2] = db_flag;
-		argv[3] = db_path;
+		argv[3] = g.db;
 		n += 2;
 	}
 	argv[0] = prog;
 	argv[n] = NULL;
-	if (mkdir(GUEST_DIR, 0755) && errno != EEXIST) {
-		error_errno("cannot create '%s'", GUEST_DIR);
-		goto out;
-	}
 	uptime_ns = guest_uptime_ns();
 	start_ns = now_ns();
 	fflush(NULL);
@@ -271,8 +308,8 @@ static int guest_main(const char *args_path)
 		goto out;
 	}
 	if (pid == 0) {
-		int o = open(GUEST_DIR "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int e = open(GUEST_DIR "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int o = open(g.out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+		int e = open(g.err, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 
 		if (o < 0 || e < 0 || dup2(o, STDOUT_FILENO) < 0 || dup2(e, STDERR_FILENO) < 0)
 			_exit(126);
@@ -287,23 +324,25 @@ static int guest_main(const char *args_path)
 	duration_ns = now_ns() - start_ns;
 	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
-	send_output(&w, GUEST_DIR "/stdout", 1, &failed);
-	send_output(&w, GUEST_DIR "/stderr", 2, &failed);
+	send_output(&w, g.out, 1, &failed);
+	send_output(&w, g.err, 2, &failed);
 	if (stores > 0) {
-		send_file_if_present(&w, GUEST_DB, "results.db", &failed);
-		send_file_if_present(&w, GUEST_DB "-wal", "results.db-wal", &failed);
+		send_file_if_present(&w, g.db, "results.db", &failed);
+		send_file_if_present(&w, g.wal, "results.db-wal", &failed);
 	}
 	if (failed || vmchan_send_status(&w, status, duration_ns, uptime_ns) || vmchan_finish(&w))
 		goto out;
 	/* Every byte must have left the UART before /init powers off. */
 	tcdrain(w.fd);
 	close(w.fd);
+	guest_dir_remove(&g);
 	free(argv);
 	free(args);
 	return 0;
 out:
 	if (w.fd >= 0)
 		close(w.fd);
+	guest_dir_remove(&g);
 	free(argv);
 	free(args);
 	return EXIT_RUNTIME;
