@@ -758,6 +758,28 @@ static int open_read(const char *path, bool foreign, sqlite3 **out)
 	return 0;
 }
 
+/* PRAGMA quick_check: every page and record well-formed (no index cross-check). */
+static int check_structure(sqlite3 *db, const char *path)
+{
+	sqlite3_stmt *stmt;
+	char *verdict = NULL;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &stmt, NULL) == SQLITE_OK) {
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			verdict = text_printable(col_text(stmt, 0), 0);
+		sqlite3_finalize(stmt);
+	}
+	if (verdict && !strcmp(verdict, "ok")) {
+		free(verdict);
+		return 0;
+	}
+	error("store '%s' is damaged (%s): move it away or restore it "
+	      "from a copy",
+	      path, verdict ? verdict : sqlite3_errmsg(db));
+	free(verdict);
+	return -1;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out)
 {
 	bool ro = flags & STORE_READONLY, created = false;
@@ -848,6 +870,9 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		    (version < STORE_VERSION && apply_migrations(db, path, STORE_VERSION)))
 			goto fail;
 	}
+
+	if ((flags & STORE_CHECK) && check_structure(db, path))
+		goto fail;
 
 	st = xcalloc(1, sizeof(*st));
 	st->db = db;

@@ -22,6 +22,12 @@ struct store;
 enum {
 	STORE_CREATE = 1 << 0,   /* create the file (and its directory) if missing */
 	STORE_READONLY = 1 << 1,
+	/*
+	 * check the file's structure (PRAGMA quick_check) before use, for a
+	 * writer that measures before it stores: a damaged store is refused
+	 * before anything is measured, not at the first sample's commit
+	 */
+	STORE_CHECK = 1 << 2,
 };
 
 /* Opens or creates; prints one clear line and returns -1 on failure. */
