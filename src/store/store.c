@@ -136,6 +136,9 @@ struct store {
 	char boot_id[64];
 	sqlite3_stmt *ins_sample, *ins_metric, *ins_expmetric;
 	unsigned read_depth; /* nested store_read_begin() calls */
+	/* read as immutable: the file as it was then, to tell a writer that came */
+	bool immutable;
+	struct stat immutable_sb;
 };
 
 int store_schema_version(void)
@@ -724,13 +727,15 @@ out:
 }
 
 /* Open path read-only, creating nothing next to it (see read_mode()). */
-static int open_read(const char *path, bool foreign, sqlite3 **out)
+static int open_read(const char *path, bool foreign, sqlite3 **out, bool *immutable)
 {
 	int oflags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, rc;
 	enum read_mode mode = read_mode(path);
 	sqlite3 *db = NULL;
 
 	*out = NULL;
+	if (immutable)
+		*immutable = mode == READ_IMMUTABLE;
 	if (mode == READ_COPY)
 		return open_copy(path, foreign, out);
 	if (mode == READ_IMMUTABLE) {
@@ -782,7 +787,8 @@ static int check_structure(sqlite3 *db, const char *path)
 
 int store_open(const char *path, unsigned flags, struct store **out)
 {
-	bool ro = flags & STORE_READONLY, created = false;
+	bool ro = flags & STORE_READONLY, created = false, immutable = false;
+	struct stat isb = { 0 };
 	struct store *st;
 	struct stat sb;
 	sqlite3 *db = NULL;
@@ -839,7 +845,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 
 	if (ro) {
 		/* a reader creates nothing: no -wal, no -shm (see read_mode()) */
-		if (open_read(path, false, &db))
+		if (stat(path, &isb) || open_read(path, false, &db, &immutable))
 			goto fail;
 	} else {
 		/* one connection per thread: SQLite's own mutexes are not needed */
@@ -878,6 +884,9 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	st->db = db;
 	st->path = xstrdup(path);
 	st->readonly = ro;
+	/* an upgraded copy in memory is read, not the file */
+	st->immutable = immutable && version >= STORE_VERSION;
+	st->immutable_sb = isb;
 	read_boot_id(st->boot_id, sizeof(st->boot_id));
 	if (!ro && prepare_writes(st)) {
 		store_close(st);
@@ -904,6 +913,18 @@ void store_close(struct store *st)
 {
 	if (!st)
 		return;
+	if (st->immutable) {
+		struct stat sb;
+
+		/* a writer's checkpoint came while we read without locks: say so */
+		if (!stat(st->path, &sb) &&
+		    (sb.st_size != st->immutable_sb.st_size ||
+		     sb.st_mtim.tv_sec != st->immutable_sb.st_mtim.tv_sec ||
+		     sb.st_mtim.tv_nsec != st->immutable_sb.st_mtim.tv_nsec))
+			warning("store '%s' was changed by a writer while being read: run the "
+				"command again for a consistent view",
+				st->path);
+	}
 	sqlite3_finalize(st->ins_sample);
 	sqlite3_finalize(st->ins_metric);
 	sqlite3_finalize(st->ins_expmetric);
@@ -2080,7 +2101,7 @@ static int open_foreign(const char *path, sqlite3 **out)
 		return -1;
 	if (version < 0)
 		return error("store '%s' is empty: nothing stored yet", path);
-	if (open_read(path, true, &db) || check_schema(db, path, &version) ||
+	if (open_read(path, true, &db, NULL) || check_schema(db, path, &version) ||
 	    verify_schema(db, "main", version, path))
 		goto fail;
 	integrity = NULL;
