@@ -4,14 +4,18 @@
  * document written by `export` into this one. Experiments are matched by
  * UUID: those already present are skipped, so importing twice changes
  * nothing. Each file is merged in one transaction and only read (an older
- * schema is upgraded in memory).
+ * schema is upgraded in memory), as untrusted input: a file that fails a
+ * check is refused whole, with one line naming it. The store is created
+ * only when a file can be merged into it.
  */
 #include "cli/cli.h"
 #include "store/store.h"
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static const char import_usage[] = "FILE...";
 static const char import_description[] =
@@ -25,7 +29,8 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 		ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY, (1u << FMT_TEXT) | (1u << FMT_JSON)) };
 	struct opts_result res;
 	json_object *out = NULL;
-	struct store *st;
+	struct store *st = NULL;
+	const char *dst;
 	size_t i;
 	int ret = EXIT_OK;
 
@@ -37,16 +42,24 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 		die_usage("import: give the store file(s) to merge, e.g. 'wakebench import "
 			  "other.db'");
 	}
-	if (store_open(cli_db_path(ctx), STORE_CREATE, &st)) {
-		opts_result_release(&res);
-		return EXIT_RUNTIME;
-	}
+	dst = cli_db_path(ctx);
 	if (ctx->format == FMT_JSON)
 		out = json_object_new_array();
 	for (i = 0; i < res.npos; i++) {
 		int64_t *ids = NULL;
 		size_t added, skipped, k;
 
+		if (!st) {
+			/* a store that does not exist yet is created for a file that merges */
+			if (access(dst, F_OK) && errno == ENOENT && store_import_check(res.pos[i])) {
+				ret = EXIT_RUNTIME;
+				continue;
+			}
+			if (store_open(dst, STORE_CREATE, &st)) {
+				ret = EXIT_RUNTIME;
+				break;
+			}
+		}
 		if (store_import(st, res.pos[i], &ids, &added, &skipped)) {
 			ret = EXIT_RUNTIME;
 			continue;

@@ -35,6 +35,7 @@ struct run_state {
 	size_t nsamples;
 	struct progress progress;
 	unsigned measured; /* measured (non-warm-up) samples done */
+	unsigned nstored;  /* samples committed to the store, warm-up included */
 };
 
 /*
@@ -90,6 +91,27 @@ static void print_sample(struct run_state *st, const struct sample *s)
 }
 
 /*
+ * A sample measured but not stored (the store failed, e.g. the disk is
+ * full; the store's own line said why): it is neither printed as a result
+ * nor counted, and the run stops. Say what was lost and what is kept.
+ */
+static void lost_sample(struct run_state *st, bool warmup)
+{
+	char which[48];
+
+	progress_clear(&st->progress);
+	if (warmup)
+		snprintf(which, sizeof(which), "the warm-up sample");
+	else
+		snprintf(which, sizeof(which), "sample %u/%llu", st->measured + 1,
+			 (unsigned long long)st->rp->samples);
+	error("run: %s was measured but could not be stored: it is lost; the %u sample%s "
+	      "stored before it %s kept in '%s'",
+	      which, st->nstored, st->nstored == 1 ? "" : "s", st->nstored == 1 ? "is" : "are",
+	      cli_db_path(st->ctx));
+}
+
+/*
  * Run one sample (a warm-up when warmup is set), store it, print it.
  * Returns 0 when a sample was produced, -1 on a setup error (reported).
  */
@@ -105,12 +127,17 @@ static int one_sample(struct run_state *st, const struct run_spec *spec, bool wa
 	if (runner_sample(spec, duration_ns, s))
 		return -1;
 	s->warmup = warmup;
+	if (experiment_add_sample(&st->ex, st->config_id, s)) {
+		lost_sample(st, warmup);
+		return 0;
+	}
 	st->nsamples++;
 	if (!warmup) {
 		st->measured++;
 		st->progress.done++;
 	}
-	experiment_add_sample(&st->ex, st->config_id, s);
+	if (st->ex.store)
+		st->nstored++;
 	print_sample(st, s);
 	return 0;
 }
@@ -138,7 +165,14 @@ static int calibrate(struct run_state *st, const struct run_spec *traced,
 	sample_init(&s);
 	if (runner_sample(&spec, st->rp->duration_ns, &s))
 		return -1;
-	experiment_add_sample(&st->ex, config_id, &s);
+	if (experiment_add_sample(&st->ex, config_id, &s)) {
+		/* not stored: no overhead is claimed from it */
+		error("run: the untraced calibration sample was measured but could not be stored: "
+		      "it is lost; the %u samples stored before it are kept in '%s'",
+		      st->nstored, cli_db_path(st->ctx));
+		snprintf(line, len, "tracing overhead: unknown (the untraced sample was not stored)");
+		return 0;
+	}
 	if (s.status == SAMPLE_OK)
 		probes_overhead_line(traced_median, s.ops_per_s, running_median_of(st, true),
 				     s.ops_per_cpu_s, line, len);

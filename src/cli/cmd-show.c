@@ -5,10 +5,13 @@
  * changed between start and end), and every sample with every metric,
  * including failed samples with their reason and unavailable metrics with
  * theirs. `--format json` prints the same document as `export --format json`
- * restricted to this experiment.
+ * restricted to this experiment. Stored text may come from another machine
+ * or a guest: the text output shows its control characters as escapes
+ * (util/text.h); JSON keeps it exact.
  */
 #include "cli/cli.h"
 #include "store/store.h"
+#include "util/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,23 @@ static void format_time(uint64_t ns, char *buf, size_t len)
 
 	if (!ns || !localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S %Z", &tm))
 		snprintf(buf, len, "-");
+}
+
+/* "  %-12s %s\n" with the value made safe to print; NULL prints dflt. */
+static void field(const char *name, const char *value, const char *dflt)
+{
+	printf("  %-12s ", name);
+	text_fput(stdout, value ? value : dflt, 0);
+	putchar('\n');
+}
+
+/* printf's "%-*s" of stored text, made safe to print. */
+static void padded(const char *text, int width)
+{
+	char *t = text_printable(text, 0);
+
+	printf("%-*s", width, t);
+	free(t);
 }
 
 static void print_env(struct store *st, int64_t exp_id)
@@ -55,10 +75,15 @@ static void print_env(struct store *st, int64_t exp_id)
 				header = true;
 			}
 			later = env_get(&end, start.e[i].key);
-			if (later && strcmp(later, start.e[i].value))
-				printf("    %-32s %s -> %s\n", start.e[i].key, start.e[i].value, later);
-			else
-				printf("    %-32s %s\n", start.e[i].key, start.e[i].value);
+			fputs("    ", stdout);
+			padded(start.e[i].key, 32);
+			putchar(' ');
+			text_fput(stdout, start.e[i].value, 0);
+			if (later && strcmp(later, start.e[i].value)) {
+				fputs(" -> ", stdout);
+				text_fput(stdout, later, 0);
+			}
+			putchar('\n');
 		}
 		/* keys only recorded at the end */
 		for (i = 0; i < end.n; i++) {
@@ -68,7 +93,11 @@ static void print_env(struct store *st, int64_t exp_id)
 				printf("  %s:\n", env_impact_name((enum impact)impact));
 				header = true;
 			}
-			printf("    %-32s (end) %s\n", end.e[i].key, end.e[i].value);
+			fputs("    ", stdout);
+			padded(end.e[i].key, 32);
+			fputs(" (end) ", stdout);
+			text_fput(stdout, end.e[i].value, 0);
+			putchar('\n');
 		}
 	}
 out:
@@ -90,19 +119,29 @@ static int print_sample(void *arg, const struct store_row *row)
 		printf("\nsamples:\n  %5s %-16s %-11s %6s %12s %8s %8s %8s %14s %14s\n", "index",
 		       "config", "status", "warmup", "ops", "real_s", "usr_s", "sys_s", "ops/s",
 		       "ops/cpu-s");
-	printf("  %5u %-16s %-11s %6s %12llu %8.3f %8.3f %8.3f %14.2f %14.2f\n", s->index,
-	       row->cfg ? row->cfg->name : "?", sample_status_name(s->status),
-	       s->warmup ? "yes" : "no", (unsigned long long)s->ops, s->real_s, s->usr_s,
-	       s->sys_s, s->ops_per_s, s->ops_per_cpu_s);
-	if (s->reason[0])
-		printf("        reason: %s\n", s->reason);
+	printf("  %5u ", s->index);
+	padded(row->cfg ? row->cfg->name : "?", 16);
+	printf(" %-11s %6s %12llu %8.3f %8.3f %8.3f %14.2f %14.2f\n",
+	       sample_status_name(s->status), s->warmup ? "yes" : "no",
+	       (unsigned long long)s->ops, s->real_s, s->usr_s, s->sys_s, s->ops_per_s,
+	       s->ops_per_cpu_s);
+	if (s->reason[0]) {
+		fputs("        reason: ", stdout);
+		text_fput(stdout, s->reason, 0);
+		putchar('\n');
+	}
 	for (i = 0; i < s->nmetrics; i++) {
 		const struct metric *m = &s->metrics[i];
 
-		if (m->available)
-			printf("        %-28s %.6g\n", m->name, m->value);
-		else
-			printf("        %-28s unavailable (%s)\n", m->name, m->why);
+		fputs("        ", stdout);
+		padded(m->name, 28);
+		if (m->available) {
+			printf(" %.6g\n", m->value);
+		} else {
+			fputs(" unavailable (", stdout);
+			text_fput(stdout, m->why, 0);
+			fputs(")\n", stdout);
+		}
 	}
 	return 0;
 }
@@ -125,17 +164,19 @@ static int show_text(struct store *st, int64_t exp_id)
 	}
 	format_time(e->started_ns, started, sizeof(started));
 	format_time(e->ended_ns, ended, sizeof(ended));
-	printf("experiment %lld  %s\n", (long long)e->id, e->uuid);
-	printf("  %-12s %s\n", "status", e->status);
-	printf("  %-12s %s\n", "kind", e->kind ? e->kind : "");
-	printf("  %-12s %s\n", "workload", e->workload ? e->workload : "");
-	printf("  %-12s %s\n", "profile", e->profile ? e->profile : "-");
-	printf("  %-12s %s\n", "label", e->label ? e->label : "-");
-	printf("  %-12s %s\n", "host", e->host ? e->host : "-");
-	printf("  %-12s %s\n", "kernel", e->kernel ? e->kernel : "-");
-	printf("  %-12s %s\n", "wakebench", e->version ? e->version : "-");
-	printf("  %-12s %s\n", "command", e->cmdline ? e->cmdline : "-");
-	printf("  %-12s %s\n", "parameters", e->params_json ? e->params_json : "-");
+	printf("experiment %lld  ", (long long)e->id);
+	text_fput(stdout, e->uuid, 0);
+	putchar('\n');
+	field("status", e->status, "");
+	field("kind", e->kind, "");
+	field("workload", e->workload, "");
+	field("profile", e->profile, "-");
+	field("label", e->label, "-");
+	field("host", e->host, "-");
+	field("kernel", e->kernel, "-");
+	field("wakebench", e->version, "-");
+	field("command", e->cmdline, "-");
+	field("parameters", e->params_json, "-");
 	printf("  %-12s %s\n", "started", started);
 	if (e->ended_ns > e->started_ns) {
 		char dur[32];
@@ -151,9 +192,13 @@ static int show_text(struct store *st, int64_t exp_id)
 	if (store_list_configs(st, &f, &cfgs, &ncfg))
 		return EXIT_RUNTIME;
 	printf("\nconfigs:\n");
-	for (i = 0; i < ncfg; i++)
-		printf("  %-20s features: %s\n", cfgs[i].name,
-		       cfgs[i].features ? cfgs[i].features : "unknown");
+	for (i = 0; i < ncfg; i++) {
+		fputs("  ", stdout);
+		padded(cfgs[i].name, 20);
+		fputs(" features: ", stdout);
+		text_fput(stdout, cfgs[i].features ? cfgs[i].features : "unknown", 0);
+		putchar('\n');
+	}
 	store_configs_free(cfgs, ncfg);
 
 	print_env(st, exp_id);

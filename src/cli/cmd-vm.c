@@ -8,15 +8,17 @@
  * initramfs (cached under its SHA-256) plus a small archive holding this
  * invocation's arguments, then boot round by round, kernels alternating
  * (k1 k2 k1 k2 ...). Each round's result channel is validated; the guest's
- * store gets the virtualisation keys and is imported in one transaction,
- * so a round is either wholly in the host store or not at all. A failed
+ * store is untrusted input, only read (hardened, every row checked), and
+ * imported in one transaction together with the virtualisation keys the
+ * host attests, so a round is either wholly in the host store or not at all. A failed
  * round says why and shows the console's tail; later rounds still run.
  * Ctrl-C kills qemu, removes the temporary files and keeps the rounds
  * already imported.
  *
  * Guest side (hidden `vm --guest ARGS`, started by the guest's /init): run
- * the subcommand with a store in the guest's tmpfs, then send its output,
- * its store and its exit status home on the dedicated serial port.
+ * the subcommand with a store in a private directory of the guest's tmpfs,
+ * then send its output, its store and its exit status home on the
+ * dedicated serial port.
  */
 #include "cli/cli.h"
 #include "runner/vm.h"
@@ -24,6 +26,7 @@
 #include "store/store.h"
 #include "sys/initramfs.h"
 #include "sys/vmhost.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -135,8 +138,6 @@ static const struct {
     {"run", 1}, {"ab", 1}, {"env", 0}, {"features", 0}, {"list", 0},
 };
 
-#define GUEST_DIR	   "/tmp/wakebench"
-#define GUEST_DB	   GUEST_DIR "/results.db"
 #define GUEST_ARGS	   "/wakebench/args"
 #define CONSOLE_TAIL_LINES 25
 
@@ -214,10 +215,50 @@ static void send_output(struct vmchan_writer *w, const char *path, int stream, i
 	free(data);
 }
 
+/*
+ * The guest's working directory: private (mkdtemp, 0700) under $TMPDIR or
+ * /tmp, so that nothing planted there (a symlink in place of a file it
+ * writes) is followed; its files are created with O_EXCL | O_NOFOLLOW.
+ */
+struct guest_dir {
+	char dir[PATH_MAX - 64];
+	char db[PATH_MAX], wal[PATH_MAX], out[PATH_MAX], err[PATH_MAX];
+};
+
+static int guest_dir_create(struct guest_dir *g)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(g->dir, sizeof(g->dir), "%s/wakebench-guest.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(g->dir))
+		return error_errno("vm --guest: cannot create a private directory '%s'", g->dir);
+	snprintf(g->db, sizeof(g->db), "%s/results.db", g->dir);
+	snprintf(g->wal, sizeof(g->wal), "%s/results.db-wal", g->dir);
+	snprintf(g->out, sizeof(g->out), "%s/stdout", g->dir);
+	snprintf(g->err, sizeof(g->err), "%s/stderr", g->dir);
+	return 0;
+}
+
+static void guest_dir_remove(struct guest_dir *g)
+{
+	char shm[PATH_MAX];
+
+	if (!g->dir[0])
+		return;
+	snprintf(shm, sizeof(shm), "%s/results.db-shm", g->dir);
+	unlink(g->db);
+	unlink(g->wal);
+	unlink(shm);
+	unlink(g->out);
+	unlink(g->err);
+	rmdir(g->dir);
+}
+
 static int guest_main(const char *args_path)
 {
-	static char prog[] = "wakebench", db_flag[] = "--db", db_path[] = GUEST_DB;
+	static char prog[] = "wakebench", db_flag[] = "--db";
 	struct vmchan_writer w = {.fd = -1};
+	struct guest_dir g = {.dir = ""};
 	char *args, *p, **argv = NULL;
 	size_t len, n = 0;
 	struct utsname u;
@@ -246,20 +287,18 @@ static int guest_main(const char *args_path)
 	if (vmchan_send(&w, VMCHAN_HELLO, u.release, strlen(u.release)))
 		goto out;
 
+	if (guest_dir_create(&g))
+		goto out;
 	/* argv[0] becomes the program name; --db goes right after the subcommand. */
 	stores = guest_command_stores(argv[1]);
 	if (stores > 0) {
 		memmove(argv + 4, argv + 2, (n - 2) * sizeof(*argv));
 		argv[2] = db_flag;
-		argv[3] = db_path;
+		argv[3] = g.db;
 		n += 2;
 	}
 	argv[0] = prog;
 	argv[n] = NULL;
-	if (mkdir(GUEST_DIR, 0755) && errno != EEXIST) {
-		error_errno("cannot create '%s'", GUEST_DIR);
-		goto out;
-	}
 	uptime_ns = guest_uptime_ns();
 	start_ns = now_ns();
 	fflush(NULL);
@@ -269,8 +308,8 @@ static int guest_main(const char *args_path)
 		goto out;
 	}
 	if (pid == 0) {
-		int o = open(GUEST_DIR "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int e = open(GUEST_DIR "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int o = open(g.out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+		int e = open(g.err, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 
 		if (o < 0 || e < 0 || dup2(o, STDOUT_FILENO) < 0 || dup2(e, STDERR_FILENO) < 0)
 			_exit(126);
@@ -285,23 +324,25 @@ static int guest_main(const char *args_path)
 	duration_ns = now_ns() - start_ns;
 	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
-	send_output(&w, GUEST_DIR "/stdout", 1, &failed);
-	send_output(&w, GUEST_DIR "/stderr", 2, &failed);
+	send_output(&w, g.out, 1, &failed);
+	send_output(&w, g.err, 2, &failed);
 	if (stores > 0) {
-		send_file_if_present(&w, GUEST_DB, "results.db", &failed);
-		send_file_if_present(&w, GUEST_DB "-wal", "results.db-wal", &failed);
+		send_file_if_present(&w, g.db, "results.db", &failed);
+		send_file_if_present(&w, g.wal, "results.db-wal", &failed);
 	}
 	if (failed || vmchan_send_status(&w, status, duration_ns, uptime_ns) || vmchan_finish(&w))
 		goto out;
 	/* Every byte must have left the UART before /init powers off. */
 	tcdrain(w.fd);
 	close(w.fd);
+	guest_dir_remove(&g);
 	free(argv);
 	free(args);
 	return 0;
 out:
 	if (w.fd >= 0)
 		close(w.fd);
+	guest_dir_remove(&g);
 	free(argv);
 	free(args);
 	return EXIT_RUNTIME;
@@ -466,40 +507,38 @@ struct vm_run_ctx {
 	char *cmdline;
 };
 
-static void add_key(struct store *g, int64_t exp_id, const char *key, enum impact impact,
-		    const char *value, int *failed)
+/*
+ * The keys the host attests of a round: its accelerator, qemu, the guest's
+ * CPUs and memory, the kernel image and its SHA-256. They are written into
+ * the host store as the round is imported; every vm.* key the guest's store
+ * holds is dropped (the guest cannot vouch for them).
+ */
+static void vm_keys(struct env *env, const struct vm_run_ctx *rc, const struct kernel_info *k,
+		    unsigned round, unsigned nrounds)
 {
-	if (!*failed && store_add_env_entry(g, exp_id, "start", key, value, impact))
-		*failed = 1;
-}
+	char mem[32];
 
-static void add_vm_keys(struct store *g, int64_t exp_id, const struct vm_run_ctx *rc,
-			const struct kernel_info *k, unsigned round, unsigned nrounds, int *failed)
-{
-	char mem[32], cpus[24], rnd[32];
-
+	memset(env, 0, sizeof(*env));
 	format_size(rc->p->memory_bytes, mem, sizeof(mem));
-	snprintf(cpus, sizeof(cpus), "%llu", (unsigned long long)rc->p->cpus);
-	snprintf(rnd, sizeof(rnd), "%u/%u", round, nrounds);
-	add_key(g, exp_id, "vm.accel", IMPACT_STRONG, rc->accel, failed);
+	env_set(env, "vm.accel", IMPACT_STRONG, "%s", rc->accel);
 	if (!strcmp(rc->accel, "tcg"))
-		add_key(g, exp_id, "vm.warning", IMPACT_WEAK,
-			"TCG: absolute numbers are emulated; the scheduler's decisions are real",
-			failed);
-	add_key(g, exp_id, "vm.qemu_version", IMPACT_MEDIUM, rc->qemu_version, failed);
-	add_key(g, exp_id, "vm.guest_cpus", IMPACT_STRONG, cpus, failed);
-	add_key(g, exp_id, "vm.guest_memory", IMPACT_WEAK, mem, failed);
-	add_key(g, exp_id, "vm.kernel_image", IMPACT_IDENTITY, k->abspath, failed);
-	add_key(g, exp_id, "vm.kernel_sha256", IMPACT_IDENTITY, k->sha256, failed);
-	add_key(g, exp_id, "vm.append", IMPACT_MEDIUM, rc->p->append ? rc->p->append : "", failed);
-	add_key(g, exp_id, "vm.round", IMPACT_RUN, rnd, failed);
-	add_key(g, exp_id, "vm.host_cmdline", IMPACT_RUN, rc->cmdline, failed);
+		env_set(env, "vm.warning", IMPACT_WEAK, "%s",
+			"TCG: absolute numbers are emulated; the scheduler's decisions are real");
+	env_set(env, "vm.qemu_version", IMPACT_MEDIUM, "%s", rc->qemu_version);
+	env_set(env, "vm.guest_cpus", IMPACT_STRONG, "%llu", (unsigned long long)rc->p->cpus);
+	env_set(env, "vm.guest_memory", IMPACT_WEAK, "%s", mem);
+	env_set(env, "vm.kernel_image", IMPACT_IDENTITY, "%s", k->abspath);
+	env_set(env, "vm.kernel_sha256", IMPACT_IDENTITY, "%s", k->sha256);
+	env_set(env, "vm.append", IMPACT_MEDIUM, "%s", rc->p->append ? rc->p->append : "");
+	env_set(env, "vm.round", IMPACT_RUN, "%u/%u", round, nrounds);
+	env_set(env, "vm.host_cmdline", IMPACT_RUN, "%s", rc->cmdline);
 }
 
 /*
- * Write the guest's store under dir, add the vm keys to its experiments,
- * and import it into the host store (one transaction there). Returns the
- * number of experiments added, or -1.
+ * Write the guest's store under dir (private to this run) and import it
+ * into the host store with the host's vm keys, in one transaction there.
+ * The guest's file is only read, as untrusted input (store_import_with()).
+ * Returns the number of experiments added, or -1.
  */
 static int import_round(const struct vm_run_ctx *rc, const struct vmchan_result *res,
 			const char *dir, const struct kernel_info *k, unsigned round,
@@ -507,13 +546,12 @@ static int import_round(const struct vm_run_ctx *rc, const struct vmchan_result 
 {
 	const struct vmchan_file *db = vmchan_find_file(res, "results.db");
 	const struct vmchan_file *wal = vmchan_find_file(res, "results.db-wal");
+	struct store_import_opts opts = { .attest_prefix = "vm." };
+	struct env keys;
 	char *path, *walpath;
-	struct store *g = NULL;
-	struct store_experiment *exps = NULL;
-	size_t nexps = 0, i, nadded = 0;
+	size_t nadded = 0;
 	int64_t *ids = NULL;
-	char *integrity;
-	int failed = 0;
+	int ret = -1;
 
 	*nskipped = 0;
 	if (!db)
@@ -523,48 +561,35 @@ static int import_round(const struct vm_run_ctx *rc, const struct vmchan_result 
 	if (mkdir(dir, 0700) || write_file_plain(path, db->data, db->len) ||
 	    (wal && write_file_plain(walpath, wal->data, wal->len))) {
 		error_errno("vm: cannot write the guest's store to '%s'", dir);
-		goto fail;
+		goto out;
 	}
-	if (store_open(path, 0, &g))
-		goto fail;
-	integrity = store_integrity_check(g);
-	if (strcmp(integrity, "ok")) {
-		error("vm: the guest's store is damaged: %s", integrity);
-		free(integrity);
-		goto fail;
-	}
-	free(integrity);
-	if (store_list_experiments(g, NULL, &exps, &nexps))
-		goto fail;
-	for (i = 0; i < nexps && !failed; i++)
-		add_vm_keys(g, exps[i].id, rc, k, round, nrounds, &failed);
-	store_experiments_free(exps, nexps);
-	store_close(g);
-	g = NULL;
-	if (failed)
-		goto fail;
-	if (store_import(rc->st, path, &ids, &nadded, nskipped))
-		goto fail;
+	vm_keys(&keys, rc, k, round, nrounds);
+	opts.env = &keys;
+	if (!store_import_with(rc->st, path, &opts, &ids, &nadded, nskipped))
+		ret = (int)nadded;
+	env_release(&keys);
 	free(ids);
+out:
 	free(path);
 	free(walpath);
-	return (int)nadded;
-fail:
-	if (g)
-		store_close(g);
-	free(path);
-	free(walpath);
-	return -1;
+	return ret;
 }
 
+/* The guest's stderr, line by line, control characters made harmless. */
 static void print_guest_stderr(const char *text, const char *release)
 {
 	const char *p = text;
 
 	while (*p) {
 		size_t n = strcspn(p, "\n");
+		char *line = strndup(p, n);
 
-		fprintf(stderr, "[guest %s] %.*s\n", release, (int)n, p);
+		if (!line)
+			die("out of memory");
+		fprintf(stderr, "[guest %s] ", release);
+		text_fput(stderr, line, TEXT_MULTILINE);
+		fputc('\n', stderr);
+		free(line);
 		p += n;
 		if (*p)
 			p++;
@@ -767,7 +792,7 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		    .qemu_log_path = qlog,
 		};
 		struct vm_outcome o;
-		char wall[32], dur[32], over[32];
+		char wall[32], dur[32], over[32], *release = NULL;
 		size_t nskipped = 0;
 		int added;
 
@@ -784,16 +809,21 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		format_duration(o.wall_ns / 1000000ull * 1000000ull, wall, sizeof(wall));
 		if (!o.ok) {
 			nfailed++;
+			char *reason = text_printable(o.reason, 0);
+
 			error("vm: round %u/%u ('%s') failed after %s: %s", r + 1, nrounds, k->path,
-			      wall, o.reason);
+			      wall, reason);
+			free(reason);
 			fprintf(stderr, "wakebench: console tail:\n");
 			vm_console_tail(console, CONSOLE_TAIL_LINES, "  | ", stderr);
 			keep_console(console, r + 1, k);
 			goto next;
 		}
-		fputs(o.res.out, stdout);
+		/* What the guest says is text from an untrusted source, like its store. */
+		release = text_printable(o.res.release, 0);
+		text_fput(stdout, o.res.out, TEXT_MULTILINE);
 		fflush(stdout);
-		print_guest_stderr(o.res.err, o.res.release);
+		print_guest_stderr(o.res.err, release);
 		format_duration(o.res.duration_ns / 1000000ull * 1000000ull, dur, sizeof(dur));
 		format_duration(o.wall_ns > o.res.duration_ns
 				    ? (o.wall_ns - o.res.duration_ns) / 1000000ull * 1000000ull
@@ -816,10 +846,11 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		nok++;
 		info("vm: round %u/%u: kernel %s, subcommand exit %d, %d experiment%s imported; "
 		     "qemu ran %s, subcommand %s, boot overhead %s",
-		     r + 1, nrounds, o.res.release, o.res.exit_status, added, added == 1 ? "" : "s",
-		     wall, dur, over);
+		     r + 1, nrounds, release, o.res.exit_status, added, added == 1 ? "" : "s", wall,
+		     dur, over);
 		vm_outcome_release(&o);
 	next:
+		free(release);
 		if (vm_stop_signal())
 			interrupted = 1;
 		if (!p.keep_temp) {

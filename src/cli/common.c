@@ -115,8 +115,14 @@ const char *cli_db_path(const struct ctx *ctx)
 	static char path[4096];
 	const char *env, *home;
 
-	if (ctx->db_path && *ctx->db_path)
+	if (ctx->db_path) {
+		/* an empty --db is a mistake (an unset variable?), not the default store */
+		if (!*ctx->db_path)
+			die_usage("option '--db': the path is empty: give the store's file, or "
+				  "leave --db out for the default store");
 		return ctx->db_path;
+	}
+	/* an empty WAKEBENCH_DB counts as unset, as an empty XDG_DATA_HOME does */
 	env = getenv("WAKEBENCH_DB");
 	if (env && *env)
 		return env;

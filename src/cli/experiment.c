@@ -387,7 +387,8 @@ int experiment_begin(struct experiment *ex, struct ctx *ctx, const char *kind,
 		goto fail;
 	if (ctx->no_store)
 		return 0;
-	if (store_open(cli_db_path(ctx), STORE_CREATE, &ex->store))
+	/* a damaged store is refused now, before anything is measured */
+	if (store_open(cli_db_path(ctx), STORE_CREATE | STORE_CHECK, &ex->store))
 		goto fail;
 	ex->info.kind = kind;
 	ex->info.workload = wl->name;

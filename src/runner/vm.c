@@ -8,6 +8,7 @@
  * nothing here runs while the guest measures, apart from that.
  */
 #include "runner/vm.h"
+#include "util/text.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -375,19 +376,18 @@ void vm_console_tail(const char *path, unsigned lines, const char *prefix, FILE 
 
 		while (end < len && data[end] != '\n')
 			end++;
+		char *line = xmalloc(end - start + 1);
+		size_t n = 0;
+
+		for (i = start; i < end; i++)
+			if (data[i] != '\r' && data[i] != '\0')
+				line[n++] = data[i];
+		line[n] = '\0';
 		fputs(prefix, f);
 		/* The console may hold anything: show control bytes harmlessly. */
-		for (i = start; i < end; i++) {
-			unsigned char c = (unsigned char)data[i];
-
-			if (c == '\r')
-				continue;
-			if (c < 0x20 && c != '\t')
-				fprintf(f, "\\x%02x", c);
-			else
-				fputc(c, f);
-		}
+		text_fput(f, line, TEXT_MULTILINE);
 		fputc('\n', f);
+		free(line);
 		start = end + 1;
 	}
 	free(data);

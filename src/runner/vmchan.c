@@ -267,7 +267,8 @@ int vmchan_parse(const uint8_t *buf, size_t len, struct vmchan_result *res, char
 			return fail(why, whylen, "%zu unexpected bytes after the END record",
 				    len - off);
 		if (len - off < VMCHAN_HDR_BYTES) {
-			if (get_u32(p) != VMCHAN_MAGIC && len - off >= 4)
+			/* only the bytes that are there: the magic needs 4 */
+			if (len - off >= 4 && get_u32(p) != VMCHAN_MAGIC)
 				return fail(why, whylen, "garbage at byte %zu", off);
 			return fail(why, whylen, "truncated record header at byte %zu", off);
 		}

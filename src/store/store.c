@@ -15,6 +15,7 @@
  * one left "running" by a killed process reads as "interrupted".
  */
 #include "store/store.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -135,6 +136,9 @@ struct store {
 	char boot_id[64];
 	sqlite3_stmt *ins_sample, *ins_metric, *ins_expmetric;
 	unsigned read_depth; /* nested store_read_begin() calls */
+	/* read as immutable: the file as it was then, to tell a writer that came */
+	bool immutable;
+	struct stat immutable_sb;
 };
 
 int store_schema_version(void)
@@ -327,7 +331,7 @@ static int mkdir_parents(const char *path)
 		char c = *p;
 
 		*p = '\0';
-		if (mkdir(dir, 0755) && errno != EEXIST) {
+		if (mkdir(dir, 0700) && errno != EEXIST) {
 			ret = error_errno("cannot create the store's directory '%s'", dir);
 			break;
 		}
@@ -508,14 +512,49 @@ static int enable_wal(sqlite3 *db, const char *path)
 	}
 }
 
+/*
+ * Settings of a connection to a file that wakebench may not have written
+ * (an import's source, a vm guest's store): nothing in its schema runs here.
+ * Set before the schema is first read.
+ */
+static int harden_connection(sqlite3 *db, const char *path)
+{
+	static const struct {
+		int op, value;
+		const char *what;
+	} settings[] = {
+		{ SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, "disable triggers" },
+#ifdef SQLITE_DBCONFIG_ENABLE_VIEW
+		{ SQLITE_DBCONFIG_ENABLE_VIEW, 0, "disable views" },
+#endif
+#ifdef SQLITE_DBCONFIG_DEFENSIVE
+		{ SQLITE_DBCONFIG_DEFENSIVE, 1, "enable the defensive mode" },
+#endif
+#ifdef SQLITE_DBCONFIG_TRUSTED_SCHEMA
+		{ SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, "distrust the schema" },
+#endif
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(settings); i++) {
+		int now = -1;
+
+		if (sqlite3_db_config(db, settings[i].op, settings[i].value, &now) != SQLITE_OK ||
+		    now != settings[i].value)
+			return error("store '%s': cannot %s for reading it", path, settings[i].what);
+	}
+	return 0;
+}
+
 /* Replace *db by an in-memory copy (to upgrade without writing the file). */
-static int copy_to_memory(sqlite3 **db, const char *path)
+static int copy_to_memory(sqlite3 **db, const char *path, bool foreign)
 {
 	sqlite3 *mem;
 	sqlite3_backup *b;
 	int rc;
 
-	if (sqlite3_open(":memory:", &mem) != SQLITE_OK) {
+	if (sqlite3_open(":memory:", &mem) != SQLITE_OK ||
+	    (foreign && harden_connection(mem, path))) {
 		sqlite3_close(mem);
 		return error("store '%s': cannot open an in-memory copy", path);
 	}
@@ -570,25 +609,7 @@ static bool dir_not_writable(const char *path)
 	return shut;
 }
 
-/*
- * True when this process cannot write the store's directory and no
- * write-ahead log is pending: then WAL's shared-memory file cannot be
- * created, and the committed file is all there is to read.
- */
-static bool cannot_share_wal(const char *path)
-{
-	bool shut = dir_not_writable(path);
-	char side[PATH_MAX];
-	struct stat sb;
-
-	snprintf(side, sizeof(side), "%s-wal", path);
-	if (!stat(side, &sb) && sb.st_size > 0)
-		return false;
-	snprintf(side, sizeof(side), "%s-shm", path);
-	return shut && access(side, R_OK) != 0;
-}
-
-/* "file:PATH?immutable=1" with PATH percent-encoded. */
+/* "file:PATH?mode=ro&immutable=1" with PATH percent-encoded. */
 static char *immutable_uri(const char *path)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -605,13 +626,169 @@ static char *immutable_uri(const char *path)
 			*o++ = hex[*p & 15];
 		}
 	}
-	strcpy(o, "?immutable=1");
+	strcpy(o, "?mode=ro&immutable=1");
 	return uri;
+}
+
+/*
+ * How a reader opens a store without creating anything next to it
+ * (doc/store.md, "Readers"):
+ * - READ_SHARED: a readable -shm exists, so a writer may be live: share its
+ *   WAL index as an ordinary read-only connection (both side files exist
+ *   already, nothing is created);
+ * - READ_COPY: no -shm but a non-empty -wal (a killed writer's, or a copied
+ *   store's): recover a private copy of both in a private directory;
+ * - READ_IMMUTABLE: neither, so no connection is open and the file is all
+ *   there is: read it as immutable, without locks or side files.
+ */
+enum read_mode { READ_SHARED, READ_COPY, READ_IMMUTABLE };
+
+static enum read_mode read_mode(const char *path)
+{
+	char side[PATH_MAX];
+	struct stat sb;
+
+	snprintf(side, sizeof(side), "%s-shm", path);
+	if (!stat(side, &sb) && !access(side, R_OK))
+		return READ_SHARED;
+	snprintf(side, sizeof(side), "%s-wal", path);
+	if (!stat(side, &sb) && sb.st_size > 0)
+		return READ_COPY;
+	return READ_IMMUTABLE;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[1 << 16];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, ret = -1;
+	ssize_t n;
+
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (out < 0)
+		goto done;
+	while ((n = read_full(in, buf, sizeof(buf))) > 0)
+		if (write_full(out, buf, (size_t)n) != n)
+			goto done;
+	if (n == 0)
+		ret = 0;
+done:
+	if (out >= 0 && close(out))
+		ret = -1;
+	close(in);
+	return ret;
+}
+
+static void setup_connection(sqlite3 *db);
+
+/* READ_COPY: the store and its -wal, recovered in a private directory, into memory. */
+static int open_copy(const char *path, bool foreign, sqlite3 **out)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[PATH_MAX - 64], copy[PATH_MAX - 32], side[PATH_MAX], wal[PATH_MAX];
+	sqlite3 *db = NULL;
+	int ret = -1;
+
+	snprintf(dir, sizeof(dir), "%s/wakebench-read.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return error_errno("store '%s': cannot create a private directory '%s' to read "
+				   "its write-ahead log in",
+				   path, dir);
+	snprintf(copy, sizeof(copy), "%s/store.db", dir);
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	snprintf(side, sizeof(side), "%s-wal", copy);
+	if (copy_file(path, copy) || copy_file(wal, side)) {
+		error_errno("store '%s': cannot copy it and its write-ahead log to '%s'", path,
+			    dir);
+		goto out;
+	}
+	if (sqlite3_open_v2(copy, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		db_error(db, path, "cannot open");
+		goto out;
+	}
+	if (foreign && harden_connection(db, path))
+		goto out;
+	setup_connection(db);
+	if (copy_to_memory(&db, path, foreign))
+		goto out;
+	*out = db;
+	db = NULL;
+	ret = 0;
+out:
+	sqlite3_close(db);
+	unlink(copy);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", copy);
+	unlink(side);
+	rmdir(dir);
+	return ret;
+}
+
+/* Open path read-only, creating nothing next to it (see read_mode()). */
+static int open_read(const char *path, bool foreign, sqlite3 **out, bool *immutable)
+{
+	int oflags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, rc;
+	enum read_mode mode = read_mode(path);
+	sqlite3 *db = NULL;
+
+	*out = NULL;
+	if (immutable)
+		*immutable = mode == READ_IMMUTABLE;
+	if (mode == READ_COPY)
+		return open_copy(path, foreign, out);
+	if (mode == READ_IMMUTABLE) {
+		char *uri = immutable_uri(path);
+
+		rc = sqlite3_open_v2(uri, &db, oflags | SQLITE_OPEN_URI, NULL);
+		free(uri);
+	} else {
+		rc = sqlite3_open_v2(path, &db, oflags, NULL);
+	}
+	if (rc != SQLITE_OK) {
+		if (db)
+			db_error(db, path, "cannot open");
+		else
+			error("store '%s': cannot open", path);
+		sqlite3_close(db);
+		return -1;
+	}
+	if (foreign && harden_connection(db, path)) {
+		sqlite3_close(db);
+		return -1;
+	}
+	setup_connection(db);
+	*out = db;
+	return 0;
+}
+
+/* PRAGMA quick_check: every page and record well-formed (no index cross-check). */
+static int check_structure(sqlite3 *db, const char *path)
+{
+	sqlite3_stmt *stmt;
+	char *verdict = NULL;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &stmt, NULL) == SQLITE_OK) {
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			verdict = text_printable(col_text(stmt, 0), 0);
+		sqlite3_finalize(stmt);
+	}
+	if (verdict && !strcmp(verdict, "ok")) {
+		free(verdict);
+		return 0;
+	}
+	error("store '%s' is damaged (%s): move it away or restore it "
+	      "from a copy",
+	      path, verdict ? verdict : sqlite3_errmsg(db));
+	free(verdict);
+	return -1;
 }
 
 int store_open(const char *path, unsigned flags, struct store **out)
 {
-	bool ro = flags & STORE_READONLY, created = false;
+	bool ro = flags & STORE_READONLY, created = false, immutable = false;
+	struct stat isb = { 0 };
 	struct store *st;
 	struct stat sb;
 	sqlite3 *db = NULL;
@@ -645,8 +822,18 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		 * Create the file exclusively: of several writers starting at once
 		 * only the one that created it may remove it again on failure.
 		 */
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd >= 0) {
+			/*
+			 * It holds host names and command lines: owner only, whatever
+			 * the umask (SQLite gives its -wal and -shm the same mode).
+			 */
+			if (fchmod(fd, 0600)) {
+				error_errno("cannot create store '%s'", path);
+				close(fd);
+				unlink(path);
+				return -1;
+			}
 			close(fd);
 			created = true;
 		} else if (errno != EEXIST) {
@@ -656,33 +843,29 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		return error_errno("cannot open store '%s'", path);
 	}
 
-	/* one connection per thread: SQLite's own mutexes are not needed */
-	oflags = (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX;
-	if (ro && cannot_share_wal(path)) {
-		/*
-		 * A reader that may not create the -shm file next to the store
-		 * (another user's directory) reads it as an immutable file.
-		 */
-		char *uri = immutable_uri(path);
-
-		rc = sqlite3_open_v2(uri, &db, oflags | SQLITE_OPEN_URI, NULL);
-		free(uri);
+	if (ro) {
+		/* a reader creates nothing: no -wal, no -shm (see read_mode()) */
+		if (stat(path, &isb) || open_read(path, false, &db, &immutable))
+			goto fail;
 	} else {
+		/* one connection per thread: SQLite's own mutexes are not needed */
+		oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 		rc = sqlite3_open_v2(path, &db, oflags, NULL);
+		if (rc != SQLITE_OK) {
+			if (db)
+				db_error(db, path, "cannot open");
+			else
+				error("store '%s': cannot open", path);
+			goto fail;
+		}
+		setup_connection(db);
 	}
-	if (rc != SQLITE_OK) {
-		if (db)
-			db_error(db, path, "cannot open");
-		else
-			error("store '%s': cannot open", path);
-		goto fail;
-	}
-	setup_connection(db);
 	if (check_schema(db, path, &version))
 		goto fail;
 	if (ro) {
 		if (version < STORE_VERSION &&
-		    (copy_to_memory(&db, path) || apply_migrations(db, path, STORE_VERSION)))
+		    (copy_to_memory(&db, path, false) ||
+		     apply_migrations(db, path, STORE_VERSION)))
 			goto fail;
 	} else {
 		if (enable_wal(db, path))
@@ -694,10 +877,16 @@ int store_open(const char *path, unsigned flags, struct store **out)
 			goto fail;
 	}
 
+	if ((flags & STORE_CHECK) && check_structure(db, path))
+		goto fail;
+
 	st = xcalloc(1, sizeof(*st));
 	st->db = db;
 	st->path = xstrdup(path);
 	st->readonly = ro;
+	/* an upgraded copy in memory is read, not the file */
+	st->immutable = immutable && version >= STORE_VERSION;
+	st->immutable_sb = isb;
 	read_boot_id(st->boot_id, sizeof(st->boot_id));
 	if (!ro && prepare_writes(st)) {
 		store_close(st);
@@ -724,6 +913,18 @@ void store_close(struct store *st)
 {
 	if (!st)
 		return;
+	if (st->immutable) {
+		struct stat sb;
+
+		/* a writer's checkpoint came while we read without locks: say so */
+		if (!stat(st->path, &sb) &&
+		    (sb.st_size != st->immutable_sb.st_size ||
+		     sb.st_mtim.tv_sec != st->immutable_sb.st_mtim.tv_sec ||
+		     sb.st_mtim.tv_nsec != st->immutable_sb.st_mtim.tv_nsec))
+			warning("store '%s' was changed by a writer while being read: run the "
+				"command again for a consistent view",
+				st->path);
+	}
 	sqlite3_finalize(st->ins_sample);
 	sqlite3_finalize(st->ins_metric);
 	sqlite3_finalize(st->ins_expmetric);
@@ -1639,8 +1840,25 @@ static int query_int64(struct store *st, const char *sql, int64_t *out)
 	return 0;
 }
 
+/* A merge that failed is the source's problem: name it, not the destination. */
+static int import_error(struct store *dst, const char *src_path, const char *what)
+{
+	return error("import: '%s': %s: %s", src_path, what, sqlite3_errmsg(dst->db));
+}
+
+/* Step a statement of a merge to completion. */
+static int import_step(struct store *dst, const char *src_path, sqlite3_stmt *stmt,
+		       const char *what)
+{
+	int rc = sqlite3_step(stmt);
+
+	sqlite3_reset(stmt);
+	return rc == SQLITE_DONE ? 0 : import_error(dst, src_path, what);
+}
+
 /* Run one INSERT ... SELECT of the merge with the id offsets bound. */
-static int merge_step(struct store *st, const char *sql, int64_t eoff, int64_t coff, int64_t soff)
+static int merge_step(struct store *st, const char *src_path, const char *sql, int64_t eoff,
+		      int64_t coff, int64_t soff)
 {
 	sqlite3_stmt *stmt;
 	int ret;
@@ -1652,7 +1870,7 @@ static int merge_step(struct store *st, const char *sql, int64_t eoff, int64_t c
 		sqlite3_bind_int64(stmt, 2, coff);
 	if (sqlite3_bind_parameter_count(stmt) >= 3)
 		sqlite3_bind_int64(stmt, 3, soff);
-	ret = step_done(st, stmt, "cannot merge");
+	ret = import_step(st, src_path, stmt, "cannot merge it");
 	sqlite3_finalize(stmt);
 	return ret;
 }
@@ -1693,6 +1911,438 @@ static const char *const merge_sql[] = {
 	" WHERE experiment_id IN (SELECT id FROM temp.merge_exps)",
 };
 
+/* ---- checking a foreign store ---- */
+
+static void sig_add(char **buf, size_t *len, size_t *alloc, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (*len + n + 2 > *alloc) {
+		*alloc = (*len + n + 2) * 2;
+		*buf = xrealloc(*buf, *alloc);
+	}
+	memcpy(*buf + *len, text, n);
+	*len += n;
+	(*buf)[(*len)++] = '\n';
+	(*buf)[*len] = '\0';
+}
+
+/* Every row of a pragma query on one object, as "|"-joined lines. */
+static int sig_rows(sqlite3 *db, const char *sql, const char *name, const char *schema,
+		    const char *indent, char **buf, size_t *len, size_t *alloc)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(stmt, 2, schema, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		char line[1024];
+		size_t off = (size_t)snprintf(line, sizeof(line), "%s", indent);
+		int i;
+
+		for (i = 0; i < sqlite3_column_count(stmt) && off < sizeof(line); i++)
+			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%s", i ? "|" : "",
+						sqlite3_column_type(stmt, i) == SQLITE_NULL
+							? "NULL"
+							: col_text(stmt, i));
+		sig_add(buf, len, alloc, line);
+	}
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * The shape of a schema ("main", "src"): every object's type and name, each
+ * table's columns (name, type, NOT NULL, default, key, hidden or generated)
+ * and kind (WITHOUT ROWID, STRICT), each index's columns and origin. One
+ * line per fact; objects by type and name. Row counts and page numbers are
+ * not part of it.
+ */
+static int schema_signature(sqlite3 *db, const char *schema, char **out)
+{
+	char *sql = xasprintf("SELECT type, name, tbl_name FROM \"%s\".sqlite_master"
+			      " ORDER BY type, name",
+			      schema);
+	char *buf = NULL;
+	size_t len = 0, alloc = 0;
+	sqlite3_stmt *stmt;
+	int rc, ret = 0;
+
+	*out = NULL;
+	rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return -1;
+	sig_add(&buf, &len, &alloc, "schema");
+	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *type = col_text(stmt, 0), *name = col_text(stmt, 1);
+		char *head = xasprintf("%s %s on %s", type, name, col_text(stmt, 2));
+
+		sig_add(&buf, &len, &alloc, head);
+		free(head);
+		if (!strcmp(type, "table"))
+			ret = sig_rows(db,
+				       "SELECT type, ncol, wr, strict FROM pragma_table_list"
+				       " WHERE name = ?1 AND schema = ?2",
+				       name, schema, "  kind ", &buf, &len, &alloc) ||
+			      sig_rows(db,
+				       "SELECT cid, name, type, \"notnull\", dflt_value, pk, hidden"
+				       " FROM pragma_table_xinfo(?1, ?2) ORDER BY cid",
+				       name, schema, "  column ", &buf, &len, &alloc) ||
+			      sig_rows(db,
+				       "SELECT name, \"unique\", origin, partial"
+				       " FROM pragma_index_list(?1, ?2) ORDER BY name",
+				       name, schema, "  index ", &buf, &len, &alloc);
+		else if (!strcmp(type, "index"))
+			ret = sig_rows(db,
+				       "SELECT seqno, cid, name, \"desc\", coll, key"
+				       " FROM pragma_index_xinfo(?1, ?2) ORDER BY seqno",
+				       name, schema, "  key ", &buf, &len, &alloc);
+	}
+	sqlite3_finalize(stmt);
+	if (ret || rc != SQLITE_DONE) {
+		free(buf);
+		return -1;
+	}
+	*out = buf;
+	return 0;
+}
+
+/* The first line of a that b lacks, after the object it belongs to; or NULL. */
+static char *first_extra_line(const char *a, const char *b)
+{
+	const char *p = a, *head = a;
+	size_t headlen = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		const char *q = b;
+		bool found = false;
+
+		if (*p != ' ') {
+			head = p;
+			headlen = n;
+		}
+		while (*q && !found) {
+			size_t m = strcspn(q, "\n");
+
+			found = m == n && !memcmp(p, q, n);
+			q += m + (q[m] == '\n');
+		}
+		if (!found)
+			return *p == ' ' ? xasprintf("%.*s:%.*s", (int)headlen, head, (int)n, p)
+					 : xasprintf("%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	return NULL;
+}
+
+/*
+ * Refuse a schema that is not exactly the one wakebench writes at version:
+ * no other table, index, view or trigger, no other column.
+ */
+static int verify_schema(sqlite3 *db, const char *schema, int version, const char *path)
+{
+	char *want = NULL, *got = NULL, *extra;
+	sqlite3 *ref = NULL;
+	int v, ret = -1;
+
+	if (sqlite3_open(":memory:", &ref) != SQLITE_OK)
+		goto out;
+	for (v = 0; v < version; v++)
+		if (exec(ref, ":memory:", migrations[v]))
+			goto out;
+	if (schema_signature(ref, "main", &want)) {
+		db_error(ref, ":memory:", "cannot read the reference schema");
+		goto out;
+	}
+	if (schema_signature(db, schema, &got)) {
+		db_error(db, path, "cannot read the schema");
+		goto out;
+	}
+	if (!strcmp(want, got)) {
+		ret = 0;
+		goto out;
+	}
+	extra = first_extra_line(got, want);
+	if (!extra)
+		extra = first_extra_line(want, got);
+	error("'%s' is not a wakebench store: its schema is not the one wakebench writes at "
+	      "version %d (at '%s')",
+	      path, version, extra ? extra : "?");
+	free(extra);
+out:
+	free(want);
+	free(got);
+	sqlite3_close(ref);
+	return ret;
+}
+
+/*
+ * Open another store (an import's source, a vm guest's) for reading: read
+ * only and creating nothing, triggers and views off, its schema checked to
+ * be exactly wakebench's, its integrity checked; an older schema is
+ * upgraded in memory.
+ */
+static int open_foreign(const char *path, sqlite3 **out)
+{
+	sqlite3 *db = NULL;
+	struct stat sb;
+	char *integrity;
+	int version;
+
+	*out = NULL;
+	if (stat(path, &sb))
+		return error_errno("cannot open store '%s'", path);
+	if (!S_ISREG(sb.st_mode))
+		return error("'%s' is not a wakebench store (not a regular file)", path);
+	if (check_header(path, sb.st_size, &version))
+		return -1;
+	if (version < 0)
+		return error("store '%s' is empty: nothing stored yet", path);
+	if (open_read(path, true, &db, NULL) || check_schema(db, path, &version) ||
+	    verify_schema(db, "main", version, path))
+		goto fail;
+	integrity = NULL;
+	{
+		sqlite3_stmt *stmt;
+
+		if (sqlite3_prepare_v2(db, "PRAGMA integrity_check(1)", -1, &stmt, NULL) ==
+		    SQLITE_OK) {
+			if (sqlite3_step(stmt) == SQLITE_ROW)
+				integrity = xstrdup(col_text(stmt, 0));
+			sqlite3_finalize(stmt);
+		}
+	}
+	if (!integrity || strcmp(integrity, "ok")) {
+		error("store '%s' is damaged: %s", path,
+		      integrity ? integrity : sqlite3_errmsg(db));
+		free(integrity);
+		goto fail;
+	}
+	free(integrity);
+	if (version < STORE_VERSION &&
+	    (copy_to_memory(&db, path, true) || apply_migrations(db, path, STORE_VERSION)))
+		goto fail;
+	*out = db;
+	return 0;
+fail:
+	sqlite3_close(db);
+	return -1;
+}
+
+/*
+ * What every stored value of an imported experiment must be (typeof() of
+ * SQLite): a store that wakebench wrote always satisfies these, so a row
+ * that does not was crafted or damaged, and the file is refused.
+ */
+struct value_rule {
+	const char *table, *column;
+	const char *types;  /* SQL list of typeof() results allowed */
+	const char *expect; /* for the message */
+};
+
+#define T_TEXT "'text'"
+#define T_TEXT_NULL "'text', 'null'"
+#define T_INT "'integer'"
+#define T_INT_NULL "'integer', 'null'"
+#define T_NUM_NULL "'integer', 'real', 'null'"
+
+static const struct value_rule store_rules[] = {
+	{ "experiments", "uuid", T_TEXT, "text" },
+	{ "experiments", "kind", T_TEXT, "text" },
+	{ "experiments", "workload", T_TEXT, "text" },
+	{ "experiments", "profile", T_TEXT_NULL, "text or null" },
+	{ "experiments", "params", T_TEXT_NULL, "text or null" },
+	{ "experiments", "cmdline", T_TEXT_NULL, "text or null" },
+	{ "experiments", "version", T_TEXT_NULL, "text or null" },
+	{ "experiments", "label", T_TEXT_NULL, "text or null" },
+	{ "experiments", "host", T_TEXT_NULL, "text or null" },
+	{ "experiments", "kernel", T_TEXT_NULL, "text or null" },
+	{ "experiments", "started_ns", T_INT, "an integer" },
+	{ "experiments", "ended_ns", T_INT_NULL, "an integer or null" },
+	{ "experiments", "status", T_TEXT, "text" },
+	{ "experiments", "owner_pid", T_INT_NULL, "an integer or null" },
+	{ "experiments", "owner_start_ticks", T_INT_NULL, "an integer or null" },
+	{ "experiments", "owner_boot_id", T_TEXT_NULL, "text or null" },
+	{ "configs", "experiment_id", T_INT, "an integer" },
+	{ "configs", "name", T_TEXT, "text" },
+	{ "configs", "features", T_TEXT_NULL, "text or null" },
+	{ "samples", "config_id", T_INT, "an integer" },
+	{ "samples", "idx", T_INT, "an integer" },
+	{ "samples", "warmup", T_INT, "an integer" },
+	{ "samples", "status", T_TEXT, "text" },
+	{ "samples", "reason", T_TEXT_NULL, "text or null" },
+	{ "samples", "start_realtime_ns", T_INT_NULL, "an integer or null" },
+	{ "samples", "duration_ns", T_INT_NULL, "an integer or null" },
+	{ "samples", "wall_ns", T_INT_NULL, "an integer or null" },
+	{ "samples", "instances", T_INT_NULL, "an integer or null" },
+	{ "samples", "ops", T_INT_NULL, "an integer or null" },
+	{ "samples", "real_s", T_NUM_NULL, "a number or null" },
+	{ "samples", "usr_s", T_NUM_NULL, "a number or null" },
+	{ "samples", "sys_s", T_NUM_NULL, "a number or null" },
+	{ "samples", "ops_per_s", T_NUM_NULL, "a number or null" },
+	{ "samples", "ops_per_cpu_s", T_NUM_NULL, "a number or null" },
+	{ "sample_metrics", "pos", T_INT, "an integer" },
+	{ "sample_metrics", "name", T_TEXT, "text" },
+	{ "sample_metrics", "value", T_NUM_NULL, "a number or null" },
+	{ "sample_metrics", "available", T_INT, "an integer" },
+	{ "sample_metrics", "why", T_TEXT_NULL, "text or null" },
+	{ "sample_metrics", "better", T_INT, "an integer" },
+	{ "sample_metrics", "flags", T_INT, "an integer" },
+	{ "experiment_metrics", "name", T_TEXT, "text" },
+	{ "experiment_metrics", "pos", T_INT, "an integer" },
+	{ "experiment_metrics", "better", T_INT, "an integer" },
+	{ "experiment_metrics", "flags", T_INT, "an integer" },
+	{ "env", "phase", T_TEXT, "text" },
+	{ "env", "key", T_TEXT, "text" },
+	{ "env", "value", T_TEXT_NULL, "text or null" },
+	{ "env", "impact", T_INT, "an integer" },
+};
+
+/* The rows of a src table that belong to the experiments being merged, and their UUID. */
+static void rule_scope(const char *table, const char **scope, const char **owner)
+{
+	if (!strcmp(table, "experiments")) {
+		*scope = "x.id IN (SELECT id FROM temp.merge_exps)";
+		*owner = "x.uuid";
+	} else if (!strcmp(table, "sample_metrics")) {
+		*scope = "x.sample_id IN (SELECT s.id FROM src.samples s"
+			 " WHERE s.experiment_id IN (SELECT id FROM temp.merge_exps))";
+		*owner = "(SELECT e.uuid FROM src.samples s JOIN src.experiments e"
+			 " ON e.id = s.experiment_id WHERE s.id = x.sample_id)";
+	} else {
+		*scope = "x.experiment_id IN (SELECT id FROM temp.merge_exps)";
+		*owner = "(SELECT e.uuid FROM src.experiments e WHERE e.id = x.experiment_id)";
+	}
+}
+
+/* Run a check query; a row is a problem: "UUID", "what is wrong". */
+static int check_query_doc(struct store *dst, const char *src_path, const char *sql,
+			   const char *doc, size_t doclen)
+{
+	sqlite3_stmt *stmt;
+	int rc, i;
+
+	if (prepare(dst, sql, &stmt))
+		return -1;
+	if (doc && (i = sqlite3_bind_parameter_index(stmt, ":doc")))
+		sqlite3_bind_text(stmt, i, doc, (int)doclen, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		char *uuid = text_printable(col_text(stmt, 0), 0);
+		char *what = text_printable(col_text(stmt, 1), 0);
+
+		error("import: '%s' is refused: experiment %s: %s", src_path,
+		      *uuid ? uuid : "(no uuid)", what);
+		free(uuid);
+		free(what);
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return error("import: '%s': cannot check it: %s", src_path,
+			     sqlite3_errmsg(dst->db));
+	return 0;
+}
+
+static int check_query(struct store *dst, const char *src_path, const char *sql)
+{
+	return check_query_doc(dst, src_path, sql, NULL, 0);
+}
+
+/* Other checks of a store's rows: references and values beyond their type. */
+static const char *const store_checks[] = {
+	/* a sample's config is one of its own experiment's */
+	"SELECT (SELECT e.uuid FROM src.experiments e WHERE e.id = x.experiment_id),"
+	" 'sample ' || x.idx || ' refers to config ' || quote(x.config_id)"
+	" || ', which is not one of its experiment''s'"
+	" FROM src.samples x WHERE x.experiment_id IN (SELECT id FROM temp.merge_exps)"
+	" AND NOT EXISTS (SELECT 1 FROM src.configs c WHERE c.id = x.config_id"
+	"  AND c.experiment_id = x.experiment_id) LIMIT 1",
+
+	"SELECT x.uuid, 'its uuid ' || quote(x.uuid) || ' is not a UUID'"
+	" FROM src.experiments x WHERE x.id IN (SELECT id FROM temp.merge_exps)"
+	" AND (length(x.uuid) != 36 OR x.uuid GLOB '*[^0-9a-f-]*') LIMIT 1",
+
+	"SELECT (SELECT e.uuid FROM src.experiments e WHERE e.id = x.experiment_id),"
+	" 'environment key ' || quote(x.key) || ' has impact ' || x.impact"
+	" || ', not 0 (strong) to 4 (run)'"
+	" FROM src.env x WHERE x.experiment_id IN (SELECT id FROM temp.merge_exps)"
+	" AND x.impact NOT BETWEEN 0 AND 4 LIMIT 1",
+};
+
+static int check_store_values(struct store *dst, const char *src_path)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(store_rules); i++) {
+		const struct value_rule *r = &store_rules[i];
+		const char *scope, *owner;
+		char *sql;
+		int ret;
+
+		rule_scope(r->table, &scope, &owner);
+		sql = xasprintf("SELECT %s, '%s.%s is ' || typeof(x.%s) || ' ('"
+				" || substr(quote(x.%s), 1, 40) || '), expected %s'"
+				" FROM src.%s x WHERE %s AND typeof(x.%s) NOT IN (%s) LIMIT 1",
+				owner, r->table, r->column, r->column, r->column, r->expect,
+				r->table, scope, r->column, r->types);
+		ret = check_query(dst, src_path, sql);
+		free(sql);
+		if (ret)
+			return -1;
+	}
+	for (i = 0; i < ARRAY_SIZE(store_checks); i++)
+		if (check_query(dst, src_path, store_checks[i]))
+			return -1;
+	return 0;
+}
+
+/*
+ * The importer's own environment keys (a vm host's): every key of the
+ * imported experiments that starts with opts->attest_prefix is dropped,
+ * whatever the source said, then opts->env is added to the start phase of
+ * each. ids: the added experiments in dst.
+ */
+static int add_attested_env(struct store *dst, const struct store_import_opts *opts,
+			    const int64_t *ids, size_t n)
+{
+	sqlite3_stmt *del = NULL, *ins = NULL;
+	size_t i, k;
+	int ret = -1;
+
+	if (!opts || (!opts->attest_prefix && !opts->env))
+		return 0;
+	if (prepare(dst,
+		    "DELETE FROM main.env WHERE experiment_id = ?1"
+		    " AND substr(key, 1, length(?2)) = ?2",
+		    &del) ||
+	    prepare(dst, SQL_INSERT_ENV, &ins))
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (opts->attest_prefix && *opts->attest_prefix) {
+			sqlite3_bind_int64(del, 1, ids[i]);
+			sqlite3_bind_text(del, 2, opts->attest_prefix, -1, SQLITE_STATIC);
+			if (step_done(dst, del, "cannot store the attested environment"))
+				goto out;
+		}
+		for (k = 0; opts->env && k < opts->env->n; k++)
+			if (insert_env(dst, ins, ids[i], "start", opts->env->e[k].key,
+				       opts->env->e[k].value, opts->env->e[k].impact))
+				goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(del);
+	sqlite3_finalize(ins);
+	return ret;
+}
+
 /* ---- merging an export document (JSON) with SQLite's JSON functions ---- */
 
 /* impact_code(NAME): enum impact of an impact name; unknown names count as per-run. */
@@ -1706,8 +2356,8 @@ static void impact_code_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
 }
 
 /* Bind the named parameters a step of the JSON merge uses. */
-static int json_step(struct store *st, const char *sql, const char *doc, size_t doclen,
-		     int64_t eoff, int64_t soff)
+static int json_step(struct store *st, const char *src_path, const char *sql, const char *doc,
+		     size_t doclen, int64_t eoff, int64_t soff)
 {
 	sqlite3_stmt *stmt;
 	int i, ret;
@@ -1720,7 +2370,7 @@ static int json_step(struct store *st, const char *sql, const char *doc, size_t 
 		sqlite3_bind_int64(stmt, i, eoff);
 	if ((i = sqlite3_bind_parameter_index(stmt, ":soff")))
 		sqlite3_bind_int64(stmt, i, soff);
-	ret = step_done(st, stmt, "cannot merge the export");
+	ret = import_step(st, src_path, stmt, "cannot merge it");
 	sqlite3_finalize(stmt);
 	return ret;
 }
@@ -1752,9 +2402,6 @@ static const char *const json_merge_sql[] = {
 	" json_extract(e.value, '$.value'), impact_code(json_extract(e.value, '$.impact'))"
 	" FROM temp.merge_jexp j, json_each(j.v, '$.env') p, json_each(p.value) e",
 
-	"INSERT INTO temp.merge_jsmp (k, v) SELECT j.k, s.value"
-	" FROM temp.merge_jexp j, json_each(j.v, '$.samples') s ORDER BY j.k, s.key",
-
 	"INSERT INTO main.samples (id, experiment_id, config_id, idx, warmup, status, reason,"
 	" start_realtime_ns, duration_ns, wall_ns, instances, ops, real_s, usr_s, sys_s,"
 	" ops_per_s, ops_per_cpu_s)"
@@ -1780,8 +2427,154 @@ static const char *const json_merge_sql[] = {
 	"  ON em.experiment_id = :eoff + s.k + 1 AND em.name = m.key",
 };
 
+/*
+ * The types every member of an export's experiment must have (json_type();
+ * a missing member counts as null). who names the element in the message;
+ * from and elem say where the element is: "j" an experiment of
+ * temp.merge_jexp, "c" a config, "d" a metric definition, "e" an
+ * environment entry, "s" a sample of temp.merge_jsmp. With path "$", elem
+ * is the element's type column of json_each().
+ */
+struct json_rule {
+	const char *from, *elem, *who, *path, *types, *expect;
+};
+
+#define J_EXP "temp.merge_jexp j"
+#define J_CFG "temp.merge_jexp j, json_each(j.v, '$.configs') c"
+#define J_DEF "temp.merge_jexp j, json_each(j.v, '$.metrics') d"
+#define J_ENV "temp.merge_jexp j, json_each(j.v, '$.env') p, json_each(p.value) e"
+#define J_SMP "temp.merge_jsmp s JOIN temp.merge_jexp j ON j.k = s.k"
+#define J_WHO_SMP "'sample ' || coalesce(json_extract(s.v, '$.index'), '?')"
+
+static const struct json_rule json_rules[] = {
+	/* containers first: the members below are read from them */
+	{ J_EXP, "j.v", "'configs'", "$.configs", "'array', 'null'", "an array" },
+	{ J_EXP, "j.v", "'metrics'", "$.metrics", "'array', 'null'", "an array" },
+	{ J_EXP, "j.v", "'env'", "$.env", "'object', 'null'", "an object" },
+	{ J_EXP, "j.v", "'samples'", "$.samples", "'array', 'null'", "an array" },
+	{ J_CFG, "c.type", "'config ' || c.key", "$", "'object'", "an object" },
+	{ J_DEF, "d.type", "'metric ' || d.key", "$", "'object'", "an object" },
+	{ "temp.merge_jexp j, json_each(j.v, '$.env') p", "p.type",
+	  "'environment ' || quote(p.key)", "$", "'array'", "an array" },
+	{ J_ENV, "e.type", "'environment entry ' || e.key", "$", "'object'", "an object" },
+	{ "temp.merge_jexp j, json_each(j.v, '$.samples') s", "s.type", "'sample ' || s.key", "$",
+	  "'object'", "an object" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' metrics'", "$.metrics", "'object', 'null'", "an object" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' unavailable'", "$.unavailable", "'object', 'null'", "an object" },
+
+	{ J_EXP, "j.v", "'kind'", "$.kind", "'text', 'null'", "text" },
+	{ J_EXP, "j.v", "'workload'", "$.workload", "'text', 'null'", "text" },
+	{ J_EXP, "j.v", "'profile'", "$.profile", "'text', 'null'", "text" },
+	{ J_EXP, "j.v", "'params'", "$.params", "'object', 'text', 'null'", "an object" },
+	{ J_EXP, "j.v", "'cmdline'", "$.cmdline", "'text', 'null'", "text" },
+	{ J_EXP, "j.v", "'version'", "$.version", "'text', 'null'", "text" },
+	{ J_EXP, "j.v", "'label'", "$.label", "'text', 'null'", "text" },
+	{ J_EXP, "j.v", "'host'", "$.host", "'text', 'null'", "text" },
+	{ J_EXP, "j.v", "'kernel'", "$.kernel", "'text', 'null'", "text" },
+	{ J_EXP, "j.v", "'started_ns'", "$.started_ns", "'integer', 'null'", "an integer" },
+	{ J_EXP, "j.v", "'ended_ns'", "$.ended_ns", "'integer', 'null'", "an integer" },
+	{ J_EXP, "j.v", "'status'", "$.status", "'text', 'null'", "text" },
+	{ J_CFG, "c.value", "'config ' || c.key || ' name'", "$.name", "'text'", "text" },
+	{ J_CFG, "c.value", "'config ' || c.key || ' features'", "$.features", "'text', 'null'",
+	  "text" },
+	{ J_DEF, "d.value", "'metric ' || d.key || ' name'", "$.name", "'text'", "text" },
+	{ J_DEF, "d.value", "'metric ' || d.key || ' better'", "$.better", "'text', 'null'",
+	  "text" },
+	{ J_DEF, "d.value", "'metric ' || d.key || ' evidence'", "$.evidence",
+	  "'true', 'false', 'null'", "true or false" },
+	{ J_ENV, "e.value", "'environment key'", "$.key", "'text'", "text" },
+	{ J_ENV, "e.value", "'environment value of ' || quote(json_extract(e.value, '$.key'))",
+	  "$.value", "'text', 'null'", "text" },
+	{ J_ENV, "e.value", "'environment impact of ' || quote(json_extract(e.value, '$.key'))",
+	  "$.impact", "'text', 'null'", "text" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' index'", "$.index", "'integer'", "an integer" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' config'", "$.config", "'text'", "text" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' warmup'", "$.warmup", "'true', 'false'",
+	  "true or false" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' status'", "$.status", "'text'", "text" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' reason'", "$.reason", "'text', 'null'", "text" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' start_realtime_ns'", "$.start_realtime_ns",
+	  "'integer', 'null'", "an integer" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' duration_ns'", "$.duration_ns", "'integer', 'null'",
+	  "an integer" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' wall_ns'", "$.wall_ns", "'integer', 'null'",
+	  "an integer" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' instances'", "$.instances", "'integer', 'null'",
+	  "an integer" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' ops'", "$.ops", "'integer', 'null'", "an integer" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' real_s'", "$.real_s", "'integer', 'real', 'null'",
+	  "a number" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' usr_s'", "$.usr_s", "'integer', 'real', 'null'",
+	  "a number" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' sys_s'", "$.sys_s", "'integer', 'real', 'null'",
+	  "a number" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' ops_per_s'", "$.ops_per_s",
+	  "'integer', 'real', 'null'", "a number" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' ops_per_cpu_s'", "$.ops_per_cpu_s",
+	  "'integer', 'real', 'null'", "a number" },
+};
+
+/* Checks of an export beyond the members' types. */
+static const char *const json_checks[] = {
+	"SELECT j.uuid, " J_WHO_SMP " || ' metric ' || quote(m.key) || ' is ' || m.type"
+	" || ', expected a number or null'"
+	" FROM " J_SMP ", json_each(s.v, '$.metrics') m"
+	" WHERE m.type NOT IN ('integer', 'real', 'null') LIMIT 1",
+
+	"SELECT j.uuid, " J_WHO_SMP " || ' reason for ' || quote(m.key) || ' is ' || m.type"
+	" || ', expected text'"
+	" FROM " J_SMP ", json_each(s.v, '$.unavailable') m"
+	" WHERE m.type != 'text' LIMIT 1",
+
+	"SELECT j.uuid, " J_WHO_SMP " || ' names config '"
+	" || quote(json_extract(s.v, '$.config')) || ', which its experiment does not have'"
+	" FROM " J_SMP " WHERE NOT EXISTS (SELECT 1 FROM json_each(j.v, '$.configs') c"
+	"  WHERE json_extract(c.value, '$.name') = json_extract(s.v, '$.config')) LIMIT 1",
+};
+
+/* Before anything is read from them: the experiments are objects with a UUID. */
+static const char *const json_doc_checks[] = {
+	"SELECT '#' || key, 'it is ' || type || ', expected an object'"
+	" FROM json_each(:doc, '$.experiments') WHERE type != 'object' LIMIT 1",
+
+	"SELECT '#' || key, 'its uuid is ' || coalesce(json_type(value, '$.uuid'), 'missing')"
+	" || ' ' || coalesce(quote(json_extract(value, '$.uuid')), '') || ', expected a UUID'"
+	" FROM json_each(:doc, '$.experiments')"
+	" WHERE coalesce(json_type(value, '$.uuid'), '') != 'text'"
+	" OR length(json_extract(value, '$.uuid')) != 36"
+	" OR json_extract(value, '$.uuid') GLOB '*[^0-9a-f-]*' LIMIT 1",
+};
+
+static int check_json_values(struct store *dst, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(json_rules); i++) {
+		const struct json_rule *r = &json_rules[i];
+		/* "$": the element's own type, from json_each (it may not be JSON text) */
+		char *type = strcmp(r->path, "$")
+				     ? xasprintf("coalesce(json_type(%s, '%s'), 'null')", r->elem,
+						 r->path)
+				     : xstrdup(r->elem);
+		char *sql = xasprintf("SELECT j.uuid, %s || ' is ' || %s || ', expected %s'"
+				      " FROM %s WHERE %s NOT IN (%s) LIMIT 1",
+				      r->who, type, r->expect, r->from, type, r->types);
+		int ret = check_query(dst, path, sql);
+
+		free(type);
+		free(sql);
+		if (ret)
+			return -1;
+	}
+	for (i = 0; i < ARRAY_SIZE(json_checks); i++)
+		if (check_query(dst, path, json_checks[i]))
+			return -1;
+	return 0;
+}
+
 static int import_json(struct store *dst, const char *path, const char *doc, size_t doclen,
-		       int64_t **new_exp_ids, size_t *nadded, size_t *nskipped)
+		       const struct store_import_opts *opts, int64_t **new_exp_ids,
+		       size_t *nadded, size_t *nskipped)
 {
 	sqlite3_stmt *stmt;
 	int64_t eoff, soff, *ids = NULL;
@@ -1806,24 +2599,33 @@ static int import_json(struct store *dst, const char *path, const char *doc, siz
 			     path);
 	if (sqlite3_create_function(dst->db, "impact_code", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 				    NULL, impact_code_fn, NULL, NULL) != SQLITE_OK)
-		return st_error(dst, "cannot merge the export");
+		return import_error(dst, path, "cannot merge it");
 	if (exec(dst->db, dst->path, "BEGIN IMMEDIATE"))
 		return -1;
+	for (i = 0; i < ARRAY_SIZE(json_doc_checks); i++)
+		if (check_query_doc(dst, path, json_doc_checks[i], doc, doclen))
+			goto fail;
 	if (exec(dst->db, dst->path,
 		 "CREATE TEMP TABLE merge_jexp (k INTEGER PRIMARY KEY, uuid TEXT NOT NULL, v TEXT);"
 		 "CREATE TEMP TABLE merge_jsmp (id INTEGER PRIMARY KEY, k INTEGER, v TEXT)") ||
-	    json_step(dst,
+	    json_step(dst, path,
 		      "INSERT INTO temp.merge_jexp (k, uuid, v)"
 		      " SELECT key, json_extract(value, '$.uuid'), value"
 		      " FROM json_each(:doc, '$.experiments')"
 		      " WHERE json_extract(value, '$.uuid') IS NULL"
 		      " OR json_extract(value, '$.uuid') NOT IN (SELECT uuid FROM main.experiments)",
 		      doc, doclen, 0, 0) ||
+	    check_json_values(dst, path) ||
+	    json_step(dst, path,
+		      "INSERT INTO temp.merge_jsmp (k, v) SELECT j.k, s.value"
+		      " FROM temp.merge_jexp j, json_each(j.v, '$.samples') s ORDER BY j.k, s.key",
+		      doc, doclen, 0, 0) ||
+	    check_json_values(dst, path) ||
 	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.experiments", &eoff) ||
 	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.samples", &soff))
 		goto fail;
 	for (i = 0; i < ARRAY_SIZE(json_merge_sql); i++)
-		if (json_step(dst, json_merge_sql[i], doc, doclen, eoff, soff))
+		if (json_step(dst, path, json_merge_sql[i], doc, doclen, eoff, soff))
 			goto fail;
 	if (prepare(dst, "SELECT k FROM temp.merge_jexp ORDER BY k", &stmt))
 		goto fail;
@@ -1833,10 +2635,11 @@ static int import_json(struct store *dst, const char *path, const char *doc, siz
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE) {
-		st_error(dst, "cannot merge the export");
+		import_error(dst, path, "cannot merge it");
 		goto fail;
 	}
-	if (exec(dst->db, dst->path,
+	if (add_attested_env(dst, opts, ids, cnt) ||
+	    exec(dst->db, dst->path,
 		 "DROP TABLE temp.merge_jexp; DROP TABLE temp.merge_jsmp; COMMIT"))
 		goto fail;
 	*nadded = cnt;
@@ -1874,7 +2677,14 @@ static bool looks_like_json(const char *path)
 int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids, size_t *nadded,
 		 size_t *nskipped)
 {
-	struct store *src = NULL;
+	return store_import_with(dst, src_path, NULL, new_exp_ids, nadded, nskipped);
+}
+
+int store_import_with(struct store *dst, const char *src_path,
+		      const struct store_import_opts *opts, int64_t **new_exp_ids,
+		      size_t *nadded, size_t *nskipped)
+{
+	sqlite3 *src = NULL;
 	unsigned char *image;
 	sqlite3_int64 size = 0;
 	sqlite3_stmt *stmt = NULL;
@@ -1896,15 +2706,15 @@ int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids,
 
 		if (read_file(src_path, &doc, &len))
 			return error_errno("cannot read '%s'", src_path);
-		r = import_json(dst, src_path, doc, len, new_exp_ids, nadded, nskipped);
+		r = import_json(dst, src_path, doc, len, opts, new_exp_ids, nadded, nskipped);
 		free(doc);
 		return r;
 	}
-	/* Read-only: validates the file and upgrades an older schema in memory. */
-	if (store_open(src_path, STORE_READONLY, &src))
+	/* Read-only, hardened, its schema and integrity checked, upgraded in memory. */
+	if (open_foreign(src_path, &src))
 		return -1;
-	image = sqlite3_serialize(src->db, "main", &size, 0);
-	store_close(src);
+	image = sqlite3_serialize(src, "main", &size, 0);
+	sqlite3_close(src);
 	if (!image)
 		return error("store '%s': cannot read it into memory", src_path);
 	/* A WAL-mode image must say "rollback journal" to load as an in-memory database. */
@@ -1921,19 +2731,23 @@ int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids,
 		error("store '%s': cannot load it for merging: %s", src_path, sqlite3_errstr(rc));
 		goto out;
 	}
+	/* The image merged is the one checked, whatever the file holds by now. */
+	if (verify_schema(dst->db, "src", STORE_VERSION, src_path))
+		goto out;
 	if (exec(dst->db, dst->path, "BEGIN IMMEDIATE"))
 		goto out;
 	if (exec(dst->db, dst->path,
 		 "CREATE TEMP TABLE merge_exps (id INTEGER PRIMARY KEY);"
 		 "INSERT INTO temp.merge_exps SELECT id FROM src.experiments"
 		 " WHERE uuid NOT IN (SELECT uuid FROM main.experiments)") ||
+	    check_store_values(dst, src_path) ||
 	    query_int64(dst, "SELECT count(*) FROM src.experiments", &total) ||
 	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.experiments", &eoff) ||
 	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.configs", &coff) ||
 	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.samples", &soff))
 		goto fail;
 	for (i = 0; i < ARRAY_SIZE(merge_sql); i++)
-		if (merge_step(dst, merge_sql[i], eoff, coff, soff))
+		if (merge_step(dst, src_path, merge_sql[i], eoff, coff, soff))
 			goto fail;
 	if (prepare(dst, "SELECT id + ?1 FROM temp.merge_exps ORDER BY id", &stmt))
 		goto fail;
@@ -1944,10 +2758,11 @@ int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids,
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE) {
-		st_error(dst, "cannot merge");
+		import_error(dst, src_path, "cannot merge it");
 		goto fail;
 	}
-	if (exec(dst->db, dst->path, "DROP TABLE temp.merge_exps; COMMIT"))
+	if (add_attested_env(dst, opts, ids, cnt) ||
+	    exec(dst->db, dst->path, "DROP TABLE temp.merge_exps; COMMIT"))
 		goto fail;
 	*nadded = cnt;
 	*nskipped = (size_t)total - cnt;
@@ -1964,6 +2779,27 @@ out:
 	free(ids);
 	if (attached)
 		sqlite3_exec(dst->db, "DETACH DATABASE src", NULL, NULL, NULL);
+	return ret;
+}
+
+int store_import_check(const char *src_path)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	size_t added, skipped;
+	int ret = -1;
+
+	/* a merge into an empty store in memory: every check, nothing written */
+	st->path = xstrdup(":memory:");
+	if (sqlite3_open(":memory:", &st->db) != SQLITE_OK) {
+		error("import: cannot open an in-memory store to check '%s'", src_path);
+		goto out;
+	}
+	setup_connection(st->db);
+	if (apply_migrations(st->db, st->path, STORE_VERSION) || prepare_writes(st))
+		goto out;
+	ret = store_import(st, src_path, NULL, &added, &skipped);
+out:
+	store_close(st);
 	return ret;
 }
 

@@ -22,6 +22,12 @@ struct store;
 enum {
 	STORE_CREATE = 1 << 0,   /* create the file (and its directory) if missing */
 	STORE_READONLY = 1 << 1,
+	/*
+	 * check the file's structure (PRAGMA quick_check) before use, for a
+	 * writer that measures before it stores: a damaged store is refused
+	 * before anything is measured, not at the first sample's commit
+	 */
+	STORE_CHECK = 1 << 2,
 };
 
 /* Opens or creates; prints one clear line and returns -1 on failure. */
@@ -222,6 +228,36 @@ int store_parse_since(const char *s, uint64_t *since_ns);
  */
 int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids, size_t *nadded,
 		 size_t *nskipped);
+
+/*
+ * A source is never trusted: a store is opened read-only and immutable
+ * where it can be (creating nothing next to it), with triggers and views
+ * off and SQLite's defensive mode on; its schema must be exactly the one
+ * wakebench writes at its version, its integrity check must pass, and every
+ * value of the experiments merged must have its column's type, every sample
+ * a config of its own experiment (else the whole file is refused, naming
+ * the experiment and the value). A JSON document is checked the same way.
+ *
+ * store_import_with() also lets the importer attest keys of its own (a vm
+ * host: the accelerator, the kernel image's SHA-256, ...): in the same
+ * transaction, every key of the merged experiments starting with
+ * attest_prefix is dropped, whatever the source stored, and env is added
+ * to their start environment. The source file is never written.
+ */
+struct store_import_opts {
+	const char *attest_prefix; /* "vm." or NULL */
+	const struct env *env;     /* may be NULL */
+};
+
+int store_import_with(struct store *dst, const char *src_path,
+		      const struct store_import_opts *opts, int64_t **new_exp_ids,
+		      size_t *nadded, size_t *nskipped);
+/*
+ * Every check of store_import() on src_path, merged into an empty store in
+ * memory (so that `import` creates no store for a file it would refuse).
+ * 0, or -1 after one line naming the file and what is wrong.
+ */
+int store_import_check(const char *src_path);
 
 /* ---- schema ---- */
 

@@ -62,6 +62,8 @@ if command -v as_other >/dev/null 2>&1; then
 	chmod 0755 "$TMP"
 	mkdir "$TMP/locked"
 	"$SYNTH" --synth "$TMP/locked/theirs.db" 1 3 6.18 x host 1000 >/dev/null 2>&1
+	# stores are created 0600; this one its owner shares read-only
+	chmod 0644 "$TMP/locked/theirs.db"
 	[ "$(id -u)" = 0 ] || chmod 0555 "$TMP/locked"
 	run_cmd as_other "$WAKEBENCH" $RUN --db "$TMP/locked/sub/results.db"
 	is "$RC" 1 "directory without permission: exit 1"

@@ -622,6 +622,62 @@ static void test_import(void **state)
 	free(old);
 }
 
+/* store_close(st) with stderr captured; returns what it printed (malloc'd). */
+static char *close_capturing_stderr(struct store *st)
+{
+	char *path = tpath("stderr.txt"), *out;
+	size_t len;
+	int saved = dup(STDERR_FILENO), fd;
+
+	fflush(stderr);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	store_close(st);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	out = slurp(path, &len);
+	unlink(path);
+	free(path);
+	return out;
+}
+
+/*
+ * A reader that found no side files reads the store as immutable, creating
+ * nothing; when a writer changes the file meanwhile (its checkpoint at its
+ * close), the reader says so as it closes.
+ */
+static void test_immutable_reader(void **state)
+{
+	char *path = tpath("immutable.db"), *side = xasprintf("%s-shm", path), *err;
+	struct store *r, *w;
+
+	(void)state;
+	assert_int_equal(store_open(path, STORE_CREATE, &w), 0);
+	add_full_experiment(w, "44444444-0000-4000-8000-000000000004", "four", 2);
+	store_close(w);
+	assert_int_equal(access(side, F_OK), -1);
+
+	assert_int_equal(store_open(path, STORE_READONLY, &r), 0);
+	assert_int_equal(access(side, F_OK), -1);
+	err = close_capturing_stderr(r);
+	assert_null(strstr(err, "changed by a writer"));
+	free(err);
+
+	assert_int_equal(store_open(path, STORE_READONLY, &r), 0);
+	assert_int_equal(count_rows(r, 0), 2);
+	assert_int_equal(store_open(path, 0, &w), 0);
+	add_full_experiment(w, "55555555-0000-4000-8000-000000000005", "five", 2);
+	store_close(w);
+	err = close_capturing_stderr(r);
+	assert_non_null(strstr(err, "was changed by a writer while being read"));
+	free(err);
+	free(side);
+	free(path);
+}
+
 static void write_bytes(const char *path, const void *buf, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -912,6 +968,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_upgrade_every_version),
 		cmocka_unit_test(test_import),
+		cmocka_unit_test(test_immutable_reader),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_since),
 		cmocka_unit_test(test_kernel_order),

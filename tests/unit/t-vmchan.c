@@ -2,15 +2,22 @@
  * t-vmchan.c: the result channel of `wakebench vm`: records written by the
  * guest side decode to what was sent; every truncation, every flipped
  * byte, a duplicated, missing or reordered record, garbage before the
- * first record and bytes after END are all rejected. Also the digests:
+ * first record and bytes after END are all rejected, without reading a
+ * byte past the input (which ends at a guard page here). Also the digests:
  * CRC-32 and SHA-256 against published test vectors.
+ *
+ * Run as `t-vmchan --send CHANNEL RELEASE DB [STDOUT]` it is also the
+ * test-only stand-in for a guest (tests/e2e/t6003): it writes what a guest
+ * sends home, the store DB included, into the file CHANNEL.
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -338,15 +345,103 @@ static void test_sha256_file(void **state)
 	assert_int_equal(sha256_file_hex(path, hex), -1);
 }
 
-int main(void)
+/*
+ * Copy len bytes so that they end exactly where an inaccessible page
+ * begins: a read past the input faults, with or without the sanitizers.
+ */
+static uint8_t *at_guard_page(const void *data, size_t len, void **map, size_t *maplen)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = (len + page - 1) / page + 1;
+	uint8_t *m;
+
+	*maplen = n * page;
+	m = mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(m != MAP_FAILED);
+	assert_int_equal(mprotect(m + (n - 1) * page, page, PROT_NONE), 0);
+	*map = m;
+	memcpy(m + (n - 1) * page - len, data, len);
+	return m + (n - 1) * page - len;
+}
+
+static void test_short_tail(void **state)
+{
+	struct capture c = capture_of(send_small);
+	struct vmchan_result r;
+	char why[256];
+	size_t extra, maplen;
+	void *map;
+	uint8_t *in;
+
+	(void)state;
+	/* the one-byte input "W" */
+	in = at_guard_page("W", 1, &map, &maplen);
+	assert_int_equal(vmchan_parse(in, 1, &r, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "truncated record header at byte 0"));
+	vmchan_result_release(&r);
+	munmap(map, maplen);
+	/* a whole channel followed by 1..3 bytes, and by 4 bytes of garbage */
+	for (extra = 1; extra <= 4; extra++) {
+		uint8_t *buf = malloc(c.len + extra);
+
+		memcpy(buf, c.buf, c.len);
+		memset(buf + c.len, 'W', extra);
+		in = at_guard_page(buf, c.len + extra, &map, &maplen);
+		assert_int_equal(vmchan_parse(in, c.len + extra, &r, why, sizeof(why)), -1);
+		assert_non_null(strstr(why, "after the END"));
+		vmchan_result_release(&r);
+		munmap(map, maplen);
+		free(buf);
+	}
+	/* records cut short inside their header, 1..3 bytes in */
+	for (extra = 1; extra <= 3; extra++) {
+		in = at_guard_page(c.buf, extra, &map, &maplen);
+		assert_int_equal(vmchan_parse(in, extra, &r, why, sizeof(why)), -1);
+		assert_non_null(strstr(why, "truncated record header at byte 0"));
+		vmchan_result_release(&r);
+		munmap(map, maplen);
+	}
+	free(c.buf);
+}
+
+/* --send CHANNEL RELEASE DB [STDOUT]: what a guest sends, into the file CHANNEL. */
+static int send_main(int argc, char **argv)
+{
+	struct vmchan_writer w = {0};
+	const char *out = argc > 5 ? argv[5] : "";
+	char *db;
+	size_t len;
+
+	if (argc < 5) {
+		fprintf(stderr, "usage: t-vmchan --send CHANNEL RELEASE DB [STDOUT]\n");
+		return 2;
+	}
+	if (read_file(argv[4], &db, &len)) {
+		perror(argv[4]);
+		return 1;
+	}
+	w.fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w.fd < 0 || vmchan_send(&w, VMCHAN_HELLO, argv[3], strlen(argv[3])) ||
+	    (*out && vmchan_send_output(&w, 1, out, strlen(out))) ||
+	    vmchan_send_file(&w, "results.db", db, len) || vmchan_send_status(&w, 0, 1000, 2000) ||
+	    vmchan_finish(&w) || close(w.fd)) {
+		perror(argv[2]);
+		return 1;
+	}
+	free(db);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_round_trip),	cmocka_unit_test(test_truncated),
 	    cmocka_unit_test(test_corrupted),	cmocka_unit_test(test_duplicated_missing_reordered),
 	    cmocka_unit_test(test_garbage),	cmocka_unit_test(test_semantics),
 	    cmocka_unit_test(test_crc32),	cmocka_unit_test(test_sha256),
-	    cmocka_unit_test(test_sha256_file),
+	    cmocka_unit_test(test_sha256_file), cmocka_unit_test(test_short_tail),
 	};
 
+	if (argc > 1 && !strcmp(argv[1], "--send"))
+		return send_main(argc, argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
