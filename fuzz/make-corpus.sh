@@ -69,6 +69,9 @@ cp "$fx"/export/export.json "$c/import-json/export-no-uuid.json"
 jq '.experiments |= [.[] | .uuid = "00000000-0000-4000-8000-0000000000e\(.id)"]' \
 	"$fx"/export/export.json >"$c/import-json/export.json"
 printf '{"format":"wakebench-export","version":2,"experiments":[]}\n' >"$c/import-json/empty.json"
+# "experiments" an object: its members were imported and the skipped count wrapped.
+printf '{"format":"wakebench-export","version":2,"experiments":{"0":{"uuid":"%s","workload":"pipe"}}}\n' \
+	00000000-0000-4000-8000-0000000000f1 >"$c/import-json/experiments-object.json"
 
 # import-store: a store of every schema version, and one holding the export fixture.
 "$mkseed" store "$c/import-store"
