@@ -1,19 +1,27 @@
 /*
  * fuzz-opts.c: the option parser (src/util/opts.c) on arbitrary argv.
  *
- * Input: one mode byte (its low bit is stop_at_first_pos, as `vm -- ...`
- * uses), then the arguments, each ended by a NUL byte (the last one may
- * end with the input). They are parsed against two groups that between
- * them use every option type and flag the tables know (ranges, choices
- * with and without stored values, optional values, repeatable strings,
- * short names), as a command's own table and the common options do.
+ * Input: one mode byte, then the arguments, each ended by a NUL byte (the
+ * last one may end with the input). The mode's low bit is
+ * stop_at_first_pos, as `vm -- ...` uses. With bit 1 clear the arguments
+ * are parsed against two groups that between them use every option type
+ * and flag the tables know (ranges, choices with and without stored
+ * values, optional values, repeatable strings, short names); with it set,
+ * against the real tables of `wakebench run`: the common options, the
+ * runner's, the probes' and those of a workload (bits 2-3 choose which),
+ * each filling a struct allocated to its exact size, so that an offset or
+ * type in a table that does not fit its struct is an ASan report.
  *
  * After a successful parse every value is rendered as help and `list` do,
  * and a size renders to text that parses back to the same bytes. Whatever
  * the outcome, everything is released (LeakSanitizer checks).
  */
 #include "fuzz.h"
+#include "cli/cli.h"
+#include "runner/runner.h"
+#include "sys/probes.h"
 #include "util/opts.h"
+#include "workloads/workload.h"
 
 #include <stdbool.h>
 
@@ -105,36 +113,65 @@ static void render_all(const struct opt_group *groups, size_t ngroups)
 	opts_print_help(devnull, groups, ngroups);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* A copy of a params struct in a block of exactly its size. */
+static void *exact_copy(const void *defaults, size_t size)
+{
+	void *p = xmalloc(size);
+
+	memcpy(p, defaults, size);
+	return p;
+}
+
+static size_t nworkloads(void)
+{
+	size_t n = 0;
+
+	while (workloads[n])
+		n++;
+	return n;
+}
+
+/* Parse against the tables of `wakebench run WORKLOAD`; returns opts_parse()'s result. */
+static int parse_real(unsigned mode, int argc, const char **argv, struct opts_result *res)
+{
+	const struct workload *wl = workloads[(mode >> 2 & 3) % nworkloads()];
+	struct ctx *ctx = xcalloc(1, sizeof(*ctx));
+	struct opt_group groups[] = {
+		cli_common_group(ctx),
+		{ "runner options", runner_opts, exact_copy(&runner_defaults, sizeof(runner_defaults)),
+		  &runner_defaults, 0 },
+		{ "probe options", probe_opts, exact_copy(&probe_defaults, sizeof(probe_defaults)),
+		  &probe_defaults, 0 },
+		{ "workload options", wl->opts, exact_copy(wl->defaults, wl->params_size),
+		  wl->defaults, 0 },
+	};
+	size_t g;
+	int ret;
+
+	ret = opts_parse("run", groups, ARRAY_SIZE(groups), argc, argv, mode & 1, res);
+	if (!ret)
+		render_all(groups, ARRAY_SIZE(groups));
+	opts_release(groups, ARRAY_SIZE(groups));
+	for (g = 0; g < ARRAY_SIZE(groups); g++)
+		free(groups[g].base);
+	return ret;
+}
+
+/* Parse against this file's tables, which use every type and flag. */
+static int parse_synthetic(unsigned mode, int argc, const char **argv, struct opts_result *res)
 {
 	struct fuzz_params params = fuzz_defaults, common = fuzz_defaults;
 	struct opt_group groups[] = {
 		{ "workload options", workload_opts, &params, &fuzz_defaults, 0 },
 		{ "common options", common_opts, &common, &fuzz_defaults, 0 },
 	};
-	const char *argv[MAX_ARGS];
-	struct opts_result res;
-	char *buf, *p, *end;
-	int argc = 0, stop, ret;
+	int ret;
 
-	if (!size)
-		return 0;
-	stop = data[0] & 1;
-	buf = fuzz_cstr(data + 1, size - 1);
-	end = buf + (size - 1);
-	for (p = buf; p < end && argc < MAX_ARGS; p += strlen(p) + 1)
-		argv[argc++] = p;
-
-	ret = opts_parse("fuzz", groups, ARRAY_SIZE(groups), argc, argv, stop, &res);
+	ret = opts_parse("fuzz", groups, ARRAY_SIZE(groups), argc, argv, mode & 1, res);
 	if (!ret) {
-		size_t i;
 		char text[64];
 		uint64_t back;
 
-		FUZZ_CHECK(res.npos <= (size_t)argc);
-		FUZZ_CHECK(res.dashdash >= -1 && res.dashdash <= (long)res.npos);
-		for (i = 0; i < res.npos; i++)
-			FUZZ_CHECK(res.pos[i] >= buf && res.pos[i] < end + 1);
 		FUZZ_CHECK(params.count >= 1 && params.count <= 4096);
 		FUZZ_CHECK(params.size_bytes >= 1 && params.size_bytes <= 1 << 20);
 		/* What help prints as a default must be what the user can type back. */
@@ -143,6 +180,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		render_all(groups, ARRAY_SIZE(groups));
 	}
 	opts_release(groups, ARRAY_SIZE(groups));
+	return ret;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *argv[MAX_ARGS];
+	struct opts_result res;
+	char *buf, *p, *end;
+	int argc = 0, ret;
+	unsigned mode;
+
+	if (!size)
+		return 0;
+	mode = data[0];
+	buf = fuzz_cstr(data + 1, size - 1);
+	end = buf + (size - 1);
+	for (p = buf; p < end && argc < MAX_ARGS; p += strlen(p) + 1)
+		argv[argc++] = p;
+
+	if (mode & 2)
+		ret = parse_real(mode, argc, argv, &res);
+	else
+		ret = parse_synthetic(mode, argc, argv, &res);
+	if (!ret) {
+		size_t i;
+
+		FUZZ_CHECK(res.npos <= (size_t)argc);
+		FUZZ_CHECK(res.dashdash >= -1 && res.dashdash <= (long)res.npos);
+		for (i = 0; i < res.npos; i++)
+			FUZZ_CHECK(res.pos[i] >= buf && res.pos[i] < end + 1);
+	}
 	opts_result_release(&res);
 	free(buf);
 	return 0;

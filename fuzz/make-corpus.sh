@@ -16,7 +16,8 @@ for t in opts parse cpulist features sched-debug trace-format vmchan import-json
 	mkdir -p "$c/$t"
 done
 
-# opts: a mode byte ('0', or '1' = stop at the first positional), then NUL-ended arguments.
+# opts: a mode byte, then NUL-ended arguments. Mode '0': the target's own tables; '1': the
+# same, stopping at the first positional; '2': the tables of `run pipe`; '6': `run pingpong`.
 args() { # NAME MODE ARG...
 	f="$c/opts/$1"
 	printf '%s' "$2" >"$f"
@@ -31,6 +32,9 @@ args pos 1 run --format metrics-brief -- -x
 args help 0 -h --help --data-size 64KiB
 args bad 0 --instances=0 --placement=nowhere --duration 5x
 args dash 0 -- -j 4
+args run-pipe 2 -j 4 -t 20s -n 1 --data-size 4k --pipe-size=64k --no-packet --format=metrics-brief
+args run-pipe-2 2 --placement=cross-cpu --warmup=0 --trace=auto --perf-counters -q --db x.db
+args run-pingpong 6 --threads -j1 -n 5 --trace --debugfs /d -v --no-store --format json
 
 # parse: values as typed on command lines.
 n=0
