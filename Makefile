@@ -6,6 +6,7 @@
 #   make check SANITIZE=1   the same with ASan + UBSan (objects in build-san/)
 #   make DEVELOPER=1  warnings are errors
 #   make install PREFIX=/usr/local DESTDIR=
+#   make fuzz FUZZ_SECONDS=30   the libFuzzer targets (clang; build-fuzz/), 30 s each
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -49,7 +50,8 @@ FAKEFS := $(BUILD)/tests/wakebench-fakefs
 SKIP_ONLY := $(BUILD)/tests/skip-only
 E2E := $(sort $(wildcard tests/e2e/t[0-9]*.sh))
 
-.PHONY: all run check unit e2e deps deps-test install clean format docs
+.PHONY: all run check unit e2e deps deps-test install clean format docs fuzz fuzz-build \
+	fuzz-corpus
 
 all: wakebench
 
@@ -123,7 +125,53 @@ docs: wakebench
 format:
 	clang-format -i $(SRCS) src/main.c $(UNIT_SRCS)
 
+# ---- fuzzing (fuzz/README.md) ----
+# libwakebench again, built by clang with coverage for libFuzzer plus ASan and UBSan, in its
+# own directory; each fuzz/fuzz-NAME.c links with it into build-fuzz/fuzz-NAME. `make fuzz`
+# runs every target for FUZZ_SECONDS on a copy of its seed corpus fuzz/corpus/NAME/ and
+# fails on any crash, leak, timeout or sanitizer report (fuzz/run.sh).
+FUZZ_CC ?= clang
+FUZZ_CFLAGS ?= -O1 -g
+FUZZ_SECONDS ?= 30
+FUZZ_SEED ?= 1
+FUZZ_BUILD := build-fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_ALL_CFLAGS = $(WARN) $(FUZZ_CFLAGS) $(FUZZ_SAN) -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) -MMD -MP
+FUZZ_OBJS := $(SRCS:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_LIB := $(FUZZ_BUILD)/libwakebench.a
+FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz-*.c))
+FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=$(FUZZ_BUILD)/%)
+
+$(FUZZ_BUILD)/src/%.o: src/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	@$(FUZZ_CC) $(FUZZ_ALL_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_OBJS)
+	@rm -f $@
+	@$(AR) rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz-%: fuzz/fuzz-%.c fuzz/fuzz.h fuzz/import.h $(FUZZ_LIB)
+	@echo "  CCLD    $@"
+	@$(FUZZ_CC) $(FUZZ_ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDFLAGS) $(LIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz:
+	@sh scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory fuzz-build
+	@sh fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_SEED) $(FUZZ_BINS)
+
+# Regenerate the seeds that are not copies of fixtures (vm captures, stores): fuzz/README.md.
+fuzz-corpus: $(BIN)
+	@mkdir -p $(BUILD)/fuzz
+	@$(CC) $(ALL_CFLAGS) -o $(BUILD)/fuzz/mkseed fuzz/mkseed.c $(LIB) $(ALL_LDFLAGS) $(LIBS)
+	sh fuzz/make-corpus.sh $(BUILD)/fuzz/mkseed $(BIN)
+
 clean:
-	rm -rf build build-san wakebench
+	rm -rf build build-san build-fuzz wakebench
 
 -include $(OBJS:.o=.d) $(BUILD)/src/main.d
+ifneq ($(filter fuzz fuzz-build $(FUZZ_BUILD)/%,$(MAKECMDGOALS)),)
+-include $(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d)
+endif

@@ -2,6 +2,8 @@
 # deps.sh: install the Debian packages wakebench needs, if any are missing.
 #   deps.sh build   what building needs
 #   deps.sh test    what building and every test need
+#   deps.sh fuzz    what building and `make fuzz` need (clang with libFuzzer and the
+#                   sanitizer runtimes, which Debian packages apart from clang)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
@@ -15,6 +17,9 @@ if [ "$what" = test ]; then
 	amd64) pkgs="$pkgs qemu-system-x86" ;;
 	arm64) pkgs="$pkgs qemu-system-arm" ;;
 	esac
+fi
+if [ "$what" = fuzz ]; then
+	pkgs="$pkgs clang libclang-rt-dev"
 fi
 
 missing=""

@@ -2583,7 +2583,8 @@ static int import_json(struct store *dst, const char *path, const char *doc, siz
 
 	if (prepare(dst,
 		    "SELECT json_valid(?1) AND json_extract(?1, '$.format') = 'wakebench-export'"
-		    " AND json_extract(?1, '$.version') = 2,"
+		    " AND json_extract(?1, '$.version') = 2"
+		    " AND json_type(?1, '$.experiments') = 'array',"
 		    " json_array_length(?1, '$.experiments')",
 		    &stmt))
 		return -1;
