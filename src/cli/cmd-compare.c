@@ -29,6 +29,7 @@
 #include "stats/stats.h"
 #include "store/store.h"
 #include "sys/env.h"
+#include "util/text.h"
 #include "workloads/workload.h"
 
 #include <json-c/json.h>
@@ -120,6 +121,7 @@ struct part {
 
 struct group {
 	char *value, *split, *title;
+	char *shown; /* the title as text output prints it (control characters escaped) */
 	size_t *parts, nparts;
 	double *ops;
 	size_t n;
@@ -552,6 +554,7 @@ static void form_groups(struct compare *c, bool pool)
 				g->split = p->signature ? xstrdup(p->signature) : NULL;
 				g->title = g->split ? xasprintf("%s [%s]", g->value, g->split)
 						    : xstrdup(g->value);
+				g->shown = text_printable(g->title, 0);
 				g->env = &p->env;
 				g->first_exp = p->exp_id;
 			}
@@ -760,7 +763,7 @@ static void inference_text(const struct compare *c, const struct group *g, char 
 	case EFFECT_LEVEL_BOOTS:
 		if (be->sd_from != BOOT_SD_BOTH)
 			snprintf(sd, sizeof(sd), " from the %zu %s of %s", be->sd_boots, u,
-				 be->sd_from == BOOT_SD_A ? base->title : g->title);
+				 be->sd_from == BOOT_SD_A ? base->shown : g->shown);
 		snprintf(buf, len,
 			 "%s%zu %s vs %zu: t on each %s's median of log ops/s, %.0f df, "
 			 "between-%s sd %.1f%%%s",
@@ -815,10 +818,10 @@ static void print_table(const struct compare *c)
 	char vs[160];
 
 	for (i = 0; i < c->ngroups; i++)
-		if (strlen(c->groups[i].title) > w)
-			w = strlen(c->groups[i].title);
+		if (strlen(c->groups[i].shown) > w)
+			w = strlen(c->groups[i].shown);
 	w += 2;
-	snprintf(vs, sizeof(vs), "vs. %s", base->value);
+	snprintf(vs, sizeof(vs), "vs. %s", base->shown);
 	wv = strlen(vs) > 9 ? strlen(vs) : 9;
 	printf("%-*s %5s %5s %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, by_title(c), "n", "boots",
 	       c->unit, "95% CI of median", (int)wv, vs, "95% CI of change", "p", "verdict");
@@ -850,7 +853,7 @@ static void print_table(const struct compare *c)
 				snprintf(p, sizeof(p), g->eff.p < 0.0001 ? "<0.0001" : "%.4f", g->eff.p);
 		}
 		verdict_text(g, verdict, sizeof(verdict));
-		printf("%-*s %5zu %5zu %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, g->title, g->n,
+		printf("%-*s %5zu %5zu %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, g->shown, g->n,
 		       g->nboots, med, ci, (int)wv, chg, cci, p, verdict);
 	}
 }
@@ -882,11 +885,11 @@ static void print_evidence(const struct compare *c)
 			if (!header) {
 				printf("\nEvidence per op vs. %s (median of each group, change with its "
 				       "95%% CI with samples as units: exploratory, no verdicts):\n",
-				       base->title);
+				       base->shown);
 				header = true;
 			}
 			if (first)
-				printf("  %s\n", g->title);
+				printf("  %s\n", g->shown);
 			first = false;
 			printf("    %-26s %10.4g -> %-10.4g ", s->name, stats_median(b->v, b->n),
 			       stats_median(s->v, s->n));
@@ -920,10 +923,10 @@ static void print_env_diffs(const struct compare *c)
 		if (!header) {
 			printf("\nEnvironment differences vs. %s (strongest first; experiment %lld "
 			       "vs. the first of each group):\n",
-			       base->title, (long long)base->first_exp);
+			       base->shown, (long long)base->first_exp);
 			header = true;
 		}
-		printf("  %s (experiment %lld):\n", g->title, (long long)g->first_exp);
+		printf("  %s (experiment %lld):\n", g->shown, (long long)g->first_exp);
 		for (k = 0; k < nd; k++) {
 			if (d[k].impact == IMPACT_RUN)
 				continue;
@@ -931,8 +934,11 @@ static void print_env_diffs(const struct compare *c)
 				hidden++;
 				continue;
 			}
-			printf("    %-8s %-34s %s -> %s\n", env_impact_name(d[k].impact), d[k].key,
-			       d[k].a ? d[k].a : "(absent)", d[k].b ? d[k].b : "(absent)");
+			printf("    %-8s %-34s ", env_impact_name(d[k].impact), d[k].key);
+			text_fput(stdout, d[k].a ? d[k].a : "(absent)", 0);
+			fputs(" -> ", stdout);
+			text_fput(stdout, d[k].b ? d[k].b : "(absent)", 0);
+			putchar('\n');
 			shown++;
 		}
 		if (!shown)
@@ -959,7 +965,7 @@ static void print_inference(const struct compare *c)
 		if (g->baseline)
 			continue;
 		inference_text(c, g, line, sizeof(line));
-		printf("  %s: %s\n", g->title, line);
+		printf("  %s: %s\n", g->shown, line);
 	}
 }
 
@@ -981,7 +987,7 @@ static void print_text(const struct compare *c)
 			continue;
 		printf("%snote: %s is noisy (coefficient of variation %.1f%% > %g%%): more "
 		       "samples narrow its intervals\n",
-		       first ? "\n" : "", c->groups[i].title, c->groups[i].sum.cv * 100.0,
+		       first ? "\n" : "", c->groups[i].shown, c->groups[i].sum.cv * 100.0,
 		       NOISY_CV * 100.0);
 		first = false;
 	}
@@ -1195,6 +1201,7 @@ static void compare_release(struct compare *c)
 		free(c->groups[i].value);
 		free(c->groups[i].split);
 		free(c->groups[i].title);
+		free(c->groups[i].shown);
 		free(c->groups[i].parts);
 		free(c->groups[i].ops);
 		free(c->groups[i].boot_tag);

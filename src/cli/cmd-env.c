@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "store/store.h"
 #include "sys/env.h"
+#include "util/text.h"
 
 #include <json-c/json.h>
 #include <stddef.h>
@@ -153,10 +154,16 @@ static void describe(const char *tag, const struct store_experiment *e)
 
 	if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);
-	printf("%s: experiment %lld (%.8s) %s %s, kernel %s, host %s, %s%s%s\n", tag,
-	       (long long)e->id, e->uuid, e->kind ? e->kind : "?", e->workload ? e->workload : "?",
-	       e->kernel ? e->kernel : "?", e->host ? e->host : "?", when,
-	       e->label ? ", label " : "", e->label ? e->label : "");
+	char *line = xasprintf("%s: experiment %lld (%.8s) %s %s, kernel %s, host %s, %s%s%s", tag,
+			       (long long)e->id, e->uuid, e->kind ? e->kind : "?",
+			       e->workload ? e->workload : "?", e->kernel ? e->kernel : "?",
+			       e->host ? e->host : "?", when, e->label ? ", label " : "",
+			       e->label ? e->label : "");
+
+	/* stored text: its control characters print as escapes */
+	text_fput(stdout, line, 0);
+	putchar('\n');
+	free(line);
 }
 
 static void print_diff_text(const struct side *a, const struct side *b, const struct env_delta *d,
@@ -173,9 +180,13 @@ static void print_diff_text(const struct side *a, const struct side *b, const st
 	printf("\n%zu key%s differ%s (strongest first):\n", n, n == 1 ? "" : "s",
 	       n == 1 ? "s" : "");
 	for (i = 0; i < n; i++) {
-		printf("\n%-8s  %s\n", env_impact_name(d[i].impact), d[i].key);
-		printf("          A: %s\n", d[i].a ? d[i].a : "(not recorded)");
-		printf("          B: %s\n", d[i].b ? d[i].b : "(not recorded)");
+		printf("\n%-8s  ", env_impact_name(d[i].impact));
+		text_fput(stdout, d[i].key, 0);
+		fputs("\n          A: ", stdout);
+		text_fput(stdout, d[i].a ? d[i].a : "(not recorded)", 0);
+		fputs("\n          B: ", stdout);
+		text_fput(stdout, d[i].b ? d[i].b : "(not recorded)", 0);
+		putchar('\n');
 	}
 }
 
