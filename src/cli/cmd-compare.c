@@ -84,9 +84,10 @@ static const struct opt compare_opts[] = {
 static const char compare_usage[] = "[--by KEY] [--baseline VALUE] [filters] [options]";
 static const char compare_description[] =
 	"Group the stored samples (status ok, warm-ups excluded) by a key and compare every\n"
-	"group with the baseline: median with its 95% CI, change with its 95% CI\n"
-	"(Hodges-Lehmann, Mann-Whitney), p-value, verdict against the margin, the change of\n"
-	"every evidence counter per op, and the environment keys that differ.";
+	"group with the baseline: median with its 95% CI, change with its 95% CI with boots\n"
+	"as the units (a t interval on each boot's median; with one boot per group the\n"
+	"verdict stays inconclusive), p-value, verdict against the margin, the change of\n"
+	"every evidence counter per op (exploratory), and the environment keys that differ.";
 
 enum by_key { BY_KERNEL, BY_LABEL, BY_PROFILE, BY_HOST, BY_FEATURE };
 
