@@ -53,9 +53,17 @@ static const char ab_description[] =
 	"Interleave samples of WORKLOAD (default pipe) with scheduler features applied and not,\n"
 	"in counterbalanced order with a warm-up after every toggle, restore the features as\n"
 	"found, and give a paired verdict on the effect of applying each --feature token.\n"
-	"-n counts pairs (blocks of four with two features).";
+	"By default pairs are added until the verdict is decided (at most --max-samples,\n"
+	"within --max-time); -n N runs exactly N pairs (blocks of four with two features).";
 
 #define AB_MAX_FEATURES 2
+/*
+ * Defaults measured on a shared 2-vCPU VM (doc/statistics.md, "Defaults"):
+ * short, many, interleaved samples decide; 10 pairs of 5 s did not. Until
+ * decided, at most 64 pairs: about 40 s for pipe at these lengths.
+ */
+#define AB_DEFAULT_DURATION_NS 250000000ull
+#define AB_DEFAULT_WARMUP_NS   50000000ull
 #define AB_MAX_ARMS	(1u << AB_MAX_FEATURES)
 
 enum ab_order { ORDER_ABBA = 0, ORDER_RANDOM };
@@ -95,14 +103,14 @@ static const struct opt ab_opts[] = {
 	  .argh = "PERCENT", .help = "practical margin of the verdict", .min = 0.001, .max = 0.5 },
 	{ .type = OPT_FLAG, .long_name = "until-decided",
 	  .offset = offsetof(struct ab_params, until_decided),
-	  .help = "add units until the verdict is decided (fixed looks, -n is ignored)" },
+	  .help = "add units until the verdict is decided (the default unless -n is given)" },
 	{ .type = OPT_UINT, .long_name = "max-samples",
 	  .offset = offsetof(struct ab_params, max_samples), .argh = "N",
-	  .help = "--until-decided: at most N pairs (blocks); the last look", .min = 2,
+	  .help = "until decided: at most N pairs (blocks), the last look", .min = 2,
 	  .max = STATS_SEQ_MAX_UNITS },
 	{ .type = OPT_DURATION, .long_name = "max-time",
 	  .offset = offsetof(struct ab_params, max_time_ns), .argh = "DURATION",
-	  .help = "--until-decided: stop adding units after this long (0: no limit)", .min = 0,
+	  .help = "until decided: the time budget, no unit starts after it (0: no limit)", .min = 0,
 	  .max = 7 * 86400e9 },
 	{ .type = OPT_FLAG, .long_name = "fail-on-regression",
 	  .offset = offsetof(struct ab_params, fail_on_regression),
@@ -978,15 +986,17 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	memset(fixed, 0, sizeof(fixed));
 	fixed[0] = (struct opt_group){ .title = "ab options", .opts = ab_opts, .base = &ap,
 				       .defaults = &ab_defaults };
-	fixed[1] = (struct opt_group){ .title = "runner options (-n counts pairs; --warmup runs "
-						"after every toggle, default: one -t)",
+	fixed[1] = (struct opt_group){ .title = "runner options (-n N: exactly N pairs instead of "
+						"until decided; --warmup runs after every toggle)",
 				       .opts = runner_opts, .base = &rp, .defaults = &rp_defaults };
 	fixed[2] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
 				       .defaults = &probe_defaults };
 	fixed[3] = cli_common_group_for(ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON));
 	wl = experiment_pick_workload("ab", fixed, ARRAY_SIZE(fixed), argc, argv);
 	experiment_runner_defaults(wl, &rp_defaults);
-	rp_defaults.samples = 10; /* pairs */
+	rp_defaults.samples = 10; /* pairs, when -n asks for a fixed length */
+	rp_defaults.duration_ns = AB_DEFAULT_DURATION_NS;
+	rp_defaults.warmup_ns = AB_DEFAULT_WARMUP_NS;
 	rp = rp_defaults;
 
 	parsed = xmalloc(wl->params_size);
@@ -1007,14 +1017,20 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	cli_require_format("ab", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
 	if (given(&groups[0], "seed") && ap.order != ORDER_RANDOM)
 		die_usage("ab: option '--seed' needs '--order random'");
-	if (!ap.until_decided && (given(&groups[0], "max-samples") || given(&groups[0], "max-time")))
-		die_usage("ab: options '--max-samples' and '--max-time' need '--until-decided'");
+	if (given(&groups[1], "samples") && ap.until_decided)
+		die_usage("ab: options '-n' (a fixed number of pairs) and '--until-decided' exclude "
+			  "each other");
+	if (given(&groups[1], "samples") &&
+	    (given(&groups[0], "max-samples") || given(&groups[0], "max-time")))
+		die_usage("ab: options '--max-samples' and '--max-time' bound a run until decided; "
+			  "'-n' asks for a fixed length instead");
+	ap.until_decided = !given(&groups[1], "samples");
 
 	experiment_resolve(wl, &eo, &groups[2], wlp, profile, sizeof(profile), &base_profile);
 	experiment_spec("ab", wl, wlp, &rp, &spec);
 
-	/* --warmup, when given, is the post-toggle warm-up; else one sample's length. */
-	st.warmup_ns = given(&groups[1], "warmup") ? rp.warmup_ns : rp.duration_ns;
+	/* --warmup is the discarded sample after every toggle */
+	st.warmup_ns = rp.warmup_ns;
 	if (ap.order == ORDER_RANDOM && !ap.seed)
 		ap.seed = (realtime_ns() ^ (uint64_t)getpid() << 32) % 1000000000ull + 1;
 	st.rng = ap.seed;

@@ -93,6 +93,21 @@ run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 20ms -j 1 --warmup 0 --until-decided
 like "$ERR" "--max-time reached after 1 pair: not decided" "--max-time stops after the unit in progress"
 is "$(fakefs_features dbg)" "$ORIG" "--until-decided: restored"
 
+# Without -n, ab runs until decided: 250ms samples, 50ms warm-ups, at most
+# 64 pairs; the engine's plan and the evidence correction are in the JSON.
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -h
+like "$OUT" "--duration DURATION .*\(default 250ms" "ab -h: samples of 250ms by default"
+like "$OUT" "--warmup DURATION .*\(default 50ms" "ab -h: a 50ms warm-up after each toggle by default"
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 20ms -j 1 --max-samples 10 --debugfs "$D" --no-store --format json
+is "$RC" 0 "ab without -n exits 0"
+is "$(printf '%s' "$OUT" | jq -r '.sequential | "\(.until_decided) \(.planned_looks) \(.family_conf)"')" \
+	"true 1 0.95" "json: until decided by default, one look at --max-samples 10"
+is "$(printf '%s' "$OUT" | jq -r '.effects[0].method')" "wilcoxon-signed-rank-hl-serial" \
+	"json: the serial-correlation-robust interval"
+is "$(printf '%s' "$OUT" | jq -r '.evidence_adjustment.method')" holm "json: evidence is Holm-adjusted"
+is "$(printf '%s' "$OUT" | jq -r '[.evidence[] | has("p_adjusted") or (.valid | not)] | all')" true \
+	"json: every valid evidence line has its adjusted p"
+
 # Bad input: exit 2, one line naming the problem.
 N0=$(nwrites)
 run_cmd wb ab -t 50ms -n 2 --debugfs "$D" --no-store
@@ -110,8 +125,11 @@ run_cmd wb ab --feature NO_DELAY_DEQUEUE --feature NO_PREEMPT_SHORT --feature NO
 is "$RC" 2 "three features: exit 2"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE --seed 3 --debugfs "$D" --no-store
 is "$RC" 2 "--seed without --order random: exit 2"
-run_cmd wb ab --feature NO_DELAY_DEQUEUE --max-time 1s --debugfs "$D" --no-store
-is "$RC" 2 "--max-time without --until-decided: exit 2"
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -n 4 --max-time 1s --debugfs "$D" --no-store
+is "$RC" 2 "--max-time with a fixed -n: exit 2"
+like "$ERR" "'--max-samples' and '--max-time' bound a run until decided" "--max-time with -n: said"
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -n 4 --until-decided --debugfs "$D" --no-store
+is "$RC" 2 "-n with --until-decided: exit 2"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE --margin 0 --debugfs "$D" --no-store
 is "$RC" 2 "--margin 0: exit 2"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE --format metrics-brief --debugfs "$D" --no-store
