@@ -45,7 +45,9 @@ while ! awk -v m="$mnt" '$5 == m { f = 1 } END { exit !f }' /proc/self/mountinfo
 	sleep 0.05
 done
 export WAKEBENCH_STATE_DIR="$tmp/state"
-echo "# $runs ${BURN:+BURN=$BURN (a true change) }${BURN:-A/A }runs of: wakebench ab --feature NO_DELAY_DEQUEUE $* (stand-in debugfs)"
+kind="A/A runs"
+[ -z "${BURN:-}" ] || kind="BURN=$BURN runs (a true change)"
+echo "# $runs $kind of: wakebench ab --feature NO_DELAY_DEQUEUE $* (stand-in debugfs)"
 r=1
 while [ $r -le "$runs" ]; do
 	t0=$(date +%s.%N)

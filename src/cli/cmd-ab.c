@@ -939,9 +939,16 @@ static void print_header(const struct ab_state *st)
 	report_profile_text(stdout, st->wl->name, st->ex.profile);
 	for (m = 0; m < st->narms; m++)
 		printf("arm %s: %s\n", arm_label(st, m), st->arms[m].name);
-	if (st->ap->until_decided)
+	if (st->ap->until_decided) {
 		printf("until decided: up to %llu %s, ", (unsigned long long)st->ap->max_samples,
 		       st->nfeat == 1 ? "pairs" : "blocks");
+		if (st->ap->max_time_ns) {
+			char budget[32];
+
+			format_duration(st->ap->max_time_ns, budget, sizeof(budget));
+			printf("within %s, ", budget);
+		}
+	}
 	else
 		printf("%llu %s, ", (unsigned long long)rp->samples,
 		       st->nfeat == 1 ? "pairs" : "blocks");
@@ -1025,6 +1032,9 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		die_usage("ab: options '--max-samples' and '--max-time' bound a run until decided; "
 			  "'-n' asks for a fixed length instead");
 	ap.until_decided = !given(&groups[1], "samples");
+	/* a time budget alone: the clock, not a count, bounds the run (the engine plans it) */
+	if (given(&groups[0], "max-time") && ap.max_time_ns && !given(&groups[0], "max-samples"))
+		ap.max_samples = STATS_SEQ_MAX_UNITS;
 
 	experiment_resolve(wl, &eo, &groups[2], wlp, profile, sizeof(profile), &base_profile);
 	experiment_spec("ab", wl, wlp, &rp, &spec);

@@ -300,10 +300,10 @@ void stats_seq_evidence_adjust(struct stats_seq_effect *lines, size_t n, double 
 
 /* ---- the engine ---- */
 
+static void plan_looks(struct stats_seq *s);
+
 void stats_seq_init(struct stats_seq *s, const struct stats_seq_params *p)
 {
-	size_t i;
-
 	if (p->nfeat < 1 || p->nfeat > STATS_SEQ_MAX_FEAT)
 		BUG("stats_seq_init: %u features", p->nfeat);
 	memset(s, 0, sizeof(*s));
@@ -315,6 +315,25 @@ void stats_seq_init(struct stats_seq *s, const struct stats_seq_params *p)
 	s->narms = 1u << p->nfeat;
 	s->neff = p->nfeat == 1 ? 1 : 3;
 	s->vif = p->vif > 0 ? p->vif : stats_seq_vif(p->nfeat);
+	plan_looks(s);
+	stats_seq_effects(NULL, 0, p->nfeat, s->alpha_two, s->alpha_one, s->vif, p->margin,
+			  p->better, 0, s->eff);
+}
+
+/*
+ * The looks and their level. Called before the first unit and once more
+ * after it when there is a time budget: the budget is then also capped by
+ * the units that fit in --max-time at the first unit's pace (which, with
+ * the start-up, overestimates a unit's length), so that the level is not
+ * spent on looks the clock would never allow. The plan depends only on
+ * durations, never on the data, and is fixed before the first look.
+ */
+static void plan_looks(struct stats_seq *s)
+{
+	const struct stats_seq_params *p = &s->p;
+	size_t i;
+
+	s->nplan = 0;
 	if (!p->until_decided) {
 		s->plan[s->nplan++] = p->units;
 	} else {
@@ -323,8 +342,6 @@ void stats_seq_init(struct stats_seq *s, const struct stats_seq_params *p)
 		s->plan[s->nplan++] = s->p.max_units;
 	}
 	stats_seq_levels(p->nfeat, s->nplan, &s->alpha_two, &s->alpha_one);
-	stats_seq_effects(NULL, 0, p->nfeat, s->alpha_two, s->alpha_one, s->vif, p->margin,
-			  p->better, 0, s->eff);
 }
 
 bool stats_seq_wants_unit(const struct stats_seq *s)
@@ -378,6 +395,15 @@ void stats_seq_add_unit(struct stats_seq *s, const double *y, uint64_t elapsed_n
 		}
 		return;
 	}
+	if (s->units == 1 && s->p.max_time_ns && elapsed_ns > 0) {
+		uint64_t fit = s->p.max_time_ns / elapsed_ns;
+
+		if (fit < s->p.max_units) {
+			s->p.max_units = fit > 1 ? (size_t)fit : 1;
+			s->time_planned = true;
+			plan_looks(s);
+		}
+	}
 	time_up = s->p.max_time_ns && elapsed_ns >= s->p.max_time_ns;
 	budget_up = s->units >= s->p.max_units;
 	if (!(s->next < s->nplan && s->n >= s->plan[s->next]) && !time_up && !budget_up)
@@ -386,10 +412,10 @@ void stats_seq_add_unit(struct stats_seq *s, const double *y, uint64_t elapsed_n
 	s->next++;
 	if (all_decided(s))
 		s->stop = STATS_SEQ_DECIDED;
+	else if (time_up || ((budget_up || s->next >= s->nplan) && s->time_planned))
+		s->stop = STATS_SEQ_TIME;
 	else if (budget_up || s->next >= s->nplan)
 		s->stop = STATS_SEQ_BUDGET;
-	else if (time_up)
-		s->stop = STATS_SEQ_TIME;
 }
 
 void stats_seq_end(struct stats_seq *s)

@@ -228,7 +228,8 @@ struct stats_seq {
 	size_t n, cap;
 	size_t units; /* run, complete or not */
 	size_t plan[STATS_SEQ_MAX_LOOKS + 1], nplan, next;
-	size_t looks;		     /* taken */
+	size_t looks; /* taken */
+	bool time_planned; /* the budget was cut to what fits in max_time_ns */
 	double alpha_two, alpha_one; /* nominal per-look levels (independent units) */
 	double vif;		     /* the serial-correlation allowance of the design */
 	enum stats_seq_stop stop;

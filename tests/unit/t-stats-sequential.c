@@ -132,15 +132,31 @@ static void test_budget_and_time(void **state)
 	stats_seq_release(&s);
 
 	p.max_units = 64;
-	p.max_time_ns = 2500000000ull;
+	p.max_time_ns = 2500000000ull; /* 2 units fit at 1 s each: the plan shrinks */
 	stats_seq_init(&s, &p);
 	stats_seq_add_unit(&s, y, 1000000000ull);
-	stats_seq_add_unit(&s, y, 2000000000ull);
 	assert_true(stats_seq_wants_unit(&s));
-	stats_seq_add_unit(&s, y, 3000000000ull);
+	assert_int_equal(s.p.max_units, 2);
+	stats_seq_add_unit(&s, y, 2000000000ull);
 	assert_int_equal(s.stop, STATS_SEQ_TIME);
 	assert_int_equal(s.looks, 1);
-	assert_false(s.eff[0].e.valid); /* 3 pairs: no interval at the level */
+	assert_false(s.eff[0].e.valid); /* 2 pairs: no interval at the level */
+	stats_seq_release(&s);
+	p.max_time_ns = 2500000000ull; /* a slower unit than planned: the clock stops it */
+	stats_seq_init(&s, &p);
+	stats_seq_add_unit(&s, y, 500000000ull);
+	stats_seq_add_unit(&s, y, 2600000000ull);
+	assert_int_equal(s.stop, STATS_SEQ_TIME);
+	stats_seq_release(&s);
+
+	/* the time budget plans the looks: 20 s at 1 s for the first unit is 20 units */
+	p.max_time_ns = 20000000000ull;
+	stats_seq_init(&s, &p);
+	assert_int_equal(s.nplan, 6);
+	stats_seq_add_unit(&s, y, 1000000000ull);
+	assert_int_equal(s.p.max_units, 20);
+	assert_int_equal(s.nplan, 3); /* 10, 16, 20 */
+	assert_int_equal(s.plan[2], 20);
 	stats_seq_release(&s);
 
 	p.max_time_ns = 0; /* stopped by the caller: one last analysis */
