@@ -18,16 +18,14 @@
  * sample runs in the new arm (its length: --warmup when given, else -t),
  * because a toggle does not dequeue entities that are already delayed.
  *
- * Statistics (stats/): for each complete unit, the log ratio of B to A
- * (Wilcoxon signed-rank p, Hodges-Lehmann estimate and CI); for two
- * features the main effect of a token is the ratio of the geometric means
- * of the arms with and without it within each block (sqrt(y10*y11) vs
- * sqrt(y00*y01)), and the interaction is y11*y00 vs y10*y01: the factor by
- * which the first token's effect changes when the second is applied. The
- * verdict is on the primary metric against --margin; every evidence counter
- * per op gets the same paired effect. With --until-decided, units are added
- * up to each look of the stats engine's fixed schedule, at its per-look
- * (Bonferroni) level, until the verdict is decided.
+ * Statistics: the sequential engine (stats/sequential.c) owns them. This
+ * file runs a unit while the engine wants one and hands it the unit's
+ * primary values; the engine keeps the units in time order, looks at its
+ * schedule with its calibrated per-look levels, stops when every main
+ * effect is decided or the budget (--max-samples, --max-time) is spent,
+ * and computes the factorial effects. Without -n, ab runs until decided.
+ * Evidence counters per op get the same paired effect at 95%, Holm-
+ * adjusted over all of them.
  *
  * Safety: the features journal (sys/features.h) is in place before the
  * first write and removed after the restore; SIGINT, SIGTERM and SIGHUP
@@ -515,7 +513,13 @@ static const char *verdict_text(const struct ab_state *st, const struct ab_effec
 	snprintf(m, sizeof(m), "%g%%", st->ap->margin * 100.0);
 	switch (e->s.v) {
 	case VERDICT_NO_CHANGE:
-		snprintf(buf, len, "no change larger than %s", m);
+		if (e->s.eq.valid)
+			snprintf(buf, len,
+				 "no change larger than %s (equivalence interval %+.2f%%, "
+				 "%+.2f%% at %.4g%%)",
+				 m, e->s.eq.lo * 100.0, e->s.eq.hi * 100.0, e->s.eq.conf * 100.0);
+		else
+			snprintf(buf, len, "no change larger than %s", m);
 		break;
 	case VERDICT_REGRESSION:
 		snprintf(buf, len, "regression (beyond the %s margin)", m);
