@@ -18,16 +18,14 @@
  * sample runs in the new arm (its length: --warmup when given, else -t),
  * because a toggle does not dequeue entities that are already delayed.
  *
- * Statistics (stats/): for each complete unit, the log ratio of B to A
- * (Wilcoxon signed-rank p, Hodges-Lehmann estimate and CI); for two
- * features the main effect of a token is the ratio of the geometric means
- * of the arms with and without it within each block (sqrt(y10*y11) vs
- * sqrt(y00*y01)), and the interaction is y11*y00 vs y10*y01: the factor by
- * which the first token's effect changes when the second is applied. The
- * verdict is on the primary metric against --margin; every evidence counter
- * per op gets the same paired effect. With --until-decided, units are added
- * up to each look of the stats engine's fixed schedule, at its per-look
- * (Bonferroni) level, until the verdict is decided.
+ * Statistics: the sequential engine (stats/sequential.c) owns them. This
+ * file runs a unit while the engine wants one and hands it the unit's
+ * primary values; the engine keeps the units in time order, looks at its
+ * schedule with its calibrated per-look levels, stops when every main
+ * effect is decided or the budget (--max-samples, --max-time) is spent,
+ * and computes the factorial effects. Without -n, ab runs until decided.
+ * Evidence counters per op get the same paired effect at 95%, Holm-
+ * adjusted over all of them.
  *
  * Safety: the features journal (sys/features.h) is in place before the
  * first write and removed after the restore; SIGINT, SIGTERM and SIGHUP
@@ -53,9 +51,17 @@ static const char ab_description[] =
 	"Interleave samples of WORKLOAD (default pipe) with scheduler features applied and not,\n"
 	"in counterbalanced order with a warm-up after every toggle, restore the features as\n"
 	"found, and give a paired verdict on the effect of applying each --feature token.\n"
-	"-n counts pairs (blocks of four with two features).";
+	"By default pairs are added until the verdict is decided (at most --max-samples,\n"
+	"within --max-time); -n N runs exactly N pairs (blocks of four with two features).";
 
 #define AB_MAX_FEATURES 2
+/*
+ * Defaults measured on a shared 2-vCPU VM (doc/statistics.md, "Defaults"):
+ * short, many, interleaved samples decide; 10 pairs of 5 s did not. Until
+ * decided, at most 64 pairs: about 40 s for pipe at these lengths.
+ */
+#define AB_DEFAULT_DURATION_NS 250000000ull
+#define AB_DEFAULT_WARMUP_NS   50000000ull
 #define AB_MAX_ARMS	(1u << AB_MAX_FEATURES)
 
 enum ab_order { ORDER_ABBA = 0, ORDER_RANDOM };
@@ -95,13 +101,14 @@ static const struct opt ab_opts[] = {
 	  .argh = "PERCENT", .help = "practical margin of the verdict", .min = 0.001, .max = 0.5 },
 	{ .type = OPT_FLAG, .long_name = "until-decided",
 	  .offset = offsetof(struct ab_params, until_decided),
-	  .help = "add units until the verdict is decided (fixed looks, -n is ignored)" },
+	  .help = "add units until the verdict is decided (the default unless -n is given)" },
 	{ .type = OPT_UINT, .long_name = "max-samples",
 	  .offset = offsetof(struct ab_params, max_samples), .argh = "N",
-	  .help = "--until-decided: at most N pairs (blocks)", .min = 2, .max = 100000 },
+	  .help = "until decided: at most N pairs (blocks), the last look", .min = 2,
+	  .max = STATS_SEQ_MAX_UNITS },
 	{ .type = OPT_DURATION, .long_name = "max-time",
 	  .offset = offsetof(struct ab_params, max_time_ns), .argh = "DURATION",
-	  .help = "--until-decided: stop adding units after this long (0: no limit)", .min = 0,
+	  .help = "until decided: the time budget, no unit starts after it (0: no limit)", .min = 0,
 	  .max = 7 * 86400e9 },
 	{ .type = OPT_FLAG, .long_name = "fail-on-regression",
 	  .offset = offsetof(struct ab_params, fail_on_regression),
@@ -121,10 +128,9 @@ struct ab_arm {
 };
 
 struct ab_effect {
-	const char *what; /* "NO_DELAY_DEQUEUE", "interaction" */
-	struct effect e;
-	enum verdict v;
-	size_t to_decide;
+	const char *what;   /* "NO_DELAY_DEQUEUE", "interaction" */
+	const char *metric; /* evidence lines: the metric */
+	struct stats_seq_effect s;
 };
 
 struct ab_state {
@@ -151,6 +157,7 @@ struct ab_state {
 	uint64_t rng;
 	bool setup_failed;
 	struct progress progress;
+	struct stats_seq engine; /* the engine: units, looks, levels, stopping */
 };
 
 /*
@@ -441,66 +448,33 @@ static size_t complete_units(const struct ab_state *st)
 }
 
 /*
- * The paired effects of metric `name`: one per token (main effects), plus
- * the interaction for two features. Returns how many were filled.
+ * The paired effects of metric `name` at the given per-look levels (the
+ * engine's own for the primary metric, 0.05 for evidence): one per token,
+ * plus the interaction for two features. Returns how many were filled.
  */
-static size_t effects_of(const struct ab_state *st, const char *name, int better, double conf,
-			 struct ab_effect *out)
+static size_t effects_of(const struct ab_state *st, const char *name, int better,
+			 double alpha_two, double alpha_one, struct ab_effect *out)
 {
-	size_t n = 0, u, k, neff = st->nfeat == 1 ? 1 : 3;
-	double *a[3], *b[3], y[AB_MAX_ARMS];
+	double *y = xcalloc((st->nunits + 1) * AB_MAX_ARMS, sizeof(*y));
+	struct stats_seq_effect x[STATS_SEQ_MAX_EFFECTS];
+	size_t n = 0, u, k, neff;
 
+	for (u = 0; u < st->nunits; u++)
+		n += unit_values(st, u, name, y + n * st->narms);
+	neff = stats_seq_effects(y, n, st->nfeat, alpha_two, alpha_one, st->engine.vif,
+				 st->ap->margin, better, st->engine.p.max_units, x);
 	for (k = 0; k < neff; k++) {
-		a[k] = xcalloc(st->nunits + 1, sizeof(double));
-		b[k] = xcalloc(st->nunits + 1, sizeof(double));
+		out[k].what = k < st->nfeat ? st->token[k] : "interaction";
+		out[k].metric = name;
+		out[k].s = x[k];
 	}
-	for (u = 0; u < st->nunits; u++) {
-		if (!unit_values(st, u, name, y))
-			continue;
-		if (st->nfeat == 1) {
-			a[0][n] = y[0];
-			b[0][n] = y[1];
-		} else {
-			/* arm index: bit 0 = first token applied, bit 1 = second */
-			a[0][n] = sqrt(y[0] * y[2]);
-			b[0][n] = sqrt(y[1] * y[3]);
-			a[1][n] = sqrt(y[0] * y[1]);
-			b[1][n] = sqrt(y[2] * y[3]);
-			a[2][n] = y[1] * y[2];
-			b[2][n] = y[3] * y[0];
-		}
-		n++;
-	}
-	for (k = 0; k < neff; k++) {
-		struct ab_effect *e = &out[k];
-
-		memset(e, 0, sizeof(*e));
-		e->what = k < st->nfeat ? st->token[k] : "interaction";
-		stats_effect_paired(a[k], b[k], n, conf, &e->e);
-		e->v = stats_verdict(&e->e, st->ap->margin, better);
-		e->to_decide = e->v == VERDICT_INCONCLUSIVE
-				       ? stats_samples_to_decide(&e->e, st->ap->margin)
-				       : 0;
-		free(a[k]);
-		free(b[k]);
-	}
+	free(y);
 	return neff;
 }
 
-/* Are all main effects of the primary metric decided at this level? */
-static bool all_decided(const struct ab_state *st, double conf)
-{
-	struct ab_effect eff[3];
-	unsigned k;
-
-	effects_of(st, "ops_per_s", st->wl->better, conf, eff);
-	for (k = 0; k < st->nfeat; k++)
-		if (!stats_verdict_decided(eff[k].v))
-			return false;
-	return true;
-}
-
 /* ---- output ---- */
+
+static const char *unit_word(const struct ab_state *st, size_t n);
 
 static void format_pct(double v, char *buf, size_t len)
 {
@@ -510,22 +484,25 @@ static void format_pct(double v, char *buf, size_t len)
 		snprintf(buf, len, "n/a");
 }
 
-static void print_effect_line(const char *label, const struct ab_effect *e, const char *metric)
+static void print_effect_line(const char *label, const struct ab_effect *x, const char *metric)
 {
-	char est[32], lo[32], hi[32];
+	const struct effect *e = &x->s.e;
+	char est[32], lo[32], hi[32], adj[48] = "";
 	int w = strlen(label) > 28 ? 46 : 28;
 
-	if (!e->e.valid) {
+	if (!e->valid) {
 		printf("  %-*s %s%sn/a: %s\n", w, label, metric, metric[0] ? " " : "",
-		       e->e.why ? e->e.why : "not computed");
+		       e->why ? e->why : "not computed");
 		return;
 	}
-	format_pct(e->e.est, est, sizeof(est));
-	format_pct(e->e.lo, lo, sizeof(lo));
-	format_pct(e->e.hi, hi, sizeof(hi));
-	printf("  %-*s %s%s%s [%g%% CI %s, %s], Wilcoxon p = %.3g (%zu %s)\n", w, label, metric,
-	       metric[0] ? " " : "", est, e->e.conf * 100.0, lo, hi, e->e.p, e->e.n_a,
-	       e->e.n_a == 1 ? "unit" : "units");
+	format_pct(e->est, est, sizeof(est));
+	format_pct(e->lo, lo, sizeof(lo));
+	format_pct(e->hi, hi, sizeof(hi));
+	if (!isnan(x->s.p_adjusted))
+		snprintf(adj, sizeof(adj), ", Holm p = %.3g", x->s.p_adjusted);
+	printf("  %-*s %s%s%s [%.4g%% CI %s, %s], Wilcoxon p = %.3g%s (%zu %s)\n", w, label,
+	       metric, metric[0] ? " " : "", est, e->conf * 100.0, lo, hi, e->p, adj, e->n_a,
+	       e->n_a == 1 ? "unit" : "units");
 }
 
 static const char *verdict_text(const struct ab_state *st, const struct ab_effect *e,
@@ -534,9 +511,15 @@ static const char *verdict_text(const struct ab_state *st, const struct ab_effec
 	char m[32];
 
 	snprintf(m, sizeof(m), "%g%%", st->ap->margin * 100.0);
-	switch (e->v) {
+	switch (e->s.v) {
 	case VERDICT_NO_CHANGE:
-		snprintf(buf, len, "no change larger than %s", m);
+		if (e->s.eq.valid)
+			snprintf(buf, len,
+				 "no change larger than %s (equivalence interval %+.2f%%, "
+				 "%+.2f%% at %.4g%%)",
+				 m, e->s.eq.lo * 100.0, e->s.eq.hi * 100.0, e->s.eq.conf * 100.0);
+		else
+			snprintf(buf, len, "no change larger than %s", m);
 		break;
 	case VERDICT_REGRESSION:
 		snprintf(buf, len, "regression (beyond the %s margin)", m);
@@ -545,9 +528,16 @@ static const char *verdict_text(const struct ab_state *st, const struct ab_effec
 		snprintf(buf, len, "improvement (beyond the %s margin)", m);
 		break;
 	case VERDICT_INCONCLUSIVE:
-		if (e->to_decide)
-			snprintf(buf, len, "inconclusive at a %s margin (about %zu units would decide)",
-				 m, e->to_decide);
+		if (e->s.to_decide)
+			snprintf(buf, len,
+				 "inconclusive at a %s margin (a rough guide: about %zu %s in all "
+				 "might decide)",
+				 m, e->s.to_decide, unit_word(st, e->s.to_decide));
+		else if (e->s.beyond_budget)
+			snprintf(buf, len,
+				 "inconclusive at a %s margin (more than --max-samples %zu %s would "
+				 "be needed to decide)",
+				 m, st->engine.p.max_units, unit_word(st, st->engine.p.max_units));
 		else
 			snprintf(buf, len, "inconclusive at a %s margin", m);
 		break;
@@ -626,11 +616,39 @@ static size_t env_extra(const struct ab_state *st, unsigned m, struct env_delta 
 	return k;
 }
 
+/*
+ * Every evidence line (metric x effect) at the fixed 95% level, Holm-
+ * adjusted over the whole family so that the chance of any false
+ * "regression" or "improvement" among them stays at 5%. *out is freed by
+ * the caller.
+ */
+static size_t evidence_lines(const struct ab_state *st, struct ab_effect **out)
+{
+	const char *ev[SAMPLE_MAX_METRICS];
+	size_t nev = evidence_names(st, ev, ARRAY_SIZE(ev)), n = 0, i;
+	struct ab_effect *l = xcalloc(nev * STATS_SEQ_MAX_EFFECTS + 1, sizeof(*l));
+	struct stats_seq_effect *x = xcalloc(nev * STATS_SEQ_MAX_EFFECTS + 1, sizeof(*x));
+
+	for (i = 0; i < nev; i++)
+		n += effects_of(st, ev[i], metric_better(st, ev[i]), STATS_SEQ_ALPHA,
+				STATS_SEQ_ALPHA, l + n);
+	for (i = 0; i < n; i++)
+		x[i] = l[i].s;
+	stats_seq_evidence_adjust(x, n, STATS_SEQ_ALPHA);
+	for (i = 0; i < n; i++)
+		l[i].s = x[i];
+	free(x);
+	*out = l;
+	return n;
+}
+
 static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t neff,
-		       const struct report_summary *rs, double conf, bool interrupted)
+		       const struct report_summary *rs, bool interrupted)
 {
 	const char *ev[SAMPLE_MAX_METRICS];
 	size_t nev = evidence_names(st, ev, ARRAY_SIZE(ev)), i, k;
+	struct ab_effect *lines = NULL;
+	size_t nlines = evidence_lines(st, &lines);
 	char buf[256];
 	unsigned m;
 
@@ -653,28 +671,29 @@ static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t 
 
 		printf("interaction (%s's effect with %s applied vs without): %s\n", st->token[0],
 		       st->token[1],
-		       !x->e.valid ? "not computed"
-		       : x->v == VERDICT_NO_CHANGE
-			       ? "none larger than the margin"
-			       : (x->e.lo > 0 || x->e.hi < 0) ? "present" : "not excluded");
+		       !x->s.e.valid			   ? "not computed"
+		       : x->s.v == VERDICT_NO_CHANGE	   ? "none larger than the margin"
+		       : stats_verdict_decided(x->s.v) ? "present, beyond the margin"
+						       : "not excluded");
 	}
 	if (nev) {
-		printf("evidence per op (same paired estimate; %s vs %s):\n",
-		       st->nfeat == 1 ? "B" : "with the token", st->nfeat == 1 ? "A" : "without");
+		printf("evidence per op (same paired estimate; %s vs %s; Holm-adjusted over %zu "
+		       "lines):\n",
+		       st->nfeat == 1 ? "B" : "with the token", st->nfeat == 1 ? "A" : "without",
+		       nlines);
 		for (i = 0; i < nev; i++) {
-			struct ab_effect e[3];
-
-			effects_of(st, ev[i], metric_better(st, ev[i]), conf, e);
 			if (unavailable_why(st, ev[i])) {
 				printf("  %-28s %s\n", ev[i], unavailable_why(st, ev[i]));
 				continue;
 			}
-			for (k = 0; k < st->nfeat; k++) {
+			for (k = 0; k < nlines; k++) {
 				char label[128];
 
+				if (lines[k].metric != ev[i] || !strcmp(lines[k].what, "interaction"))
+					continue;
 				snprintf(label, sizeof(label), "%s%s%s", ev[i],
-					 st->nfeat > 1 ? " " : "", st->nfeat > 1 ? e[k].what : "");
-				print_effect_line(label, &e[k], "");
+					 st->nfeat > 1 ? " " : "", st->nfeat > 1 ? lines[k].what : "");
+				print_effect_line(label, &lines[k], "");
 			}
 		}
 	}
@@ -697,40 +716,72 @@ static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t 
 	}
 	printf("toggles: %u, each followed by a discarded warm-up%s\n", st->ntoggles,
 	       st->warmup_ns ? "" : " (none: --warmup 0)");
+	free(lines);
 }
 
-static json_object *effect_json(const struct ab_state *st, const struct ab_effect *e)
+static json_object *effect_json(const struct ab_state *st, const struct ab_effect *x)
 {
+	const struct effect *e = &x->s.e, *q = &x->s.eq;
 	json_object *o = json_object_new_object();
 	char buf[256];
 
-	json_object_object_add(o, "what", json_object_new_string(e->what));
-	json_object_object_add(o, "valid", json_object_new_boolean(e->e.valid));
-	json_object_object_add(o, "units", json_object_new_int64((int64_t)e->e.n_a));
-	json_object_object_add(o, "estimate", report_json_double(e->e.est));
-	json_object_object_add(o, "ci_lo", report_json_double(e->e.lo));
-	json_object_object_add(o, "ci_hi", report_json_double(e->e.hi));
-	json_object_object_add(o, "conf", report_json_double(e->e.conf));
-	json_object_object_add(o, "p", report_json_double(e->e.p));
-	json_object_object_add(o, "method",
-			       e->e.method ? json_object_new_string(e->e.method) : NULL);
-	json_object_object_add(o, "verdict", json_object_new_string(stats_verdict_key(e->v)));
+	json_object_object_add(o, "what", json_object_new_string(x->what));
+	json_object_object_add(o, "valid", json_object_new_boolean(e->valid));
+	json_object_object_add(o, "units", json_object_new_int64((int64_t)e->n_a));
+	json_object_object_add(o, "estimate", report_json_double(e->est));
+	json_object_object_add(o, "ci_lo", report_json_double(e->lo));
+	json_object_object_add(o, "ci_hi", report_json_double(e->hi));
+	json_object_object_add(o, "conf", report_json_double(e->conf));
+	json_object_object_add(o, "p", report_json_double(e->p));
+	json_object_object_add(o, "method", e->method ? json_object_new_string(e->method) : NULL);
+	json_object_object_add(o, "verdict", json_object_new_string(stats_verdict_key(x->s.v)));
 	json_object_object_add(o, "verdict_text",
-			       json_object_new_string(verdict_text(st, e, buf, sizeof(buf))));
-	if (!e->e.valid && e->e.why)
-		json_object_object_add(o, "why", json_object_new_string(e->e.why));
+			       json_object_new_string(verdict_text(st, x, buf, sizeof(buf))));
+	if (!e->valid && e->why)
+		json_object_object_add(o, "why", json_object_new_string(e->why));
+	json_object_object_add(o, "equivalence_ci_lo", report_json_double(q->valid ? q->lo : NAN));
+	json_object_object_add(o, "equivalence_ci_hi", report_json_double(q->valid ? q->hi : NAN));
+	json_object_object_add(o, "equivalence_conf", report_json_double(q->conf));
+	json_object_object_add(o, "samples_to_decide",
+			       x->s.to_decide ? json_object_new_int64((int64_t)x->s.to_decide)
+					      : NULL);
+	if (!isnan(x->s.p_adjusted))
+		json_object_object_add(o, "p_adjusted", report_json_double(x->s.p_adjusted));
+	return o;
+}
+
+static const char *const stop_keys[] = {
+	[STATS_SEQ_RUNNING] = "running", [STATS_SEQ_DECIDED] = "decided",
+	[STATS_SEQ_DONE] = "fixed-length", [STATS_SEQ_BUDGET] = "max-samples",
+	[STATS_SEQ_TIME] = "max-time",	 [STATS_SEQ_ENDED] = "ended",
+};
+
+static json_object *sequential_json(const struct ab_state *st)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "until_decided", json_object_new_boolean(st->engine.p.until_decided));
+	json_object_object_add(o, "looks", json_object_new_int64((int64_t)st->engine.looks));
+	json_object_object_add(o, "planned_looks", json_object_new_int64((int64_t)st->engine.nplan));
+	json_object_object_add(o, "family_conf", report_json_double(1 - STATS_SEQ_ALPHA));
+	json_object_object_add(o, "per_look_conf", report_json_double(1 - st->engine.alpha_two));
+	json_object_object_add(o, "equivalence_conf",
+			       report_json_double(1 - 2 * st->engine.alpha_one));
+	json_object_object_add(o, "serial_allowance", report_json_double(st->engine.vif));
+	json_object_object_add(o, "stopped", json_object_new_string(stop_keys[st->engine.stop]));
 	return o;
 }
 
 static void print_json(struct ab_state *st, const struct ab_effect *eff, size_t neff,
-		       const struct report_summary *rs, double conf, const char *status,
-		       int sig, bool restored)
+		       const struct report_summary *rs, const char *status, int sig,
+		       bool restored)
 {
 	json_object *o = json_object_new_object(), *arms = json_object_new_array(),
 		    *units = json_object_new_array(), *effects = json_object_new_array(),
-		    *evidence = json_object_new_array(), *envd = json_object_new_array();
-	const char *ev[SAMPLE_MAX_METRICS];
-	size_t nev = evidence_names(st, ev, ARRAY_SIZE(ev)), i, k, u;
+		    *evidence = json_object_new_array(), *envd = json_object_new_array(),
+		    *adj = json_object_new_object();
+	struct ab_effect *lines = NULL;
+	size_t nlines = evidence_lines(st, &lines), i, k, u;
 	unsigned m;
 
 	experiment_json_provenance(&st->ex, o);
@@ -771,18 +822,19 @@ static void print_json(struct ab_state *st, const struct ab_effect *eff, size_t 
 	for (k = 0; k < neff; k++)
 		json_object_array_add(effects, effect_json(st, &eff[k]));
 	json_object_object_add(o, "effects", effects);
-	for (i = 0; i < nev; i++) {
-		struct ab_effect e[3];
-		size_t ne = effects_of(st, ev[i], metric_better(st, ev[i]), conf, e);
+	json_object_object_add(o, "sequential", sequential_json(st));
+	for (k = 0; k < nlines; k++) {
+		json_object *x = effect_json(st, &lines[k]);
 
-		for (k = 0; k < ne; k++) {
-			json_object *x = effect_json(st, &e[k]);
-
-			json_object_object_add(x, "metric", json_object_new_string(ev[i]));
-			json_object_array_add(evidence, x);
-		}
+		json_object_object_add(x, "metric", json_object_new_string(lines[k].metric));
+		json_object_array_add(evidence, x);
 	}
 	json_object_object_add(o, "evidence", evidence);
+	json_object_object_add(adj, "method", json_object_new_string("holm"));
+	json_object_object_add(adj, "family", json_object_new_int64((int64_t)nlines));
+	json_object_object_add(adj, "alpha", report_json_double(STATS_SEQ_ALPHA));
+	json_object_object_add(o, "evidence_adjustment", adj);
+	free(lines);
 	for (m = 1; m < st->narms; m++) {
 		struct env_delta *d;
 		size_t n = env_extra(st, m, &d);
@@ -891,9 +943,16 @@ static void print_header(const struct ab_state *st)
 	report_profile_text(stdout, st->wl->name, st->ex.profile);
 	for (m = 0; m < st->narms; m++)
 		printf("arm %s: %s\n", arm_label(st, m), st->arms[m].name);
-	if (st->ap->until_decided)
+	if (st->ap->until_decided) {
 		printf("until decided: up to %llu %s, ", (unsigned long long)st->ap->max_samples,
 		       st->nfeat == 1 ? "pairs" : "blocks");
+		if (st->ap->max_time_ns) {
+			char budget[32];
+
+			format_duration(st->ap->max_time_ns, budget, sizeof(budget));
+			printf("within %s, ", budget);
+		}
+	}
 	else
 		printf("%llu %s, ", (unsigned long long)rp->samples,
 		       st->nfeat == 1 ? "pairs" : "blocks");
@@ -924,9 +983,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	const char *base_profile = NULL, *status;
 	json_object *params = NULL;
 	char profile[160], err[512], title[96], why[2048];
-	const size_t *looks = NULL;
-	size_t nlooks = 0, neff = 0, i;
-	double conf = 0.95;
+	size_t neff = 0, i;
 	void *parsed, *wlp;
 	int ret = EXIT_OK, sig, rc;
 	bool restored = false, began = false;
@@ -940,16 +997,17 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	memset(fixed, 0, sizeof(fixed));
 	fixed[0] = (struct opt_group){ .title = "ab options", .opts = ab_opts, .base = &ap,
 				       .defaults = &ab_defaults };
-	fixed[1] = (struct opt_group){ .title = "runner options (-n counts pairs; --warmup runs "
-						"after every toggle, default: one -t)",
+	fixed[1] = (struct opt_group){ .title = "runner options (-n N: exactly N pairs instead of "
+						"until decided; --warmup runs after every toggle)",
 				       .opts = runner_opts, .base = &rp, .defaults = &rp_defaults };
 	fixed[2] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
 				       .defaults = &probe_defaults };
 	fixed[3] = cli_common_group_for(ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON));
 	wl = experiment_pick_workload("ab", fixed, ARRAY_SIZE(fixed), argc, argv);
 	experiment_runner_defaults(wl, &rp_defaults);
-	rp_defaults.samples = 10;		 /* pairs */
-	rp_defaults.duration_ns = 5000000000ULL; /* ab's own sample length, not run's */
+	rp_defaults.samples = 10; /* pairs, when -n asks for a fixed length */
+	rp_defaults.duration_ns = AB_DEFAULT_DURATION_NS;
+	rp_defaults.warmup_ns = AB_DEFAULT_WARMUP_NS;
 	rp = rp_defaults;
 
 	parsed = xmalloc(wl->params_size);
@@ -970,14 +1028,23 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	cli_require_format("ab", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
 	if (given(&groups[0], "seed") && ap.order != ORDER_RANDOM)
 		die_usage("ab: option '--seed' needs '--order random'");
-	if (!ap.until_decided && (given(&groups[0], "max-samples") || given(&groups[0], "max-time")))
-		die_usage("ab: options '--max-samples' and '--max-time' need '--until-decided'");
+	if (given(&groups[1], "samples") && ap.until_decided)
+		die_usage("ab: options '-n' (a fixed number of pairs) and '--until-decided' exclude "
+			  "each other");
+	if (given(&groups[1], "samples") &&
+	    (given(&groups[0], "max-samples") || given(&groups[0], "max-time")))
+		die_usage("ab: options '--max-samples' and '--max-time' bound a run until decided; "
+			  "'-n' asks for a fixed length instead");
+	ap.until_decided = !given(&groups[1], "samples");
+	/* a time budget alone: the clock, not a count, bounds the run (the engine plans it) */
+	if (given(&groups[0], "max-time") && ap.max_time_ns && !given(&groups[0], "max-samples"))
+		ap.max_samples = STATS_SEQ_MAX_UNITS;
 
 	experiment_resolve(wl, &eo, &groups[2], wlp, profile, sizeof(profile), &base_profile);
 	experiment_spec("ab", wl, wlp, &rp, &spec);
 
-	/* --warmup, when given, is the post-toggle warm-up; else one sample's length. */
-	st.warmup_ns = given(&groups[1], "warmup") ? rp.warmup_ns : rp.duration_ns;
+	/* --warmup is the discarded sample after every toggle */
+	st.warmup_ns = rp.warmup_ns;
 	if (ap.order == ORDER_RANDOM && !ap.seed)
 		ap.seed = (realtime_ns() ^ (uint64_t)getpid() << 32) % 1000000000ull + 1;
 	st.rng = ap.seed;
@@ -1038,61 +1105,51 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		}
 	}
 
+	{
+		struct stats_seq_params sp = {
+			.nfeat = st.nfeat,
+			.margin = ap.margin,
+			.better = wl->better,
+			.until_decided = ap.until_decided,
+			.units = rp.samples,
+			.max_units = ap.max_samples,
+			.max_time_ns = ap.max_time_ns,
+		};
+
+		stats_seq_init(&st.engine, &sp);
+	}
 	print_header(&st);
 	start_ns = now_ns();
-	if (ap.until_decided) {
-		/*
-		 * The stats engine's schedule up to --max-samples, which is the
-		 * last look; Bonferroni over the k looks that can happen.
-		 */
-		size_t plan[64], k = 0, li = 0;
+	progress_init(&st.progress, cli_progress_enabled(ctx),
+		      (unsigned)(ap.until_decided ? ap.max_samples : rp.samples));
+	while (stats_seq_wants_unit(&st.engine)) {
+		double y[AB_MAX_ARMS];
+		bool complete;
 
-		nlooks = stats_adaptive_looks(&looks);
-		for (i = 0; i < nlooks && looks[i] < ap.max_samples && k < ARRAY_SIZE(plan) - 1; i++)
-			plan[k++] = looks[i];
-		plan[k++] = ap.max_samples;
-		conf = stats_adaptive_conf(0.95, k);
-		progress_init(&st.progress, cli_progress_enabled(ctx), (unsigned)ap.max_samples);
-		for (;;) {
-			size_t target = plan[li < k ? li : k - 1];
-			bool out_of_time = false;
-
-			while (st.nunits < target && !stopping() && !st.setup_failed &&
-			       !st.ex.store_failed) {
-				if (run_unit(&st, (unsigned)ap.max_samples))
-					break;
-				if (ap.max_time_ns && now_ns() - start_ns >= ap.max_time_ns) {
-					out_of_time = true;
-					break;
-				}
-			}
-			if (stopping() || st.setup_failed || st.ex.store_failed)
-				break;
-			li++;
-			if (all_decided(&st, conf)) {
-				info("ab: decided after %zu %s (look %zu of at most %zu, each at "
-				     "%.4g%% confidence)",
-				     st.nunits, unit_word(&st, st.nunits), li, k, conf * 100.0);
-				break;
-			}
-			if (out_of_time) {
-				info("ab: --max-time reached after %zu %s: not decided", st.nunits,
-				     unit_word(&st, st.nunits));
-				break;
-			}
-			if (li >= k) {
-				info("ab: --max-samples reached: not decided");
-				break;
-			}
-		}
-	} else {
-		progress_init(&st.progress, cli_progress_enabled(ctx), (unsigned)rp.samples);
-		for (i = 0; i < rp.samples; i++) {
-			if (stopping() || st.setup_failed || st.ex.store_failed)
-				break;
-			if (run_unit(&st, (unsigned)rp.samples))
-				break;
-		}
+		if (stopping() || st.setup_failed || st.ex.store_failed)
+			break;
+		if (run_unit(&st, (unsigned)(ap.until_decided ? ap.max_samples : rp.samples)))
+			break;
+		complete = unit_values(&st, st.nunits - 1, "ops_per_s", y);
+		stats_seq_add_unit(&st.engine, complete ? y : NULL, now_ns() - start_ns);
+	}
+	stats_seq_end(&st.engine);
+	switch (st.engine.stop) {
+	case STATS_SEQ_DECIDED:
+		info("ab: decided after %zu %s (look %zu of at most %zu, each at %.4g%% "
+		     "confidence, 95%% over all looks)",
+		     st.nunits, unit_word(&st, st.nunits), st.engine.looks, st.engine.nplan,
+		     (1 - st.engine.alpha_two) * 100.0);
+		break;
+	case STATS_SEQ_TIME:
+		info("ab: --max-time reached after %zu %s: not decided", st.nunits,
+		     unit_word(&st, st.nunits));
+		break;
+	case STATS_SEQ_BUDGET:
+		info("ab: --max-samples reached: not decided");
+		break;
+	default:
+		break;
 	}
 	progress_clear(&st.progress);
 
@@ -1132,7 +1189,12 @@ out_restore:
 			ret = EXIT_RUNTIME;
 		free(arm_s);
 	}
-	neff = effects_of(&st, "ops_per_s", wl->better, conf, eff);
+	neff = st.engine.neff;
+	for (i = 0; i < neff; i++) {
+		eff[i].what = i < st.nfeat ? st.token[i] : "interaction";
+		eff[i].metric = "ops_per_s";
+		eff[i].s = st.engine.eff[i];
+	}
 	if (sig) {
 		status = "interrupted";
 		warning("ab: stopped by %s after %zu complete %s", cli_signal_name(sig),
@@ -1147,9 +1209,9 @@ out_restore:
 		st.ex.store_failed = true;
 
 	if (ctx->format == FMT_JSON) {
-		print_json(&st, eff, neff, rs, conf, status, sig, restored);
+		print_json(&st, eff, neff, rs, status, sig, restored);
 	} else {
-		print_text(&st, eff, neff, rs, conf, sig != 0);
+		print_text(&st, eff, neff, rs, sig != 0);
 		report_env_text(stdout, st.ex.have_env_end ? &st.ex.env_end : &st.ex.env_start);
 		if (!ctx->no_store && !st.ex.store_failed && !ctx->quiet)
 			printf("stored: experiment %s in %s\n", st.ex.info.uuid, cli_db_path(ctx));
@@ -1163,7 +1225,7 @@ out_restore:
 		ret = EXIT_RUNTIME;
 	else if (!ret && ap.fail_on_regression)
 		for (i = 0; i < st.nfeat; i++)
-			if (eff[i].v == VERDICT_REGRESSION)
+			if (eff[i].s.v == VERDICT_REGRESSION)
 				ret = EXIT_REGRESSION;
 	experiment_release(&st.ex);
 out_probes:
@@ -1172,6 +1234,7 @@ out_probes:
 			env_release(&st.arms[m].env);
 	probes_release(&ps);
 out_parse:
+	stats_seq_release(&st.engine);
 	json_object_put(params);
 	free(st.samples);
 	free(st.unit);

@@ -14,10 +14,15 @@
  * signed-rank null distribution (Hollander and Wolfe, chapter 3).
  *
  * p-values follow the textbook (and R's wilcox.test) conventions: exact
- * below 50 values per side without ties (or zeros), otherwise the normal
- * approximation with the tie-corrected variance and a continuity
- * correction. Zero differences are dropped from the signed-rank test
- * (Wilcoxon's convention) but kept in the Hodges-Lehmann estimate and CI.
+ * without ties (or zeros), otherwise the normal approximation with the
+ * tie-corrected variance and a continuity correction. Unpaired: exact
+ * below 50 values per side. Paired: exact up to 1000 pairs (the signed-rank
+ * distribution is cheap to count that far), and two paired differences
+ * are ties (or a difference is zero) when they agree within a relative
+ * 1e-9, not only when the doubles are equal: log(220/200) and log(110/100)
+ * are the same ratio. Zero differences are dropped from the signed-rank
+ * test (Wilcoxon's convention) but kept in the Hodges-Lehmann estimate
+ * and CI.
  */
 #include "stats/stats.h"
 
@@ -32,6 +37,10 @@
 
 /* Exact distributions below this many values per side (R's choice). */
 #define EXACT_BELOW 50
+/* Paired: exact signed-rank distribution up to this many pairs. */
+#define PAIRED_EXACT_MAX 1000
+/* Log ratios closer than this are ties (a relative 1e-9 between ratios). */
+#define PAIRED_TIE_TOL 1e-9
 
 static void effect_init(struct effect *e, size_t na, size_t nb, double conf, const char *method)
 {
@@ -198,9 +207,29 @@ static int cmp_signed_abs(const void *pa, const void *pb)
 	return (x->abs > y->abs) - (x->abs < y->abs);
 }
 
+/*
+ * The exact signed-rank null CDF for n pairs, kept for the next call: the
+ * sequential engine asks for the same n at several levels and for every
+ * evidence metric, and counting it costs O(n^3) at n = 1000.
+ */
+static const double *signed_rank_cdf(size_t n)
+{
+	static double *cache;
+	static size_t cache_n;
+
+	if (!cache || cache_n != n) {
+		free(cache);
+		cache = xmalloc((n * (n + 1) / 2 + 1) * sizeof(*cache));
+		stats_signed_rank_null_cdf(n, cache);
+		cache_n = n;
+	}
+	return cache;
+}
+
 int stats_effect_paired(const double *a, const double *b, size_t n, double conf, struct effect *e)
 {
-	double *d = NULL, *cdf = NULL, v = 0, tie_sum = 0, walsh[4], mean, sd;
+	const double *cdf = NULL;
+	double *d = NULL, v = 0, tie_sum = 0, walsh[4], mean, sd;
 	struct signed_abs *r = NULL;
 	size_t i, nz = 0;
 	uint64_t M = (uint64_t)n * (n + 1) / 2, k, ks[4];
@@ -221,6 +250,8 @@ int stats_effect_paired(const double *a, const double *b, size_t n, double conf,
 			goto out;
 		}
 		d[i] = log(b[i]) - log(a[i]);
+		if (fabs(d[i]) <= PAIRED_TIE_TOL)
+			d[i] = 0;
 		if (d[i] != 0) {
 			r[nz].abs = fabs(d[i]);
 			r[nz].positive = d[i] > 0;
@@ -235,7 +266,8 @@ int stats_effect_paired(const double *a, const double *b, size_t n, double conf,
 		size_t t = 1, j;
 		double midrank;
 
-		while (i + t < nz && r[i + t].abs == r[i].abs)
+		/* a run of gaps within the tolerance is one tie group */
+		while (i + t < nz && r[i + t].abs - r[i + t - 1].abs <= PAIRED_TIE_TOL)
 			t++;
 		midrank = i + 1 + (t - 1) / 2.0;
 		for (j = i; j < i + t; j++)
@@ -249,10 +281,8 @@ int stats_effect_paired(const double *a, const double *b, size_t n, double conf,
 	}
 	e->statistic = v;
 	/* One exact distribution for n serves the CI and, without zeros, p. */
-	if (n < EXACT_BELOW) {
-		cdf = xmalloc((M + 1) * sizeof(*cdf));
-		stats_signed_rank_null_cdf(n, cdf);
-	}
+	if (n <= PAIRED_EXACT_MAX)
+		cdf = signed_rank_cdf(n);
 	if (nz == 0) {
 		e->p = 1;
 	} else if (cdf && !ties && nz == n) {
@@ -281,7 +311,6 @@ int stats_effect_paired(const double *a, const double *b, size_t n, double conf,
 	e->est = expm1(walsh[2] + (walsh[3] - walsh[2]) / 2);
 	e->valid = true;
 out:
-	free(cdf);
 	free(r);
 	free(d);
 	return 0;

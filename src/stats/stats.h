@@ -159,30 +159,161 @@ bool stats_verdict_decided(enum verdict v);
  */
 size_t stats_samples_to_decide(const struct effect *e, double margin);
 
-/* ---- adaptive length (ab --until-decided) ---- */
+/* ---- multiplicity ---- */
 
 /*
- * The fixed schedule of looks, in pairs: 10, 16, 24, 32, 48, 64. Each
- * look uses the per-look level stats_adaptive_conf(conf, nlooks) =
- * 1 - (1 - conf) / nlooks (Bonferroni), so the chance that any look
- * gives a wrong decided verdict stays below 1 - conf. A run may stop
- * early (--max-samples, --max-time) and take its last look then, as long
- * as it makes at most nlooks looks in all. Fewer than 10 pairs: no look
- * (analyse as a fixed-length run at conf).
+ * Holm's step-down adjustment of n p-values (Holm 1979): sort ascending,
+ * adj_(i) = max over j <= i of min(1, (n - j + 1) p_(j)), written back in
+ * the input order. Rejecting where adj <= alpha keeps the family-wise error
+ * at alpha under any dependence. NAN p-values are left NAN and do not count
+ * in n. adj may be p.
  */
-size_t stats_adaptive_looks(const size_t **looks);
-double stats_adaptive_conf(double overall_conf, size_t nlooks);
-/* The next scheduled look after npairs pairs; 0 when the schedule is over. */
-size_t stats_adaptive_next_look(size_t npairs);
+void stats_holm_adjust(const double *p, size_t n, double *adj);
+
+/* ---- the sequential engine of `ab` (sequential.c) ---- */
+
+#define STATS_SEQ_ALPHA	      0.05 /* family-wise error of the primary verdicts */
+#define STATS_SEQ_MAX_LOOKS   14
+#define STATS_SEQ_MAX_UNITS   1000 /* the last look of the schedule */
+#define STATS_SEQ_MAX_FEAT    2
+#define STATS_SEQ_MAX_ARMS    (1u << STATS_SEQ_MAX_FEAT)
+#define STATS_SEQ_MAX_EFFECTS 3 /* two main effects and their interaction */
+
 /*
- * The effect and verdict at look `look` (0-based index in the schedule)
- * from all npairs pairs so far (a[i], b[i] adjacent samples of the two
- * arms): stats_effect_paired at the per-look level, then stats_verdict.
- * Stop when stats_verdict_decided() is true.
+ * One effect of a factorial `ab`: the directional interval (two-sided, at
+ * the per-look level) in e, the equivalence interval (each side at the
+ * full per-look alpha: Schuirmann's two one-sided tests) in eq, the
+ * verdict from both, and a guide to how many units in all would decide an
+ * inconclusive one (0: no guide; beyond_budget: more than the budget).
+ * p_adjusted: Holm-adjusted p for evidence lines (NAN otherwise).
  */
-enum verdict stats_adaptive_verdict(const double *a, const double *b, size_t npairs, size_t look,
-				    double overall_conf, double margin, int better,
-				    struct effect *e);
+struct stats_seq_effect {
+	struct effect e, eq;
+	enum verdict v;
+	size_t to_decide;
+	bool beyond_budget;
+	double p_adjusted;
+};
+
+struct stats_seq_params {
+	unsigned nfeat;	      /* 1 (pairs) or 2 (blocks of four) */
+	double margin;	      /* practical margin, e.g. 0.02 */
+	int better;	      /* +1 higher is better, -1 lower */
+	bool until_decided;   /* false: one look after `units` units */
+	size_t units;	      /* fixed length */
+	size_t max_units;     /* until decided: the budget in units (<= STATS_SEQ_MAX_UNITS) */
+	uint64_t max_time_ns; /* until decided: stop adding units after this long; 0: none */
+	double vif;	      /* serial-correlation allowance; 0: the design's (stats_seq_vif) */
+};
+
+enum stats_seq_stop {
+	STATS_SEQ_RUNNING = 0,
+	STATS_SEQ_DECIDED, /* every main effect decided at a look */
+	STATS_SEQ_DONE,	   /* the fixed number of units ran */
+	STATS_SEQ_BUDGET,  /* --max-samples reached, not decided */
+	STATS_SEQ_TIME,	   /* --max-time reached, not decided */
+	STATS_SEQ_ENDED,   /* the caller stopped early (signal, failure) */
+};
+
+/*
+ * The engine: it owns the units (in time order), the look schedule, the
+ * per-look levels, the stopping rule and the budget. The caller runs a
+ * unit while stats_seq_wants_unit() and hands each one over with its arm
+ * values of the primary metric (arm index: bit j set = token j applied;
+ * NULL or a non-positive value: an incomplete unit, counted against the
+ * budget but not analysed) and the time since the start. After the last
+ * unit, s->eff[0 .. s->neff) hold the effects of the last look (main
+ * effects first, then the interaction), s->stop says why it stopped.
+ */
+struct stats_seq {
+	struct stats_seq_params p;
+	unsigned narms, neff;
+	double *y; /* complete units, narms values each */
+	size_t n, cap;
+	size_t units; /* run, complete or not */
+	size_t plan[STATS_SEQ_MAX_LOOKS + 1], nplan, next;
+	size_t looks; /* taken */
+	bool time_planned; /* the budget was cut to what fits in max_time_ns */
+	double alpha_two, alpha_one; /* nominal per-look levels (independent units) */
+	double vif;		     /* the serial-correlation allowance of the design */
+	enum stats_seq_stop stop;
+	struct stats_seq_effect eff[STATS_SEQ_MAX_EFFECTS];
+};
+
+/* The schedule of looks, in complete units: 10, 16, 24, 32, 48, 64, 96, ... 1000. */
+size_t stats_seq_schedule(const size_t **looks);
+/*
+ * Worst-case variance inflation, over AR(1) noise with 0 <= rho < 1 in
+ * sample order, of the mean of unit contrasts: w[0..period) are the
+ * weights of the samples of two consecutive (mirrored) units of unit_len
+ * samples each, repeating. 1 for independent samples.
+ */
+double stats_ar1_worst_vif(const double *w, size_t period, size_t unit_len);
+/* The allowance the engine uses for nfeat features (pairs A B | B A, Gray-code blocks). */
+double stats_seq_vif(unsigned nfeat);
+/* The nominal per-look levels for K looks (two-sided; one-sided for equivalence). */
+void stats_seq_levels(unsigned nfeat, size_t K, double *alpha_two, double *alpha_one);
+
+void stats_seq_init(struct stats_seq *s, const struct stats_seq_params *p);
+bool stats_seq_wants_unit(const struct stats_seq *s);
+void stats_seq_add_unit(struct stats_seq *s, const double *y, uint64_t elapsed_ns);
+/* The caller stops early: a last analysis at the per-look level. */
+void stats_seq_end(struct stats_seq *s);
+void stats_seq_release(struct stats_seq *s);
+
+/*
+ * The factorial effects of n complete units y (narms = 2^nfeat values
+ * each): one feature, b = y[1] vs a = y[0]; two features, each token's
+ * main effect is the ratio of the geometric means of the arms with and
+ * without it, the interaction y11 y00 vs y10 y01. Each is the paired
+ * signed-rank effect (Hodges-Lehmann estimate) with the CI at the level
+ * 1 - alpha_two widened for serial correlation by vif, the equivalence
+ * interval at 1 - 2 alpha_one likewise, the p-value likewise, and the
+ * verdict. to_decide is capped at budget. Returns the number of effects.
+ */
+size_t stats_seq_effects(const double *y, size_t n, unsigned nfeat, double alpha_two,
+			 double alpha_one, double vif, double margin, int better, size_t budget,
+			 struct stats_seq_effect *out);
+/*
+ * Evidence lines (secondary metrics, fixed level): Holm-adjust their p
+ * over the n lines and keep a regression or improvement only where the
+ * adjusted p is at most alpha (else inconclusive).
+ */
+void stats_seq_evidence_adjust(struct stats_seq_effect *lines, size_t n, double alpha);
+/* The verdict from a directional and an equivalence interval. */
+enum verdict stats_verdict_tost(const struct effect *dir, const struct effect *eq, double margin,
+				int better);
+
+/* ---- simulated experiments through the engine (simulate.c; tests, bench) ---- */
+
+enum stats_sim_kind {
+	STATS_SIM_LOGNORMAL = 0, /* log value ~ N(0, sigma^2), independent */
+	STATS_SIM_STUDENT_T,	 /* log value ~ sigma t_df / sd(t_df), independent */
+	STATS_SIM_AR1,		 /* log value AR(1) in sample order, marginal sd sigma */
+};
+
+struct stats_sim_noise {
+	const char *name;
+	enum stats_sim_kind kind;
+	double sigma, rho, df;
+};
+
+struct stats_sim_result {
+	enum verdict v[STATS_SEQ_MAX_EFFECTS];
+	struct effect e[STATS_SEQ_MAX_EFFECTS];
+	bool any_miss[STATS_SEQ_MAX_EFFECTS]; /* some look's interval missed the truth */
+	size_t units, looks;
+	enum stats_seq_stop stop;
+};
+
+/*
+ * One simulated `ab` run with params p: samples in ab's order (--order
+ * abba) with noise nz and true relative effects effect[0 .. nfeat) (the
+ * arms multiply: no interaction), fed unit by unit to the engine, with a
+ * pretend clock of one second per unit. Deterministic for a seed.
+ */
+void stats_sim_run(const struct stats_seq_params *p, const struct stats_sim_noise *nz,
+		   const double *effect, uint64_t seed, struct stats_sim_result *r);
 
 /* ---- boots as units: unpaired effects at the experiment level (boots.c) ---- */
 

@@ -1,32 +1,18 @@
 /*
  * verdict.c: what an effect means against a practical margin (DESIGN
- * section 5), how many samples an inconclusive one would need, and the
- * adaptive stopping rule of `ab --until-decided`.
+ * section 5) and how many samples an inconclusive one would need. The
+ * stopping rule of `ab` lives in sequential.c.
  *
  * A verdict is decided from the confidence interval, never from a p-value:
  * outside the margin on one side is a regression or an improvement, inside
  * it on both sides is "no change larger than the margin" (an equivalence
- * statement, at least as strict as Schuirmann's two one-sided tests),
+ * statement; stats_verdict_tost() takes it from a second, narrower interval
+ * so that each one-sided test runs at the full alpha, as Schuirmann's),
  * anything straddling a margin is inconclusive.
- *
- * Adaptive length: looking after every block and stopping at the first
- * decided verdict would inflate the rate of wrong verdicts, so looks
- * happen only at a schedule fixed in advance, and each look uses the
- * level 1 - alpha/k for k looks (Bonferroni): the probability that any
- * look's interval misses the truth is at most alpha, whatever the data
- * do between looks. t-stats-adaptive.c checks this by simulation.
  */
 #include "stats/stats.h"
 
 #include <math.h>
-#include <string.h>
-
-/*
- * Looks, in pairs. At the per-look level 1 - 0.05/6 a signed-rank CI
- * exists from 8 pairs (2 / 2^8 <= 0.05/6), where it is just the extreme
- * differences; at 10 pairs it is the 3rd lowest and highest Walsh average.
- */
-static const size_t adaptive_looks[] = {10, 16, 24, 32, 48, 64};
 
 enum verdict stats_verdict(const struct effect *e, double margin, int better)
 {
@@ -121,46 +107,15 @@ size_t stats_samples_to_decide(const struct effect *e, double margin)
 	return (size_t)need;
 }
 
-size_t stats_adaptive_looks(const size_t **looks)
+enum verdict stats_verdict_tost(const struct effect *dir, const struct effect *eq, double margin,
+				int better)
 {
-	*looks = adaptive_looks;
-	return sizeof(adaptive_looks) / sizeof(adaptive_looks[0]);
-}
+	enum verdict v = stats_verdict(dir, margin, better);
 
-double stats_adaptive_conf(double overall_conf, size_t nlooks)
-{
-	if (nlooks == 0)
-		return overall_conf;
-	return 1 - (1 - overall_conf) / (double)nlooks;
-}
-
-size_t stats_adaptive_next_look(size_t npairs)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(adaptive_looks) / sizeof(adaptive_looks[0]); i++)
-		if (adaptive_looks[i] > npairs)
-			return adaptive_looks[i];
-	return 0;
-}
-
-enum verdict stats_adaptive_verdict(const double *a, const double *b, size_t npairs, size_t look,
-				    double overall_conf, double margin, int better,
-				    struct effect *e)
-{
-	const size_t *looks;
-	size_t nlooks = stats_adaptive_looks(&looks);
-	double conf = stats_adaptive_conf(overall_conf, nlooks);
-
-	if (look >= nlooks) {
-		memset(e, 0, sizeof(*e));
-		e->est = e->lo = e->hi = e->p = e->attained = e->statistic = NAN;
-		e->why = "not a look of the adaptive schedule";
-		return VERDICT_INSUFFICIENT;
-	}
-	if (stats_effect_paired(a, b, npairs, conf, e)) {
-		e->why = "confidence level outside (0, 1)";
-		return VERDICT_INSUFFICIENT;
-	}
-	return stats_verdict(e, margin, better);
+	if (v == VERDICT_INSUFFICIENT || v == VERDICT_REGRESSION || v == VERDICT_IMPROVEMENT)
+		return v;
+	/* the narrower equivalence interval decides "no change" */
+	if (stats_verdict(eq, margin, better) == VERDICT_NO_CHANGE)
+		return VERDICT_NO_CHANGE;
+	return VERDICT_INCONCLUSIVE;
 }

@@ -57,7 +57,7 @@ like "$(printf '%s' "$OUT" | jq -r '.effects[0].verdict')" "^(insufficient|incon
 is "$(printf '%s' "$OUT" | jq -r '.units | length')" 2 "json: two pairs"
 is "$(printf '%s' "$OUT" | jq -r '.features_restored')" true "json: restored"
 is "$(printf '%s' "$OUT" | jq -r 'keys_unsorted | join(" ")')" \
-	"version command cmdline workload unit profile status stopped_by uuid features_restored order seed margin toggles arms units effects evidence environment_differences" \
+	"version command cmdline workload unit profile status stopped_by uuid features_restored order seed margin toggles arms units effects sequential evidence evidence_adjustment environment_differences" \
 	"json: the documented keys, in order"
 is "$(printf '%s' "$OUT" | jq -r '.effects[0] | keys_unsorted | .[0:11] | join(" ")')" \
 	"what valid units estimate ci_lo ci_hi conf p method verdict verdict_text" "json: an effect's keys"
@@ -82,15 +82,31 @@ else
 	is "$RC" 0 "--fail-on-regression: no regression, exit 0"
 fi
 
-# --until-decided: looks at 10 and then --max-samples 12, each at 97.5% (Bonferroni over 2)
+# --until-decided: looks at 10 and then --max-samples 12, each at the calibrated
+# level for two looks, 97.1% (Bonferroni would give 97.5%)
 run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 20ms -j 1 --warmup 0 --until-decided --max-samples 12 --debugfs "$D" --no-store
 is "$RC" 0 "--until-decided exits 0"
 like "$OUT" "^until decided: up to 12 pairs" "--until-decided: the plan is printed"
-like "$OUT" "ops/s [-+][0-9.]+% \[97.5% CI .*\((10|12) units\)" "--until-decided: per-look level 97.5% at a look (10 or 12 pairs)"
+like "$OUT" "ops/s [-+][0-9.]+% \[97.1% CI .*\((10|12) units\)" "--until-decided: per-look level 97.1% at a look (10 or 12 pairs)"
 like "$ERR$OUT" "decided after 10 pairs|--max-samples reached: not decided|decided after 12 pairs" "--until-decided: says why it stopped"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 20ms -j 1 --warmup 0 --until-decided --max-time 1ms --debugfs "$D" --no-store
 like "$ERR" "--max-time reached after 1 pair: not decided" "--max-time stops after the unit in progress"
 is "$(fakefs_features dbg)" "$ORIG" "--until-decided: restored"
+
+# Without -n, ab runs until decided: 250ms samples, 50ms warm-ups, at most
+# 64 pairs; the engine's plan and the evidence correction are in the JSON.
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -h
+like "$OUT" "--duration DURATION .*\(default 250ms" "ab -h: samples of 250ms by default"
+like "$OUT" "--warmup DURATION .*\(default 50ms" "ab -h: a 50ms warm-up after each toggle by default"
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 20ms -j 1 --max-samples 10 --debugfs "$D" --no-store --format json
+is "$RC" 0 "ab without -n exits 0"
+is "$(printf '%s' "$OUT" | jq -r '.sequential | "\(.until_decided) \(.planned_looks) \(.family_conf)"')" \
+	"true 1 0.95" "json: until decided by default, one look at --max-samples 10"
+is "$(printf '%s' "$OUT" | jq -r '.effects[0].method')" "wilcoxon-signed-rank-hl-serial" \
+	"json: the serial-correlation-robust interval"
+is "$(printf '%s' "$OUT" | jq -r '.evidence_adjustment.method')" holm "json: evidence is Holm-adjusted"
+is "$(printf '%s' "$OUT" | jq -r '[.evidence[] | has("p_adjusted") or (.valid | not)] | all')" true \
+	"json: every valid evidence line has its adjusted p"
 
 # Bad input: exit 2, one line naming the problem.
 N0=$(nwrites)
@@ -109,8 +125,11 @@ run_cmd wb ab --feature NO_DELAY_DEQUEUE --feature NO_PREEMPT_SHORT --feature NO
 is "$RC" 2 "three features: exit 2"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE --seed 3 --debugfs "$D" --no-store
 is "$RC" 2 "--seed without --order random: exit 2"
-run_cmd wb ab --feature NO_DELAY_DEQUEUE --max-time 1s --debugfs "$D" --no-store
-is "$RC" 2 "--max-time without --until-decided: exit 2"
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -n 4 --max-time 1s --debugfs "$D" --no-store
+is "$RC" 2 "--max-time with a fixed -n: exit 2"
+like "$ERR" "'--max-samples' and '--max-time' bound a run until decided" "--max-time with -n: said"
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -n 4 --until-decided --debugfs "$D" --no-store
+is "$RC" 2 "-n with --until-decided: exit 2"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE --margin 0 --debugfs "$D" --no-store
 is "$RC" 2 "--margin 0: exit 2"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE --format metrics-brief --debugfs "$D" --no-store

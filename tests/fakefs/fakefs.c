@@ -20,6 +20,10 @@
  * for write, as for a non-root user), --absent (no sched/features, like a
  * kernel before 6.15 without CONFIG_SCHED_DEBUG), --log=FILE (one line per
  * write(2) received and its result, so tests can count tokens).
+ * --burn=NAME [--burn-percent=P] [--burn-cpu=N] (with -f): while feature
+ * NAME is on, a thread pinned to CPU N (default 0) spins P% (default 5) of
+ * every millisecond, so that the feature really costs CPU and `ab` has a
+ * true change to find (bench/ab-aa.sh).
  *
  * Reads regenerate the content at offset 0 (like seq_file) and serve later
  * offsets from that snapshot. Everything is behind one mutex.
@@ -27,6 +31,8 @@
 #define FUSE_USE_VERSION 31
 
 #include <errno.h>
+#include <sched.h>
+#include <time.h>
 #include <fcntl.h>
 #include <fuse.h>
 #include <pthread.h>
@@ -48,6 +54,9 @@ struct fake_opts {
 	int lockdown;
 	int readonly;
 	int absent;
+	const char *burn;
+	int burn_percent;
+	int burn_cpu;
 };
 
 static struct fake_opts opts;
@@ -476,6 +485,59 @@ static int load_features(const char *path)
 	return 0;
 }
 
+/* ---- --burn: a feature that costs CPU while it is on ---- */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static bool burn_feature_on(void)
+{
+	bool on = false;
+	size_t i;
+
+	pthread_mutex_lock(&fs.lock);
+	for (i = 0; i < fs.n; i++)
+		if (!strcmp(fs.name[i], opts.burn))
+			on = fs.on[i];
+	pthread_mutex_unlock(&fs.lock);
+	return on;
+}
+
+static void *burner(void *arg)
+{
+	uint64_t spin_ns = (uint64_t)opts.burn_percent * 10000ull; /* of each 1 ms */
+	struct timespec rest = { 0, 1000000 - (long)spin_ns };
+	cpu_set_t set;
+
+	(void)arg;
+	CPU_ZERO(&set);
+	CPU_SET(opts.burn_cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	for (;;) {
+		uint64_t end = mono_ns() + spin_ns;
+		int i;
+
+		if (!burn_feature_on()) {
+			struct timespec idle = { 0, 2000000 };
+
+			nanosleep(&idle, NULL);
+			continue;
+		}
+		for (i = 0; i < 100; i++) { /* 100 ms between looks at the feature */
+			end = mono_ns() + spin_ns;
+			while (mono_ns() < end)
+				;
+			nanosleep(&rest, NULL);
+		}
+	}
+	return NULL;
+}
+
 #define FAKE_OPT(t, p) { t, offsetof(struct fake_opts, p), 1 }
 
 static const struct fuse_opt fake_opt_spec[] = {
@@ -485,6 +547,9 @@ static const struct fuse_opt fake_opt_spec[] = {
 	FAKE_OPT("--lockdown", lockdown),
 	FAKE_OPT("--readonly", readonly),
 	FAKE_OPT("--absent", absent),
+	{ "--burn=%s", offsetof(struct fake_opts, burn), 0 },
+	{ "--burn-percent=%d", offsetof(struct fake_opts, burn_percent), 0 },
+	{ "--burn-cpu=%d", offsetof(struct fake_opts, burn_cpu), 0 },
 	FUSE_OPT_END,
 };
 
@@ -493,6 +558,7 @@ int main(int argc, char *argv[])
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	int rc;
 
+	opts.burn_percent = 5;
 	if (fuse_opt_parse(&args, &opts, fake_opt_spec, NULL) == -1)
 		return 1;
 	if (!opts.features_path) {
@@ -521,6 +587,19 @@ int main(int argc, char *argv[])
 				strerror(errno));
 			return 1;
 		}
+	}
+	if (opts.burn) {
+		pthread_t t;
+
+		if (opts.burn_percent < 1 || opts.burn_percent > 99) {
+			fprintf(stderr, "wakebench-fakefs: --burn-percent must be 1..99\n");
+			return 2;
+		}
+		if (pthread_create(&t, NULL, burner, NULL)) {
+			fprintf(stderr, "wakebench-fakefs: cannot start the --burn thread\n");
+			return 1;
+		}
+		pthread_detach(t);
 	}
 	rc = fuse_main(args.argc, args.argv, &fake_ops, NULL);
 	fuse_opt_free_args(&args);

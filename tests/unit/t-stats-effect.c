@@ -376,16 +376,17 @@ static void test_normal_approximation_without_ties(void **state)
 						     sqrt(3600.0 * 121 / 12)),
 			     1e-12);
 
+		/* paired: exact up to 1000 pairs, and near the normal approximation */
 		assert_int_equal(stats_effect_paired(a, b, 60, 0.95, &e), 0);
-		assert_false(e.p_exact);
+		assert_true(e.p_exact);
 		assert_int_equal(stats_signed_rank_null_cdf(60, cdf), 0);
 		u = (size_t)e.statistic;
 		smax = 60 * 61 / 2;
-		assert_close(e.p, fmin(1, 2 * fmin(cdf[u], cdf[smax - u])), 0.005);
+		assert_close(e.p, fmin(1, 2 * fmin(cdf[u], cdf[smax - u])), 1e-12);
 		assert_close(e.p,
 			     2 * gsl_cdf_ugaussian_Q((fabs(e.statistic - 915) - 0.5) /
 						     sqrt(60.0 * 61 * 121 / 24)),
-			     1e-12);
+			     0.005);
 	}
 	gsl_rng_free(rng);
 }
@@ -476,6 +477,27 @@ static void test_paired_zeros_and_ties(void **state)
 	assert_close(e.est, 0, 0);
 	assert_close(e.lo, 0, 0);
 	assert_close(e.hi, 0, 0);
+}
+
+/*
+ * Equal ratios from different values are ties, and a ratio of 1 within a
+ * relative 1e-9 is a zero: log(220/200) and log(110/100) differ in the
+ * last bits of a double.
+ */
+static void test_paired_ties_within_tolerance(void **state)
+{
+	double a[8] = {100, 200, 300, 100, 250, 100, 1e6, 100};
+	double b[8] = {110, 220, 330, 120, 310, 150, 1e6 * (1 + 1e-12), 170};
+	struct effect e;
+
+	(void)state;
+	assert_true(log(220.0) - log(200.0) != log(110.0) - log(100.0)); /* in doubles */
+	assert_int_equal(stats_effect_paired(a, b, 8, 0.95, &e), 0);
+	assert_true(e.valid);
+	/* a tie (three equal 10% ratios) and a zero: the exact table does not apply */
+	assert_false(e.p_exact);
+	/* 7 non-zero, all positive: V = 28, the midranks 2, 2, 2 count once each */
+	assert_close(e.statistic, 28, 1e-12);
 }
 
 static void test_invalid_inputs(void **state)
@@ -678,6 +700,7 @@ int main(void)
 	    cmocka_unit_test(test_normal_approximation_without_ties),
 	    cmocka_unit_test(test_normal_approximation_with_ties),
 	    cmocka_unit_test(test_paired_zeros_and_ties),
+	    cmocka_unit_test(test_paired_ties_within_tolerance),
 	    cmocka_unit_test(test_invalid_inputs),
 	    cmocka_unit_test(test_ratio_scale),
 	    cmocka_unit_test(test_selection_against_sorting),

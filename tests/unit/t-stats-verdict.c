@@ -1,7 +1,8 @@
 /*
  * t-stats-verdict.c: verdicts against the margin in both metric
  * directions, their boundaries, the estimate of samples needed to decide
- * an inconclusive effect, and the adaptive schedule's bookkeeping.
+ * an inconclusive effect, and the equivalence verdict of two one-sided
+ * tests.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -137,47 +138,27 @@ static void test_samples_to_decide(void **state)
 	assert_int_equal(stats_samples_to_decide(&e, 0), 0);
 }
 
-static void test_adaptive_schedule(void **state)
+/* "No change" comes from the narrower equivalence interval; directions from the wide one. */
+static void test_verdict_tost(void **state)
 {
-	const size_t *looks;
-	size_t n = stats_adaptive_looks(&looks), i;
-	double a[64], b[64];
-	struct effect e;
+	struct effect dir = make_effect(0.001, -0.025, 0.027, 40, 40);
+	struct effect eq = make_effect(0.001, -0.018, 0.019, 40, 40);
 
 	(void)state;
-	assert_int_equal(n, 6);
-	assert_int_equal(looks[0], 10);
-	assert_int_equal(looks[n - 1], 64);
-	for (i = 1; i < n; i++)
-		assert_true(looks[i] > looks[i - 1]);
-	assert_true(fabs(stats_adaptive_conf(0.95, n) - (1 - 0.05 / 6)) < 1e-15);
-	assert_true(fabs(stats_adaptive_conf(0.95, 1) - 0.95) < 1e-15);
-	assert_int_equal(stats_adaptive_next_look(0), 10);
-	assert_int_equal(stats_adaptive_next_look(10), 16);
-	assert_int_equal(stats_adaptive_next_look(50), 64);
-	assert_int_equal(stats_adaptive_next_look(64), 0);
-
-	/* every look must be able to form its CI */
-	for (i = 0; i < 64; i++) {
-		a[i] = 1000 + (double)i;
-		b[i] = a[i] * (1 + 0.001 * (double)(i % 7) - 0.003);
-	}
-	for (i = 0; i < n; i++) {
-		enum verdict v = stats_adaptive_verdict(a, b, looks[i], i, 0.95, 0.02, 1, &e);
-
-		assert_true(e.valid);
-		assert_int_equal(e.n_a, looks[i]);
-		assert_true(fabs(e.conf - (1 - 0.05 / 6)) < 1e-15);
-		assert_true(e.attained >= e.conf);
-		assert_int_equal(v, VERDICT_NO_CHANGE); /* -0.3% .. +0.3% */
-	}
-	/* 7 pairs cannot reach the per-look level (2 / 2^7 > 0.05 / 6): no verdict */
-	assert_int_equal(stats_adaptive_verdict(a, b, 7, 0, 0.95, 0.02, 1, &e),
-			 VERDICT_INSUFFICIENT);
-	assert_false(e.valid);
-	assert_int_equal(stats_adaptive_verdict(a, b, 64, n, 0.95, 0.02, 1, &e),
-			 VERDICT_INSUFFICIENT);
-	assert_false(e.valid);
+	/* the two-sided interval straddles both margins, the TOST interval fits */
+	assert_int_equal(stats_verdict(&dir, 0.02, 1), VERDICT_INCONCLUSIVE);
+	assert_int_equal(stats_verdict_tost(&dir, &eq, 0.02, 1), VERDICT_NO_CHANGE);
+	eq.hi = 0.021;
+	assert_int_equal(stats_verdict_tost(&dir, &eq, 0.02, 1), VERDICT_INCONCLUSIVE);
+	/* a direction needs the wide interval beyond the margin */
+	dir = make_effect(-0.05, -0.07, -0.021, 40, 40);
+	eq = make_effect(-0.05, -0.065, -0.03, 40, 40);
+	assert_int_equal(stats_verdict_tost(&dir, &eq, 0.02, 1), VERDICT_REGRESSION);
+	assert_int_equal(stats_verdict_tost(&dir, &eq, 0.02, -1), VERDICT_IMPROVEMENT);
+	dir.hi = -0.019; /* the narrow one beyond the margin does not decide a direction */
+	assert_int_equal(stats_verdict_tost(&dir, &eq, 0.02, 1), VERDICT_INCONCLUSIVE);
+	dir.valid = false;
+	assert_int_equal(stats_verdict_tost(&dir, &eq, 0.02, 1), VERDICT_INSUFFICIENT);
 }
 
 int main(void)
@@ -186,7 +167,7 @@ int main(void)
 	    cmocka_unit_test(test_verdicts),
 	    cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_samples_to_decide),
-	    cmocka_unit_test(test_adaptive_schedule),
+	    cmocka_unit_test(test_verdict_tost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
