@@ -283,8 +283,17 @@ static long one_sample(struct ab_state *st, unsigned m, bool warmup)
 		return -1;
 	}
 	s->warmup = warmup;
+	if (experiment_add_sample(&st->ex, st->arms[m].config_id, s)) {
+		/* lost (the store's own line said why): neither counted nor printed */
+		progress_clear(&st->progress);
+		error("ab: the %s of arm %s in unit %zu was measured but could not be stored: it is "
+		      "lost; the %zu sample%s stored before it (warm-ups included) %s kept in '%s'",
+		      warmup ? "warm-up sample" : "sample", st->arms[m].name, st->nunits, st->nsamples,
+		      st->nsamples == 1 ? "" : "s", st->nsamples == 1 ? "is" : "are",
+		      cli_db_path(st->ctx));
+		return -1;
+	}
 	idx = (long)st->nsamples++;
-	experiment_add_sample(&st->ex, st->arms[m].config_id, s);
 	if (st->ctx->format == FMT_TEXT && (st->ctx->verbose || s->status != SAMPLE_OK)) {
 		progress_clear(&st->progress);
 		/* run_unit() counted this unit already: nunits is its 1-based number */
