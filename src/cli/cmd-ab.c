@@ -731,23 +731,11 @@ static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t 
 static json_object *effect_json(const struct ab_state *st, const struct ab_effect *x)
 {
 	const struct effect *e = &x->s.e, *q = &x->s.eq;
-	json_object *o = json_object_new_object();
 	char buf[256];
+	json_object *o = report_effect_json(e, (int)x->s.v, verdict_text(st, x, buf, sizeof(buf)));
 
 	json_object_object_add(o, "what", json_object_new_string(x->what));
-	json_object_object_add(o, "valid", json_object_new_boolean(e->valid));
 	json_object_object_add(o, "units", json_object_new_int64((int64_t)e->n_a));
-	json_object_object_add(o, "estimate", report_json_double(e->est));
-	json_object_object_add(o, "ci_lo", report_json_double(e->lo));
-	json_object_object_add(o, "ci_hi", report_json_double(e->hi));
-	json_object_object_add(o, "conf", report_json_double(e->conf));
-	json_object_object_add(o, "p", report_json_double(e->p));
-	json_object_object_add(o, "method", e->method ? json_object_new_string(e->method) : NULL);
-	json_object_object_add(o, "verdict", json_object_new_string(stats_verdict_key(x->s.v)));
-	json_object_object_add(o, "verdict_text",
-			       json_object_new_string(verdict_text(st, x, buf, sizeof(buf))));
-	if (!e->valid && e->why)
-		json_object_object_add(o, "why", json_object_new_string(e->why));
 	json_object_object_add(o, "equivalence_ci_lo", report_json_double(q->valid ? q->lo : NAN));
 	json_object_object_add(o, "equivalence_ci_hi", report_json_double(q->valid ? q->hi : NAN));
 	json_object_object_add(o, "equivalence_conf", report_json_double(q->conf));

@@ -25,6 +25,7 @@
  */
 #include "cli/cli.h"
 #include "cli/filter.h"
+#include "cli/report.h"
 #include "runner/sample.h"
 #include "stats/stats.h"
 #include "store/store.h"
@@ -1001,26 +1002,6 @@ static json_object *jnum(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
-static json_object *effect_json(const struct effect *e)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "valid", json_object_new_boolean(e->valid));
-	if (e->valid) {
-		json_object_object_add(o, "change", jnum(e->est));
-		json_object_object_add(o, "ci", json_object_new_array());
-		json_object_array_add(json_object_object_get(o, "ci"), jnum(e->lo));
-		json_object_array_add(json_object_object_get(o, "ci"), jnum(e->hi));
-		json_object_object_add(o, "p", jnum(e->p));
-		json_object_object_add(o, "method",
-				       e->method ? json_object_new_string(e->method) : NULL);
-	} else {
-		json_object_object_add(o, "why", json_object_new_string(e->why ? e->why
-										: "insufficient samples"));
-	}
-	return o;
-}
-
 static json_object *inference_json(const struct compare *c, const struct group *g)
 {
 	const struct boot_effect *be = &g->beff;
@@ -1096,10 +1077,15 @@ static void print_json(const struct compare *c)
 		json_object_object_add(o, "cv", jnum(g->sum.cv));
 		json_object_object_add(o, "noisy", json_object_new_boolean(g->noisy));
 		if (!g->baseline) {
-			json_object_object_add(o, "effect", effect_json(&g->eff));
+			char vt[320];
+
+			verdict_text(g, vt, sizeof(vt));
+			json_object_object_add(o, "effect",
+					       report_effect_json(&g->eff, (int)g->verdict, vt));
 			json_object_object_add(o, "inference", inference_json(c, g));
 			json_object_object_add(o, "verdict",
-					       json_object_new_string(stats_verdict_name(g->verdict)));
+					       json_object_new_string(stats_verdict_key(g->verdict)));
+			json_object_object_add(o, "verdict_text", json_object_new_string(vt));
 			if (g->more && g->unit == UNIT_SAMPLE)
 				json_object_object_add(o, "samples_to_decide",
 						       json_object_new_int64((int64_t)g->more));
@@ -1120,7 +1106,9 @@ static void print_json(const struct compare *c)
 						       jnum(stats_median(b->v, b->n)));
 				json_object_object_add(eo, "median", jnum(stats_median(s->v, s->n)));
 				stats_effect_unpaired(b->v, b->n, s->v, s->n, COMPARE_CONF, &e);
-				json_object_object_add(eo, "effect", effect_json(&e));
+				/* exploratory: an interval, no verdict (doc/statistics.md) */
+				json_object_object_add(eo, "effect",
+						       report_effect_json(&e, REPORT_NO_VERDICT, NULL));
 				json_object_array_add(arr, eo);
 			}
 			json_object_object_add(o, "evidence", arr);

@@ -59,8 +59,11 @@ is "$(printf '%s' "$OUT" | jq -r '.features_restored')" true "json: restored"
 is "$(printf '%s' "$OUT" | jq -r 'keys_unsorted | join(" ")')" \
 	"version command cmdline workload unit profile status stopped_by uuid features_restored order seed margin toggles arms units effects sequential evidence evidence_adjustment environment_differences" \
 	"json: the documented keys, in order"
-is "$(printf '%s' "$OUT" | jq -r '.effects[0] | keys_unsorted | .[0:11] | join(" ")')" \
-	"what valid units estimate ci_lo ci_hi conf p method verdict verdict_text" "json: an effect's keys"
+# one effect vocabulary for ab and compare (tests/fixtures/json/effect-keys.txt)
+is "$(printf '%s' "$OUT" | jq -r '.effects[0] | keys_unsorted | .[0:9] | join(" ")')" \
+	"$(cat "$FIXTURES/json/effect-keys.txt")" "json: an effect's keys, shared with compare"
+is "$(printf '%s' "$OUT" | jq -r '.effects[0] | [.what, .units] | map(type) | join(" ")')" \
+	"string number" "json: ab's own members follow: what, units"
 like "$(fakefs_features dbg)" " NO_DELAY_DEQUEUE " "restored to the state found (NO_DELAY_DEQUEUE)"
 wb features set DELAY_DEQUEUE --debugfs "$D" >/dev/null
 

@@ -24,9 +24,13 @@ is "$(printf '%s' "$OUT" | jq -r '.groups[0].title')" "after" "--baseline puts t
 is "$(printf '%s' "$OUT" | jq -r '.groups | length')" 2 "two groups"
 is "$(printf '%s' "$OUT" | jq -r '.groups[1].n')" 4 "n of the other group"
 like "$(printf '%s' "$OUT" | jq -r '.groups[1].verdict')" \
-	"^(regression|improvement|no change|inconclusive|insufficient samples)$" "verdict in json"
-ok "printf '%s' '$OUT' | jq -e '.groups[1].effect.valid == true and (.groups[1].effect.ci | length) == 2'" \
+	"^(regression|improvement|no-change|inconclusive|insufficient)$" "verdict key in json"
+ok "printf '%s' '$OUT' | jq -e '.groups[1].effect.valid == true and .groups[1].effect.ci_lo <= .groups[1].effect.estimate and .groups[1].effect.estimate <= .groups[1].effect.ci_hi'" \
 	"change with its CI in json"
+is "$(printf '%s' "$OUT" | jq -r '.groups[1].effect | keys_unsorted | .[0:9] | join(" ")')" \
+	"$(cat "$FIXTURES/json/effect-keys.txt")" "json: the effect object is ab's (one vocabulary)"
+is "$(printf '%s' "$OUT" | jq -r '.groups[1] | .verdict as $v | $v == .effect.verdict and (.verdict_text | startswith($v | sub("-"; " ")))')" \
+	true "json: the group's verdict key is its effect's, with the text beside it"
 
 run_cmd wb compare --by label --format csv
 is "$RC" 0 "compare --format csv"

@@ -64,14 +64,14 @@ run_cmd wb compare --kernel 6.18 --by feature:DELAY_DEQUEUE --format json
 is "$(printf '%s' "$OUT" | jq -r '[.groups[] | "\(.title):\(.n)"] | join(",")')" \
 	"DELAY_DEQUEUE [kernel.preempt=voluntary]:14,DELAY_DEQUEUE [kernel.preempt=full]:8,NO_DELAY_DEQUEUE:6" \
 	"by feature: the ab's arms by their vectors, runs by theirs, full preemption apart"
-is "$(printf '%s' "$OUT" | jq -r '.groups[] | select(.value == "NO_DELAY_DEQUEUE") | "\(.verdict) \(.evidence[0].name) \(.evidence[0].effect.change < -0.4)"')" \
-	"improvement ctxsw_per_op true" "NO_DELAY_DEQUEUE: faster, half the context switches per op"
+is "$(printf '%s' "$OUT" | jq -r '.groups[] | select(.value == "NO_DELAY_DEQUEUE") | "\(.verdict) \(.evidence[0].name) \(.evidence[0].effect.estimate < -0.4) \(.evidence[0].effect.verdict)"')" \
+	"improvement ctxsw_per_op true null" "NO_DELAY_DEQUEUE: faster, half the context switches per op (evidence: no verdict)"
 
 S 1 3 6.1.0 few host 2000000
 run_cmd wb compare --kernel 6.1.0 --format csv
 is "$(printf '%s\n' "$OUT" | tail -1 | cut -d, -f1,4,12)" "6.1.0,3,baseline" "a single group is its own baseline"
 run_cmd wb compare --baseline 6.1.0 --format json
-is "$(printf '%s' "$OUT" | jq -r '.groups[] | select(.value == "7.0") | .verdict')" "insufficient samples" \
+is "$(printf '%s' "$OUT" | jq -r '.groups[] | select(.value == "7.0") | .verdict')" "insufficient" \
 	"3 samples against 8, one experiment each: insufficient samples"
 run_cmd wb compare --baseline 6.1.0
 like "$OUT" "^7\\.0 +8 +1 .* insufficient samples \\(at least 4 per side\\)$" \

@@ -25,7 +25,7 @@ run_cmd wb compare --by feature:DELAY_DEQUEUE --format json
 is "$RC" 0 "compare --by feature:DELAY_DEQUEUE"
 is "$(printf '%s' "$OUT" | jq -r '[.groups[] | "\(.title):\(.n)"] | join(",")')" \
 	"DELAY_DEQUEUE:6,NO_DELAY_DEQUEUE:6" "the state from sched.features_debug, one group each"
-is "$(printf '%s' "$OUT" | jq -r '.groups[1] | "\(.effect.change > 0.1) \(.verdict) \(.inference.level)"')" \
+is "$(printf '%s' "$OUT" | jq -r '.groups[1] | "\(.effect.estimate > 0.1) \(.verdict) \(.inference.level)"')" \
 	"true inconclusive one-boot" "NO_DELAY_DEQUEUE vs DELAY_DEQUEUE: faster, one boot each, so not decided"
 unlike "$ERR" "split" "no split by the grouping key"
 
