@@ -542,6 +542,12 @@ static const char *verdict_text(const struct ab_state *st, const struct ab_effec
 				 "inconclusive at a %s margin (a rough guide: about %zu %s in all "
 				 "might decide)",
 				 m, e->s.to_decide, unit_word(st, e->s.to_decide));
+		else if (e->s.beyond_budget && st->engine.p.max_units < st->ap->max_samples)
+			/* the clock set the budget: the units that fit in --max-time */
+			snprintf(buf, len,
+				 "inconclusive at a %s margin (more than the %zu %s that fit in "
+				 "--max-time would be needed to decide)",
+				 m, st->engine.p.max_units, unit_word(st, st->engine.p.max_units));
 		else if (e->s.beyond_budget)
 			snprintf(buf, len,
 				 "inconclusive at a %s margin (more than --max-samples %zu %s would "
