@@ -6,6 +6,8 @@
 #   make check SANITIZE=1   the same with ASan + UBSan (objects in build-san/)
 #   make DEVELOPER=1  warnings are errors
 #   make install PREFIX=/usr/local DESTDIR=
+#   make CROSS_COMPILE=aarch64-linux-gnu-   arm64 wakebench and unit tests in build-aarch64/
+#   make check-arm64  the arm64 build's tests under qemu-user (doc/cross.md)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -14,6 +16,7 @@ MANDIR := $(PREFIX)/share/man/man1
 
 CC ?= cc
 CFLAGS ?= -O2 -g
+PKG_CONFIG ?= pkg-config
 PKGS := sqlite3 json-c uuid gsl libbpf zlib libcrypto
 TEST_PKGS := cmocka
 FAKEFS_PKGS := fuse3
@@ -32,10 +35,29 @@ BUILD := build
 SAN :=
 endif
 
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) -MMD -MP
-ALL_LDFLAGS = $(LDFLAGS) $(SAN)
+# Cross-build for arm64 (doc/cross.md): Debian's cross gcc, the arm64 libraries
+# from multiarch (/usr/lib/aarch64-linux-gnu) plus the sysroot of
+# scripts/arm64-sysroot.sh for what multiarch cannot co-install (GSL), in
+# build-aarch64/ so that it never mixes with the native objects.
+CROSS_COMPILE ?=
+ifneq ($(CROSS_COMPILE),)
+ifneq ($(CROSS_COMPILE),aarch64-linux-gnu-)
+$(error CROSS_COMPILE='$(CROSS_COMPILE)': only aarch64-linux-gnu- is supported)
+endif
+CROSS_TRIPLET := aarch64-linux-gnu
+CC := $(CROSS_COMPILE)gcc
+AR := $(CROSS_COMPILE)ar
+SYSROOT ?= $(shell sh scripts/arm64-sysroot.sh --path)
+PKG_CONFIG := PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/lib/$(CROSS_TRIPLET)/pkgconfig:/usr/share/pkgconfig pkg-config
+CROSS_CFLAGS := -idirafter $(SYSROOT)/usr/include
+CROSS_LDFLAGS := -L$(SYSROOT)/usr/lib/$(CROSS_TRIPLET) -Wl,-rpath-link,$(SYSROOT)/usr/lib/$(CROSS_TRIPLET)
+BUILD := $(BUILD:build%=build-aarch64%)
+endif
+
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -D_GNU_SOURCE -iquote src $(PKG_CFLAGS) $(CROSS_CFLAGS) -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(SAN) $(CROSS_LDFLAGS)
 LIBS = $(PKG_LIBS) -lm -lpthread
 
 SRCS := $(sort $(shell find src -name '*.c' ! -name main.c))
@@ -51,10 +73,15 @@ E2E := $(sort $(wildcard tests/e2e/t[0-9]*.sh))
 
 .PHONY: all run check unit e2e deps deps-test install clean format docs
 
+ifeq ($(CROSS_COMPILE),)
 all: wakebench
+else
+# A cross-build makes the binary and its unit tests, and leaves ./wakebench alone.
+all: $(BIN) unit
+endif
 
 wakebench: $(BIN)
-ifneq ($(SANITIZE),1)
+ifeq ($(SANITIZE)$(CROSS_COMPILE),)
 	@cp $(BIN) wakebench
 endif
 
@@ -74,14 +101,14 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/t-%: tests/unit/t-%.c tests/unit/harness.h $(LIB)
 	@mkdir -p $(@D)
 	@echo "  CCLD    $@"
-	@$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
-		$(ALL_LDFLAGS) $(shell pkg-config --libs $(TEST_PKGS)) $(LIBS)
+	@$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
+		$(ALL_LDFLAGS) $(shell $(PKG_CONFIG) --libs $(TEST_PKGS)) $(LIBS)
 
 $(SKIP_ONLY): tests/unit/skip-only.c tests/unit/harness.h $(LIB)
 	@mkdir -p $(@D)
 	@echo "  CCLD    $@"
-	@$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
-		$(ALL_LDFLAGS) $(shell pkg-config --libs $(TEST_PKGS)) $(LIBS)
+	@$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
+		$(ALL_LDFLAGS) $(shell $(PKG_CONFIG) --libs $(TEST_PKGS)) $(LIBS)
 
 $(FAKEFS): tests/fakefs/fakefs.c
 	@mkdir -p $(@D)
@@ -124,6 +151,6 @@ format:
 	clang-format -i $(SRCS) src/main.c $(UNIT_SRCS)
 
 clean:
-	rm -rf build build-san wakebench
+	rm -rf build build-san build-aarch64 build-aarch64-san wakebench
 
 -include $(OBJS:.o=.d) $(BUILD)/src/main.d
