@@ -397,7 +397,7 @@ static int write_file_plain(const char *path, const void *data, size_t len)
  */
 static int guest_base_archive(struct initramfs *a, char *cached, size_t cachedlen)
 {
-	struct guest_spec spec;
+	struct guest_spec spec = {0};
 	char self[PATH_MAX], busybox[PATH_MAX], hex[65], dir[PATH_MAX - 80];
 	ssize_t n;
 
