@@ -154,7 +154,7 @@ ARM64_UNIT := $(UNIT_SRCS:tests/unit/%.c=$(ARM64_WRAP)/tests/%)
 # journal owner's identity under emulation), t3001 (other users cannot read
 # root's sysroot cache), t4001/t4002/t4004 (perf events and tracepoints, which
 # qemu-user lacks), t6xxx (vm is the host's, see check-arm64-vm in doc/cross.md).
-ARM64_E2E_SKIP := t1090 t2030 t3001 t4001 t4002 t4004 t6001 t6002
+ARM64_E2E_SKIP := t1090 t2030 t3001 t4001 t4002 t4004 t6001 t6002 t6010
 ARM64_E2E ?= $(filter-out $(foreach t,$(ARM64_E2E_SKIP),tests/e2e/$(t)-%),$(E2E))
 
 deps-arm64:
