@@ -4,6 +4,10 @@
 #   deps.sh test    what building and every test need
 #   deps.sh fuzz    what building and `make fuzz` need (clang with libFuzzer and the
 #                   sanitizer runtimes, which Debian packages apart from clang)
+#   deps.sh arm64   what the arm64 cross-build (make CROSS_COMPILE=aarch64-linux-gnu-),
+#                   its tests under qemu-user (make check-arm64) and arm64 guests
+#                   in `vm` need: adds dpkg's arm64 architecture, then the sysroot
+#                   of scripts/arm64-sysroot.sh
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
@@ -22,6 +26,28 @@ if [ "$what" = fuzz ]; then
 	pkgs="$pkgs clang libclang-rt-dev"
 fi
 
+# arm64: the cross toolchain, qemu-user to run its binaries here, qemu-system
+# for arm64 guests, and the arm64 libraries from Debian's multiarch (what it
+# cannot co-install comes from scripts/arm64-sysroot.sh, below).
+if [ "$what" = arm64 ]; then
+	pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static qemu-system-arm"
+	pkgs="$pkgs perl cpio busybox-static libc6:arm64 libsqlite3-dev:arm64 libjson-c-dev:arm64"
+	pkgs="$pkgs uuid-dev:arm64 libbpf-dev:arm64 zlib1g-dev:arm64 libssl-dev:arm64 libcmocka-dev:arm64"
+	case " $(dpkg --print-foreign-architectures 2>/dev/null | tr '\n' ' ') " in
+	*" arm64 "*) ;;
+	*)
+		if [ "$(id -u)" -ne 0 ]; then
+			echo "wakebench: dpkg has no arm64 architecture" >&2
+			echo "wakebench: run: sudo dpkg --add-architecture arm64 && sudo apt-get update" >&2
+			exit 1
+		fi
+		echo "wakebench: adding dpkg's arm64 architecture" >&2
+		dpkg --add-architecture arm64
+		apt-get update -q >&2
+		;;
+	esac
+fi
+
 missing=""
 for p in $pkgs; do
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
@@ -30,7 +56,14 @@ for p in $pkgs; do
 	*) missing="$missing $p" ;;
 	esac
 done
-[ -z "$missing" ] && exit 0
+arm64_sysroot() {
+	[ "$what" = arm64 ] || return 0
+	sh "$(dirname "$0")/arm64-sysroot.sh" >/dev/null
+}
+if [ -z "$missing" ]; then
+	arm64_sysroot
+	exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "wakebench: missing Debian packages:$missing" >&2
@@ -42,3 +75,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >&2
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >&2
+arm64_sysroot

@@ -55,6 +55,9 @@ struct vm_params {
 	const char *qemu;
 	const char *guest; /* hidden: the guest side, started by /init */
 	bool keep_temp;
+	const char *arch;	     /* guest architecture; NULL: from the first image */
+	const char *guest_wakebench; /* a foreign guest's wakebench */
+	const char *sysroot;	     /* a foreign guest's busybox and libraries */
 };
 
 static const struct vm_params vm_defaults = {
@@ -117,6 +120,22 @@ static const struct opt vm_opts[] = {
      .offset = offsetof(struct vm_params, qemu),
      .argh = "PATH",
      .help = "qemu binary (default qemu-system-<arch> from PATH)"},
+    {.type = OPT_STRING,
+     .long_name = "arch",
+     .offset = offsetof(struct vm_params, arch),
+     .argh = "ARCH",
+     .help = "guest architecture x86-64|arm64 (default: the first image's); another than "
+	     "this host's is emulated"},
+    {.type = OPT_STRING,
+     .long_name = "guest-wakebench",
+     .offset = offsetof(struct vm_params, guest_wakebench),
+     .argh = "PATH",
+     .help = "wakebench for a foreign guest (default: build-aarch64/wakebench beside this one)"},
+    {.type = OPT_STRING,
+     .long_name = "sysroot",
+     .offset = offsetof(struct vm_params, sysroot),
+     .argh = "DIR",
+     .help = "a foreign guest's busybox and libraries (default: scripts/arm64-sysroot.sh's)"},
     {.type = OPT_FLAG,
      .long_name = "keep-temp",
      .offset = offsetof(struct vm_params, keep_temp),
@@ -436,21 +455,36 @@ static int write_file_plain(const char *path, const void *data, size_t len)
  * The guest's base archive, from the cache when an identical one is there.
  * Deterministic archives make the content hash the cache key.
  */
-static int guest_base_archive(struct initramfs *a, char *cached, size_t cachedlen)
+static int guest_base_archive(struct initramfs *a, const struct vm_params *p,
+			      const struct vmhost_arch *arch, char *cached, size_t cachedlen)
 {
-	struct guest_spec spec;
-	char self[PATH_MAX], busybox[PATH_MAX], hex[65], dir[PATH_MAX - 80];
+	struct guest_spec spec = {0};
+	struct vmhost_guest_files foreign;
+	char self[PATH_MAX], busybox[PATH_MAX], hex[65], dir[PATH_MAX - 80], why[PATH_MAX];
 	ssize_t n;
 
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n < 0)
 		return error_errno("vm: cannot find this wakebench binary");
 	self[n] = '\0';
-	if (vm_find_program("busybox", busybox, sizeof(busybox)) &&
-	    vm_find_program("/bin/busybox", busybox, sizeof(busybox)))
-		return error("vm: busybox not found (Debian: apt-get install busybox-static)");
-	spec.wakebench = self;
-	spec.busybox = busybox;
+	spec.machine = arch->elf_machine;
+	if (arch != vmhost_arch()) {
+		/* An arm64 guest from x86-64: its own binaries, libraries from a sysroot. */
+		if (vmhost_foreign_files(arch, self, p->guest_wakebench, p->sysroot, &foreign, why,
+					 sizeof(why)))
+			return error("vm: %s guest: %s", arch->name, why);
+		spec.wakebench = foreign.wakebench;
+		spec.busybox = foreign.busybox;
+		spec.sysroot = foreign.sysroot;
+	} else {
+		if (vm_find_program("busybox", busybox, sizeof(busybox)) &&
+		    vm_find_program("/bin/busybox", busybox, sizeof(busybox)))
+			return error("vm: busybox not found (Debian: apt-get install "
+				     "busybox-static)");
+		spec.wakebench = p->guest_wakebench ? p->guest_wakebench : self;
+		spec.busybox = busybox;
+		spec.sysroot = p->sysroot;
+	}
 	initramfs_init(a);
 	if (initramfs_build_guest(a, &spec))
 		return -1;
@@ -621,8 +655,27 @@ static void keep_console(const char *console, unsigned round, const struct kerne
 	free(data);
 }
 
+/* The guest architecture: --arch, else the first image's. */
+static const struct vmhost_arch *guest_arch(const struct vm_params *p)
+{
+	const struct vmhost_arch *arch;
+	char why[256];
+
+	if (p->arch) {
+		arch = vmhost_arch_named(p->arch);
+		if (!arch)
+			die_usage("vm: option '--arch': invalid value '%s', allowed x86-64|arm64",
+				  p->arch);
+		return arch;
+	}
+	arch = vmhost_image_arch(p->kernels.v[0], why, sizeof(why));
+	if (!arch)
+		die_usage("vm: option '--kernel': '%s': %s", p->kernels.v[0], why);
+	return arch;
+}
+
 static void usage_check(const struct vm_params *p, const struct opts_result *res,
-			struct kernel_info **kernels_out)
+			const struct vmhost_arch **arch_out, struct kernel_info **kernels_out)
 {
 	struct kernel_info *kernels;
 	long host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -657,12 +710,13 @@ static void usage_check(const struct vm_params *p, const struct opts_result *res
 		die_usage("vm: option '--cpus': value out of range: '%llu', allowed 1..%ld (this "
 			  "host's CPUs)",
 			  (unsigned long long)p->cpus, host_cpus);
+	*arch_out = guest_arch(p);
 	kernels = xcalloc(p->kernels.n, sizeof(*kernels));
 	for (i = 0; i < p->kernels.n; i++) {
 		char why[256];
 
 		kernels[i].path = p->kernels.v[i];
-		if (vmhost_check_kernel(kernels[i].path, why, sizeof(why)))
+		if (vmhost_check_kernel_for(*arch_out, kernels[i].path, why, sizeof(why)))
 			die_usage("vm: option '--kernel': '%s': %s", kernels[i].path, why);
 		if (!realpath(kernels[i].path, kernels[i].abspath))
 			snprintf(kernels[i].abspath, sizeof(kernels[i].abspath), "%s",
@@ -699,21 +753,20 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		ret = guest_main(p.guest);
 		goto out_opts;
 	}
-	usage_check(&p, &res, &kernels);
-
-	arch = vmhost_arch();
-	if (!arch)
-		die_skip("vm: qemu guests are not supported on this architecture");
+	usage_check(&p, &res, &arch, &kernels);
+	if (arch != vmhost_arch() && p.accel == ACCEL_KVM)
+		die_usage("vm: option '--accel kvm': an %s guest on this host can only be emulated "
+			  "(tcg)", arch->name);
 	if (vm_find_program(p.qemu ? p.qemu : arch->qemu, qemu, sizeof(qemu))) {
 		error("vm: qemu not found: '%s'%s (Debian: apt-get install %s)",
 		      p.qemu ? p.qemu : arch->qemu,
 		      p.qemu ? " is not an executable" : " is not in PATH",
-		      strcmp(arch->name, "arm64") ? "qemu-system-x86" : "qemu-system-arm");
+		      arch->qemu_package);
 		goto out;
 	}
 	if (vm_qemu_version(qemu, rc.qemu_version, sizeof(rc.qemu_version)))
 		goto out;
-	if (p.accel == ACCEL_TCG) {
+	if (p.accel == ACCEL_TCG || arch != vmhost_arch()) {
 		rc.accel = "tcg";
 	} else if (vmhost_kvm_usable(why, sizeof(why))) {
 		rc.accel = "kvm";
@@ -737,7 +790,7 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		goto out;
 	rc.cmdline = cli_cmdline(ctx);
 
-	if (guest_base_archive(&base, cached, sizeof(cached))) {
+	if (guest_base_archive(&base, &p, arch, cached, sizeof(cached))) {
 		initramfs_release(&base);
 		goto out;
 	}

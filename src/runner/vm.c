@@ -134,7 +134,7 @@ char **vm_qemu_argv(const struct vm_boot *b)
 	push(&v, &n, xstrdup("-accel"));
 	push(&v, &n, xstrdup(b->kvm ? "kvm" : "tcg"));
 	push(&v, &n, xstrdup("-cpu"));
-	push(&v, &n, xstrdup(b->kvm ? "host" : "max"));
+	push(&v, &n, xstrdup(b->kvm ? "host" : b->arch->tcg_cpu ? b->arch->tcg_cpu : "max"));
 	push(&v, &n, xstrdup("-smp"));
 	push(&v, &n, xasprintf("%u", b->cpus));
 	push(&v, &n, xstrdup("-m"));

@@ -9,9 +9,15 @@
  * kernel unpacks them in order, which is how `vm` adds the per-invocation
  * arguments to a cached base archive.
  *
- * The shared libraries come from the ELF interpreter's own resolution (the
- * interpreter's --list mode, what ldd runs), parsed line by line; only
- * absolute paths that exist are taken.
+ * The shared libraries of a native binary come from the ELF interpreter's
+ * own resolution (the interpreter's --list mode, what ldd runs), parsed
+ * line by line; only absolute paths that exist are taken. A foreign
+ * binary's interpreter cannot run here (an arm64 guest built on x86-64),
+ * so for it the DT_NEEDED entries are read from the ELF files themselves,
+ * transitively, and looked up where Debian's loader looks (the multiarch
+ * directories, /lib, /usr/lib), in a sysroot first, then in the host's
+ * multiarch tree; a file of another machine never matches. Such binaries
+ * carry no RPATH, RUNPATH or $ORIGIN, which this lookup does not follow.
  */
 #include "sys/initramfs.h"
 #include "util/util.h"
@@ -34,10 +40,12 @@
 #if UINTPTR_MAX > 0xffffffffu
 typedef Elf64_Ehdr elf_ehdr;
 typedef Elf64_Phdr elf_phdr;
+typedef Elf64_Dyn elf_dyn;
 #define ELF_NATIVE_CLASS ELFCLASS64
 #else
 typedef Elf32_Ehdr elf_ehdr;
 typedef Elf32_Phdr elf_phdr;
+typedef Elf32_Dyn elf_dyn;
 #define ELF_NATIVE_CLASS ELFCLASS32
 #endif
 
@@ -336,42 +344,136 @@ bad:
 
 /* ---- what the guest needs ---- */
 
-/* PT_INTERP of an ELF file of the host's class, into buf; "" for a static one. */
-static int elf_interp(const char *path, char *buf, size_t len)
-{
+/* ---- an ELF file's interpreter and needed libraries ---- */
+
+/* What initramfs needs from one ELF file; names point into the file's data. */
+struct elf_info {
 	char *data;
-	size_t size, i;
-	const elf_ehdr *eh;
+	size_t size;
+	unsigned machine;	/* e_machine */
+	const char *interp;	/* PT_INTERP, NULL for a static file */
+	const char **needed;	/* DT_NEEDED names */
+	size_t nneeded;
+};
 
-	if (read_file(path, &data, &size))
-		return error_errno("cannot read '%s'", path);
-	eh = (const elf_ehdr *)data;
-	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELF_NATIVE_CLASS) {
-		free(data);
-		return error("'%s' is not an ELF executable of this machine's class", path);
-	}
-	buf[0] = '\0';
+static void elf_info_release(struct elf_info *e)
+{
+	free(e->needed);
+	free(e->data);
+	memset(e, 0, sizeof(*e));
+}
+
+/* The file offset of virtual address vaddr, from the PT_LOAD segments; 0 if none. */
+static size_t elf_vaddr_offset(const struct elf_info *e, const elf_ehdr *eh, uint64_t vaddr)
+{
+	size_t i;
+
 	for (i = 0; i < eh->e_phnum; i++) {
-		size_t at = eh->e_phoff + i * eh->e_phentsize;
-		const elf_phdr *ph;
+		const elf_phdr *ph = (const elf_phdr *)(e->data + eh->e_phoff + i * eh->e_phentsize);
 
-		if (eh->e_phentsize < sizeof(*ph) || at > size || size - at < sizeof(*ph))
-			break;
-		ph = (const elf_phdr *)(data + at);
-		if (ph->p_type != PT_INTERP)
-			continue;
-		if (ph->p_offset > size || ph->p_filesz > size - ph->p_offset ||
-		    ph->p_filesz == 0 || ph->p_filesz >= len) {
-			free(data);
-			return error("'%s' has a malformed PT_INTERP", path);
-		}
-		memcpy(buf, data + ph->p_offset, ph->p_filesz);
-		buf[ph->p_filesz] = '\0';
-		break;
+		if (ph->p_type == PT_LOAD && vaddr >= ph->p_vaddr &&
+		    vaddr - ph->p_vaddr < ph->p_filesz)
+			return (size_t)(vaddr - ph->p_vaddr + ph->p_offset);
 	}
-	free(data);
 	return 0;
+}
+
+/* DT_NEEDED names of the PT_DYNAMIC segment ph; -1 when it is malformed. */
+static int elf_read_needed(struct elf_info *e, const elf_ehdr *eh, const elf_phdr *ph)
+{
+	const size_t dsz = sizeof(elf_dyn);
+	size_t i, n, strtab = 0, strsz = 0;
+	const elf_dyn *d;
+
+	if (ph->p_offset > e->size || ph->p_filesz > e->size - ph->p_offset)
+		return -1;
+	d = (const elf_dyn *)(e->data + ph->p_offset);
+	n = ph->p_filesz / dsz;
+	for (i = 0; i < n && d[i].d_tag != DT_NULL; i++) {
+		if (d[i].d_tag == DT_STRTAB)
+			strtab = elf_vaddr_offset(e, eh, d[i].d_un.d_ptr);
+		else if (d[i].d_tag == DT_STRSZ)
+			strsz = (size_t)d[i].d_un.d_val;
+	}
+	if (!strtab || !strsz || strtab > e->size || strsz > e->size - strtab ||
+	    e->data[strtab + strsz - 1] != '\0')
+		return -1;
+	for (i = 0; i < n && d[i].d_tag != DT_NULL; i++) {
+		if (d[i].d_tag != DT_NEEDED)
+			continue;
+		if (d[i].d_un.d_val >= strsz)
+			return -1;
+		e->needed = xrealloc(e->needed, (e->nneeded + 1) * sizeof(*e->needed));
+		e->needed[e->nneeded++] = e->data + strtab + d[i].d_un.d_val;
+	}
+	return 0;
+}
+
+/*
+ * Read an ELF file of this build's class (64-bit here, of any machine).
+ * -1 with *why set ("" for a read error, see errno), nothing printed.
+ */
+static int elf_parse(const char *path, struct elf_info *e, const char **why)
+{
+	const elf_ehdr *eh;
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	*why = "";
+	if (read_file(path, &e->data, &e->size))
+		return -1;
+	eh = (const elf_ehdr *)e->data;
+	*why = "is not a little-endian ELF executable of this machine's class";
+	if (e->size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELF_NATIVE_CLASS || eh->e_ident[EI_DATA] != ELFDATA2LSB)
+		goto bad;
+	e->machine = eh->e_machine;
+	*why = "has malformed program headers";
+	if (eh->e_phentsize < sizeof(elf_phdr) || eh->e_phoff > e->size ||
+	    (size_t)eh->e_phnum * eh->e_phentsize > e->size - eh->e_phoff)
+		goto bad;
+	for (i = 0; i < eh->e_phnum; i++) {
+		const elf_phdr *ph = (const elf_phdr *)(e->data + eh->e_phoff + i * eh->e_phentsize);
+
+		if (ph->p_type == PT_INTERP) {
+			*why = "has a malformed PT_INTERP";
+			if (ph->p_offset > e->size || ph->p_filesz > e->size - ph->p_offset ||
+			    ph->p_filesz < 2 || ph->p_filesz >= PATH_MAX ||
+			    e->data[ph->p_offset + ph->p_filesz - 1] != '\0')
+				goto bad;
+			e->interp = e->data + ph->p_offset;
+		} else if (ph->p_type == PT_DYNAMIC && elf_read_needed(e, eh, ph)) {
+			*why = "has a malformed dynamic section";
+			goto bad;
+		}
+	}
+	return 0;
+bad:
+	elf_info_release(e);
+	return -1;
+}
+
+static int elf_read(const char *path, struct elf_info *e)
+{
+	const char *why;
+
+	if (!elf_parse(path, e, &why))
+		return 0;
+	if (!*why)
+		return error_errno("cannot read '%s'", path);
+	return error("'%s' %s", path, why);
+}
+
+int initramfs_elf_machine(const char *path)
+{
+	struct elf_info e;
+	int machine;
+
+	if (elf_read(path, &e))
+		return -1;
+	machine = (int)e.machine;
+	elf_info_release(&e);
+	return machine;
 }
 
 static void add_path(char ***paths, size_t *n, const char *p)
@@ -385,18 +487,185 @@ static void add_path(char ***paths, size_t *n, const char *p)
 	(*paths)[(*n)++] = xstrdup(p);
 }
 
+static void free_paths(char ***paths, size_t *n)
+{
+	while (*n)
+		free((*paths)[--*n]);
+	free(*paths);
+	*paths = NULL;
+}
+
+char *initramfs_host_path(const char *sysroot, const char *guest_path)
+{
+	char *p;
+
+	if (!sysroot || !*sysroot)
+		return xstrdup(guest_path);
+	p = xasprintf("%s%s", sysroot, guest_path);
+	if (!access(p, F_OK))
+		return p;
+	free(p);
+	return xstrdup(guest_path);
+}
+
+/* The Debian multiarch directory name of an ELF machine, NULL when unknown. */
+static const char *multiarch_triplet(unsigned machine)
+{
+	switch (machine) {
+	case EM_X86_64:
+		return "x86_64-linux-gnu";
+	case EM_AARCH64:
+		return "aarch64-linux-gnu";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Find library `name` for an ELF file of `machine` where the guest's
+ * dynamic loader looks (Debian's order: the multiarch directories, then
+ * /lib and /usr/lib), on the host under sysroot first, then at the path
+ * itself. Only a file of the same machine counts (/usr/lib/x86_64-... of
+ * the host must never stand in for an arm64 library). The guest path, or
+ * NULL.
+ */
+static char *find_library(const char *name, unsigned machine, const char *sysroot)
+{
+	const char *triplet = multiarch_triplet(machine);
+	char dirs[4][64];
+	size_t ndirs = 0, i;
+
+	if (triplet) {
+		snprintf(dirs[ndirs++], sizeof(dirs[0]), "/lib/%s", triplet);
+		snprintf(dirs[ndirs++], sizeof(dirs[0]), "/usr/lib/%s", triplet);
+	}
+	snprintf(dirs[ndirs++], sizeof(dirs[0]), "/lib");
+	snprintf(dirs[ndirs++], sizeof(dirs[0]), "/usr/lib");
+	for (i = 0; i < ndirs; i++) {
+		char *guest = xasprintf("%s/%s", dirs[i], name);
+		char *host = initramfs_host_path(sysroot, guest);
+		struct elf_info e;
+		int same = 0;
+
+		const char *why;
+
+		/* A file here that is no ELF of this class just does not match. */
+		if (!access(host, R_OK) && !elf_parse(host, &e, &why)) {
+			same = e.machine == machine;
+			elf_info_release(&e);
+		}
+		free(host);
+		if (same)
+			return guest;
+		free(guest);
+	}
+	return NULL;
+}
+
+int initramfs_elf_deps_walk(const char *binary, const char *sysroot, char ***paths, size_t *n)
+{
+	struct elf_info top;
+	const char *interp_name;
+	size_t done = 0;
+
+	*paths = NULL;
+	*n = 0;
+	if (elf_read(binary, &top))
+		return -1;
+	if (!top.interp) {
+		elf_info_release(&top);
+		return 0; /* static */
+	}
+	{
+		char *host = initramfs_host_path(sysroot, top.interp);
+
+		if (access(host, R_OK)) {
+			error_errno("the ELF interpreter '%s' of '%s'", host, binary);
+			free(host);
+			elf_info_release(&top);
+			return -1;
+		}
+		free(host);
+	}
+	add_path(paths, n, top.interp);
+	interp_name = strrchr(top.interp, '/') ? strrchr(top.interp, '/') + 1 : top.interp;
+	/* Breadth first: the binary's own needs, then each library's, each once. */
+	for (;;) {
+		struct elf_info cur;
+		const struct elf_info *e;
+		size_t i;
+
+		if (done == 0) {
+			e = &top;
+		} else {
+			char *host;
+
+			if (done >= *n)
+				break;
+			host = initramfs_host_path(sysroot, (*paths)[done]);
+			if (elf_read(host, &cur)) {
+				free(host);
+				goto fail;
+			}
+			free(host);
+			e = &cur;
+		}
+		for (i = 0; i < e->nneeded; i++) {
+			char *guest;
+
+			if (strchr(e->needed[i], '/')) {
+				error("'%s' needs '%s' by path, which vm does not collect", binary,
+				      e->needed[i]);
+				goto fail_cur;
+			}
+			/* libc needs the loader by its soname: that is the interpreter. */
+			if (!strcmp(e->needed[i], interp_name))
+				continue;
+			guest = find_library(e->needed[i], top.machine, sysroot);
+			if (!guest) {
+				error("'%s' needs '%s', not found for its architecture in /lib and "
+				      "/usr/lib%s%s (multiarch or the sysroot)",
+				      binary, e->needed[i], sysroot ? " under " : "",
+				      sysroot ? sysroot : "");
+				goto fail_cur;
+			}
+			add_path(paths, n, guest);
+			free(guest);
+		}
+		if (e != &top)
+			elf_info_release(&cur);
+		done++;
+		continue;
+	fail_cur:
+		if (e != &top)
+			elf_info_release(&cur);
+		goto fail;
+	}
+	elf_info_release(&top);
+	return 0;
+fail:
+	elf_info_release(&top);
+	free_paths(paths, n);
+	return -1;
+}
+
 int initramfs_elf_deps(const char *binary, char ***paths, size_t *n)
 {
 	char interp[PATH_MAX], *out = NULL, *line, *save = NULL;
 	const char *argv[4];
+	struct elf_info e;
 	int status;
 
 	*paths = NULL;
 	*n = 0;
-	if (elf_interp(binary, interp, sizeof(interp)))
+	if (elf_read(binary, &e))
 		return -1;
-	if (!interp[0])
+	if (!e.interp) {
+		elf_info_release(&e);
 		return 0; /* static */
+	}
+	snprintf(interp, sizeof(interp), "%s", e.interp);
+	elf_info_release(&e);
 	if (access(interp, X_OK))
 		return error_errno("cannot run the ELF interpreter '%s' of '%s'", interp, binary);
 	add_path(paths, n, interp);
@@ -405,6 +674,16 @@ int initramfs_elf_deps(const char *binary, char ***paths, size_t *n)
 	argv[2] = binary;
 	argv[3] = NULL;
 	status = run_capture(argv, &out);
+	if (status == 127) {
+		/*
+		 * The interpreter cannot be executed here (user-mode emulation
+		 * without binfmt): read the needs from the ELF files instead.
+		 */
+		free(out);
+		free_paths(paths, n);
+		debug("initramfs: '%s --list' cannot run here: reading the ELF files", interp);
+		return initramfs_elf_deps_walk(binary, NULL, paths, n);
+	}
 	if (status != 0) {
 		free(out);
 		if (status > 0)
@@ -442,11 +721,33 @@ int initramfs_elf_deps(const char *binary, char ***paths, size_t *n)
 	free(out);
 	return 0;
 fail:
-	while (*n)
-		free((*paths)[--*n]);
-	free(*paths);
-	*paths = NULL;
+	free_paths(paths, n);
 	return -1;
+}
+
+static const char *machine_name(int machine)
+{
+	switch (machine) {
+	case EM_X86_64:
+		return "x86-64";
+	case EM_AARCH64:
+		return "arm64";
+	default:
+		return "foreign";
+	}
+}
+
+/* Is the ELF file at host path of the guest's machine? 0 if so, -1 after error(). */
+static int check_machine(const char *what, const char *path, int want)
+{
+	int got = initramfs_elf_machine(path);
+
+	if (got < 0)
+		return -1;
+	if (want && got != want)
+		return error("the %s '%s' is an %s binary, the guest is %s", what, path,
+			     machine_name(got), machine_name(want));
+	return 0;
 }
 
 int initramfs_build_guest(struct initramfs *a, const struct guest_spec *spec)
@@ -455,8 +756,15 @@ int initramfs_build_guest(struct initramfs *a, const struct guest_spec *spec)
 					   "/run",  "/wakebench", "/etc"};
 	char **libs = NULL;
 	size_t nlibs = 0, i;
-	int ret = -1;
+	int ret = -1, foreign, native_machine;
 
+	/* This build's own machine, read from the binary that runs. */
+	native_machine = initramfs_elf_machine("/proc/self/exe");
+	foreign = (spec->sysroot && *spec->sysroot) ||
+		  (spec->machine && native_machine > 0 && spec->machine != native_machine);
+	if (check_machine("wakebench", spec->wakebench, spec->machine) ||
+	    check_machine("busybox", spec->busybox, spec->machine))
+		return -1;
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		if (initramfs_add_dir(a, dirs[i], 0755))
 			return -1;
@@ -469,7 +777,7 @@ int initramfs_build_guest(struct initramfs *a, const struct guest_spec *spec)
 	if (initramfs_add_host_file(a, "/bin/busybox", spec->busybox) ||
 	    initramfs_add_symlink(a, "/bin/sh", "busybox"))
 		return -1;
-	if (initramfs_elf_deps(spec->busybox, &libs, &nlibs))
+	if (initramfs_elf_deps_walk(spec->busybox, NULL, &libs, &nlibs))
 		return -1;
 	if (nlibs) {
 		error("'%s' is not a static busybox (it needs '%s'): install busybox-static",
@@ -478,11 +786,21 @@ int initramfs_build_guest(struct initramfs *a, const struct guest_spec *spec)
 	}
 	if (initramfs_add_host_file(a, "/bin/wakebench", spec->wakebench))
 		return -1;
-	if (initramfs_elf_deps(spec->wakebench, &libs, &nlibs))
+	/*
+	 * A foreign binary's interpreter cannot list its libraries here: read
+	 * them from the ELF files, from the sysroot or the multiarch paths.
+	 */
+	if (foreign ? initramfs_elf_deps_walk(spec->wakebench, spec->sysroot, &libs, &nlibs)
+		    : initramfs_elf_deps(spec->wakebench, &libs, &nlibs))
 		return -1;
-	for (i = 0; i < nlibs; i++)
-		if (initramfs_add_host_file(a, libs[i], libs[i]))
+	for (i = 0; i < nlibs; i++) {
+		char *host = initramfs_host_path(foreign ? spec->sysroot : NULL, libs[i]);
+		int bad = initramfs_add_host_file(a, libs[i], host);
+
+		free(host);
+		if (bad)
 			goto out;
+	}
 	initramfs_finish(a);
 	ret = 0;
 out:

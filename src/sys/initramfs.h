@@ -69,10 +69,34 @@ void cpio_entries_free(struct cpio_entry *v, size_t n);
  */
 int initramfs_elf_deps(const char *binary, char ***paths, size_t *n);
 
+/*
+ * The same for a binary of any machine, without running anything: its
+ * PT_INTERP and, transitively, its DT_NEEDED libraries, found in /lib/TRIPLET,
+ * /usr/lib/TRIPLET, /lib and /usr/lib (Debian's multiarch loader order)
+ * under sysroot first when given, else at the path itself, and only as files
+ * of the binary's own machine. *paths are guest paths (the host file of each
+ * is initramfs_host_path()). -1 after error().
+ */
+int initramfs_elf_deps_walk(const char *binary, const char *sysroot, char ***paths, size_t *n);
+
+/* Where the host keeps guest_path: under sysroot when it is there, else itself (malloc'd). */
+char *initramfs_host_path(const char *sysroot, const char *guest_path);
+
+/* The e_machine (EM_X86_64, EM_AARCH64, ...) of an ELF file, or -1 after error(). */
+int initramfs_elf_machine(const char *path);
+
 /* What goes into the guest. */
 struct guest_spec {
 	const char *wakebench; /* host path of the wakebench binary (/proc/self/exe) */
 	const char *busybox;   /* host path of a static busybox */
+	/*
+	 * The guest's ELF machine (EM_AARCH64, ...): both binaries must be of
+	 * it; 0 accepts any. A machine other than this build's makes the
+	 * libraries come from initramfs_elf_deps_walk().
+	 */
+	int machine;
+	/* Foreign guests: a tree searched before the host's for libraries (NULL: none). */
+	const char *sysroot;
 };
 
 /* The guest's /init (a busybox sh script); static string. */

@@ -3,13 +3,16 @@
  * vmhost.h): qemu binary, machine, console and result-channel devices,
  * kernel image formats, and the KVM usability check.
  *
- * Verified on x86-64 (Debian 12, qemu 7.2, Debian's 6.1 and 6.12 kernels).
- * The arm64 row follows Debian's arm64 kernels and qemu's virt machine but
- * has not been booted by these tests.
+ * Verified on x86-64 (Debian 12, qemu 7.2, Debian's 6.1 and 6.12 kernels),
+ * and arm64 guests on that host under TCG (qemu 7.2 virt, cortex-a76,
+ * Debian's 6.1 arm64 and 6.12 arm64-16k kernels: tests/e2e/t6010). A guest
+ * of another architecture than this build's is always emulated (TCG) and
+ * needs that architecture's wakebench and busybox (vmhost_foreign_files).
  */
 #include "sys/vmhost.h"
 #include "util/util.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/kvm.h>
@@ -27,6 +30,9 @@ static const struct vmhost_arch arch_x86_64 = {
     .console = "ttyS0",
     .chan_dev = "/dev/ttyS1",
     .chan_pci_serial = 0,
+    .tcg_cpu = "max",
+    .elf_machine = EM_X86_64,
+    .qemu_package = "qemu-system-x86",
 };
 
 static const struct vmhost_arch arch_arm64 = {
@@ -36,22 +42,29 @@ static const struct vmhost_arch arch_arm64 = {
     .console = "ttyAMA0",
     .chan_dev = "/dev/ttyS0",
     .chan_pci_serial = 1,
+    .tcg_cpu = "cortex-a76",
+    .elf_machine = EM_AARCH64,
+    .qemu_package = "qemu-system-arm",
 };
 
 const struct vmhost_arch *vmhost_arch(void)
 {
-	/* Both rows are compiled everywhere so that neither rots unbuilt. */
 #if defined(__x86_64__)
-	(void)arch_arm64;
 	return &arch_x86_64;
 #elif defined(__aarch64__)
-	(void)arch_x86_64;
 	return &arch_arm64;
 #else
-	(void)arch_x86_64;
-	(void)arch_arm64;
 	return NULL;
 #endif
+}
+
+const struct vmhost_arch *vmhost_arch_named(const char *name)
+{
+	if (!strcmp(name, "x86-64") || !strcmp(name, "x86_64") || !strcmp(name, "amd64"))
+		return &arch_x86_64;
+	if (!strcmp(name, "arm64") || !strcmp(name, "aarch64"))
+		return &arch_arm64;
+	return NULL;
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -81,9 +94,8 @@ static const char *image_kind(const uint8_t *h, size_t n, const char **note)
 	return NULL;
 }
 
-int vmhost_check_kernel(const char *path, char *why, size_t whylen)
+const struct vmhost_arch *vmhost_image_arch(const char *path, char *why, size_t whylen)
 {
-	const struct vmhost_arch *arch = vmhost_arch();
 	uint8_t h[0x400];
 	const char *kind, *note;
 	ssize_t n;
@@ -92,29 +104,115 @@ int vmhost_check_kernel(const char *path, char *why, size_t whylen)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(why, whylen, "%s", strerror(errno));
-		return -1;
+		return NULL;
 	}
 	n = read_full(fd, h, sizeof(h));
 	close(fd);
 	if (n < 0) {
 		snprintf(why, whylen, "%s", strerror(errno));
-		return -1;
+		return NULL;
 	}
 	kind = image_kind(h, (size_t)n, &note);
 	if (!kind) {
 		snprintf(why, whylen, "not a kernel image (no x86 bzImage or arm64 Image header)");
-		return -1;
-	}
-	if (!arch || strcmp(kind, arch->name)) {
-		snprintf(why, whylen, "an %s kernel image, this machine is %s", kind,
-			 arch ? arch->name : "not supported by vm");
-		return -1;
+		return NULL;
 	}
 	if (note && !strcmp(note, "zboot")) {
 		snprintf(why, whylen, "an EFI zboot image, which qemu -kernel cannot boot here");
+		return NULL;
+	}
+	return vmhost_arch_named(kind);
+}
+
+int vmhost_check_kernel_for(const struct vmhost_arch *arch, const char *path, char *why,
+			    size_t whylen)
+{
+	const struct vmhost_arch *kind = vmhost_image_arch(path, why, whylen);
+
+	if (!kind)
+		return -1;
+	if (!arch || kind != arch) {
+		snprintf(why, whylen, "an %s kernel image, the guest is %s", kind->name,
+			 arch ? arch->name : "not supported by vm");
 		return -1;
 	}
 	return 0;
+}
+
+int vmhost_check_kernel(const char *path, char *why, size_t whylen)
+{
+	const struct vmhost_arch *arch = vmhost_arch(), *kind;
+
+	kind = vmhost_image_arch(path, why, whylen);
+	if (!kind)
+		return -1;
+	if (!arch || kind != arch) {
+		snprintf(why, whylen, "an %s kernel image, this machine is %s", kind->name,
+			 arch ? arch->name : "not supported by vm");
+		return -1;
+	}
+	return 0;
+}
+
+static int is_file(const char *path)
+{
+	return !access(path, R_OK);
+}
+
+int vmhost_foreign_files(const struct vmhost_arch *arch, const char *self, const char *wakebench,
+			 const char *sysroot, struct vmhost_guest_files *out, char *why,
+			 size_t whylen)
+{
+	const char *env = getenv("WAKEBENCH_SYSROOT"), *x = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	const char *bdir = arch->elf_machine == EM_AARCH64 ? "build-aarch64" : "build-x86_64";
+	char dir[4000], *slash;
+
+	memset(out, 0, sizeof(*out));
+	if (sysroot && *sysroot)
+		snprintf(out->sysroot, sizeof(out->sysroot), "%s", sysroot);
+	else if (env && *env)
+		snprintf(out->sysroot, sizeof(out->sysroot), "%s", env);
+	else if (x && *x)
+		snprintf(out->sysroot, sizeof(out->sysroot), "%s/wakebench/sysroot-%s", x, arch->name);
+	else
+		snprintf(out->sysroot, sizeof(out->sysroot), "%s/.cache/wakebench/sysroot-%s",
+			 home && *home ? home : "/tmp", arch->name);
+	snprintf(out->busybox, sizeof(out->busybox), "%s/bin/busybox", out->sysroot);
+	if (!is_file(out->busybox)) {
+		snprintf(why, whylen,
+			 "no %s busybox at '%s' (run scripts/arm64-sysroot.sh, or give --sysroot)",
+			 arch->name, out->busybox);
+		return -1;
+	}
+	if (wakebench && *wakebench) {
+		snprintf(out->wakebench, sizeof(out->wakebench), "%s", wakebench);
+		if (!is_file(out->wakebench)) {
+			snprintf(why, whylen, "cannot read '%s': %s", wakebench, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	/* The cross-build beside this one: <top>/build/wakebench or <top>/wakebench. */
+	snprintf(dir, sizeof(dir), "%s", self);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(out->wakebench, sizeof(out->wakebench), "%s/%s/wakebench", dir, bdir);
+	if (is_file(out->wakebench))
+		return 0;
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		snprintf(out->wakebench, sizeof(out->wakebench), "%s/%s/wakebench", dir, bdir);
+		if (is_file(out->wakebench))
+			return 0;
+	}
+	snprintf(why, whylen,
+		 "no %s wakebench found beside '%s' (build one with make "
+		 "CROSS_COMPILE=aarch64-linux-gnu-, or give --guest-wakebench)",
+		 arch->name, self);
+	return -1;
 }
 
 #if defined(__x86_64__)

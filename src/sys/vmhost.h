@@ -23,16 +23,52 @@ struct vmhost_arch {
 	 * virt has one PL011 only, which is the console).
 	 */
 	int chan_pci_serial;
+	/*
+	 * -cpu under TCG: x86 "max"; arm64 "cortex-a76", the Raspberry Pi 5's
+	 * core (4 KiB and 16 KiB granules, so both Debian arm64 flavours boot).
+	 */
+	const char *tcg_cpu;
+	int elf_machine;	   /* EM_X86_64, EM_AARCH64: the guest's binaries */
+	const char *qemu_package;  /* Debian package of the qemu binary */
 };
 
 /* The description for this build's architecture, or NULL when `vm` does not support it. */
 const struct vmhost_arch *vmhost_arch(void);
+
+/* By name: "x86-64" (also x86_64, amd64) or "arm64" (also aarch64); NULL otherwise. */
+const struct vmhost_arch *vmhost_arch_named(const char *name);
+
+/*
+ * The architecture of a kernel image, from its header; NULL with a reason
+ * in why when it is none vm can boot (not a kernel, an EFI zboot image).
+ */
+const struct vmhost_arch *vmhost_image_arch(const char *path, char *why, size_t whylen);
+
+/*
+ * A foreign guest's files (arm64 on x86-64): its wakebench, busybox and the
+ * sysroot its libraries come from. Given paths win; else the sysroot is
+ * $WAKEBENCH_SYSROOT or ${XDG_CACHE_HOME:-~/.cache}/wakebench/sysroot-arm64
+ * (scripts/arm64-sysroot.sh), busybox its bin/busybox, and wakebench the
+ * cross-build beside this binary's (build-aarch64/wakebench next to build/
+ * or to ./wakebench). 0, or -1 with the reason in why.
+ */
+struct vmhost_guest_files {
+	char wakebench[4096];
+	char busybox[4096];
+	char sysroot[4000];
+};
+int vmhost_foreign_files(const struct vmhost_arch *arch, const char *self, const char *wakebench,
+			 const char *sysroot, struct vmhost_guest_files *out, char *why,
+			 size_t whylen);
 
 /*
  * Is path a kernel image this architecture's qemu can boot with -kernel?
  * 0 if so; -1 with a reason in why (nothing printed).
  */
 int vmhost_check_kernel(const char *path, char *why, size_t whylen);
+/* The same for the guest architecture arch. */
+int vmhost_check_kernel_for(const struct vmhost_arch *arch, const char *path, char *why,
+			    size_t whylen);
 
 /*
  * Can KVM run an ordinary guest here? /dev/kvm must open read-write and

@@ -6,7 +6,13 @@
  * our reader; concatenated archives parse; malformed ones do not; the ELF
  * dependency list of a dynamic binary holds its interpreter and libc; and
  * the guest archive holds /init, busybox, wakebench and its libraries.
+ * For a foreign guest (arm64 built on x86-64) the libraries come from the
+ * ELF files' DT_NEEDED entries, found in a sysroot before the host's
+ * multiarch tree, never as a file of another machine: checked on
+ * synthetic ELF files, so it runs on any host.
  */
+#include <elf.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -225,7 +231,7 @@ static void test_elf_deps(void **state)
 static void test_guest(void **state)
 {
 	char self[4096];
-	struct guest_spec spec;
+	struct guest_spec spec = {0};
 	struct initramfs a;
 	struct cpio_entry *v;
 	const struct cpio_entry *e;
@@ -287,13 +293,244 @@ static void test_guest(void **state)
 	initramfs_release(&a);
 }
 
+/*
+ * A minimal 64-bit ELF file: one PT_LOAD over the whole file, PT_INTERP when
+ * interp is given, PT_DYNAMIC with DT_NEEDED for each of needed[] (NULL-ended).
+ */
+static void make_elf(const char *path, unsigned machine, const char *interp,
+		     const char *const *needed)
+{
+	enum { BASE = 0x400000, DATA = 0x100 };
+	unsigned char buf[4096];
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(buf + sizeof(*eh));
+	size_t off = DATA, strtab, strsz, dyn, nph = 0, i, len;
+	Elf64_Dyn *d;
+	int fd;
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_DYN;
+	eh->e_machine = (Elf64_Half)machine;
+	eh->e_version = EV_CURRENT;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	if (interp) {
+		len = strlen(interp) + 1;
+		memcpy(buf + off, interp, len);
+		ph[nph].p_type = PT_INTERP;
+		ph[nph].p_offset = off;
+		ph[nph].p_vaddr = BASE + off;
+		ph[nph].p_filesz = len;
+		nph++;
+		off += len;
+	}
+	strtab = off;
+	buf[off++] = '\0';
+	for (i = 0; needed && needed[i]; i++) {
+		len = strlen(needed[i]) + 1;
+		memcpy(buf + off, needed[i], len);
+		off += len;
+	}
+	strsz = off - strtab;
+	off = (off + 7) & ~(size_t)7;
+	dyn = off;
+	d = (Elf64_Dyn *)(buf + dyn);
+	for (i = 0, len = 1; needed && needed[i]; i++) {
+		d->d_tag = DT_NEEDED;
+		d->d_un.d_val = len;
+		len += strlen(needed[i]) + 1;
+		d++;
+	}
+	d->d_tag = DT_STRTAB;
+	d->d_un.d_ptr = BASE + strtab;
+	d++;
+	d->d_tag = DT_STRSZ;
+	d->d_un.d_val = strsz;
+	d++;
+	d->d_tag = DT_NULL;
+	d++;
+	off = (size_t)((unsigned char *)d - buf);
+	ph[nph].p_type = PT_DYNAMIC;
+	ph[nph].p_offset = dyn;
+	ph[nph].p_vaddr = BASE + dyn;
+	ph[nph].p_filesz = off - dyn;
+	nph++;
+	ph[nph].p_type = PT_LOAD;
+	ph[nph].p_offset = 0;
+	ph[nph].p_vaddr = BASE;
+	ph[nph].p_filesz = off;
+	nph++;
+	eh->e_phnum = (Elf64_Half)nph;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, buf, off), (ssize_t)off);
+	close(fd);
+}
+
+static void mkdirs(const char *root, const char *rel)
+{
+	char path[4096], *p;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	mkdir(path, 0755);
+}
+
+static char *at(const char *root, const char *rel)
+{
+	return xasprintf("%s%s", root, rel);
+}
+
+static int has_path(char **paths, size_t n, const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(paths[i], p))
+			return 1;
+	return 0;
+}
+
+static void free_list(char **paths, size_t n)
+{
+	while (n)
+		free(paths[--n]);
+	free(paths);
+}
+
+/* The walk of a native binary finds what its interpreter lists (same file names). */
+static void test_elf_deps_walk_native(void **state)
+{
+	char self[4096], **listed, **walked;
+	size_t nl, nw, i, j;
+	ssize_t len;
+
+	(void)state;
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	assert_true(len > 0);
+	self[len] = '\0';
+	assert_int_equal(initramfs_elf_deps(self, &listed, &nl), 0);
+	assert_int_equal(initramfs_elf_deps_walk(self, NULL, &walked, &nw), 0);
+	assert_int_equal(nl, nw);
+	for (i = 0; i < nl; i++) {
+		const char *b = strrchr(listed[i], '/') + 1;
+		int found = 0;
+
+		for (j = 0; j < nw; j++)
+			found |= !strcmp(strrchr(walked[j], '/') + 1, b);
+		if (!found)
+			fail_msg("'%s' listed by the interpreter, not found by the walk", listed[i]);
+	}
+	free_list(listed, nl);
+	free_list(walked, nw);
+}
+
+/*
+ * An arm64 guest from a sysroot: the interpreter and libraries come from
+ * DT_NEEDED, transitively, each from the sysroot at its guest path; a file
+ * of another machine earlier in the search order is passed over; a binary
+ * of the wrong machine and a missing library are refused.
+ */
+static void test_guest_foreign(void **state)
+{
+	static const char *const exe_needs[] = {"libfoo.so.1", NULL};
+	static const char *const foo_needs[] = {"libbar.so.2", NULL};
+	static const char *const missing_needs[] = {"libnothere.so.9", NULL};
+	char root[] = "/tmp/wakebench-t-initramfs-sr.XXXXXX", *exe, *bb, *p, **paths, why[128];
+	char self[4096];
+	struct guest_spec spec = {0};
+	struct initramfs a;
+	struct cpio_entry *v;
+	const struct cpio_entry *e;
+	size_t n, nv;
+	ssize_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	mkdirs(root, "lib/aarch64-linux-gnu");
+	mkdirs(root, "usr/lib/aarch64-linux-gnu");
+	mkdirs(root, "bin");
+	make_elf(p = at(root, "/lib/ld-linux-aarch64.so.1"), EM_AARCH64, NULL, NULL);
+	free(p);
+	/* The decoy comes first in the loader's order but is x86-64. */
+	make_elf(p = at(root, "/lib/aarch64-linux-gnu/libfoo.so.1"), EM_X86_64, NULL, NULL);
+	free(p);
+	make_elf(p = at(root, "/usr/lib/aarch64-linux-gnu/libfoo.so.1"), EM_AARCH64, NULL,
+		 foo_needs);
+	free(p);
+	make_elf(p = at(root, "/usr/lib/aarch64-linux-gnu/libbar.so.2"), EM_AARCH64, NULL, NULL);
+	free(p);
+	make_elf(exe = at(root, "/bin/wakebench"), EM_AARCH64, "/lib/ld-linux-aarch64.so.1",
+		 exe_needs);
+	make_elf(bb = at(root, "/bin/busybox"), EM_AARCH64, NULL, NULL);
+
+	assert_int_equal(initramfs_elf_deps_walk(exe, root, &paths, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(paths[0], "/lib/ld-linux-aarch64.so.1");
+	assert_true(has_path(paths, n, "/usr/lib/aarch64-linux-gnu/libfoo.so.1"));
+	assert_true(has_path(paths, n, "/usr/lib/aarch64-linux-gnu/libbar.so.2"));
+	free_list(paths, n);
+
+	spec.wakebench = exe;
+	spec.busybox = bb;
+	spec.machine = EM_AARCH64;
+	spec.sysroot = root;
+	initramfs_init(&a);
+	assert_int_equal(initramfs_build_guest(&a, &spec), 0);
+	assert_int_equal(cpio_parse(a.buf, a.len, &v, &nv, why, sizeof(why)), 0);
+	e = find(v, nv, "usr/lib/aarch64-linux-gnu/libfoo.so.1");
+	assert_non_null(e);
+	assert_int_equal(((const Elf64_Ehdr *)(const void *)e->data)->e_machine, EM_AARCH64);
+	assert_non_null(find(v, nv, "lib/ld-linux-aarch64.so.1"));
+	assert_non_null(find(v, nv, "usr/lib/aarch64-linux-gnu/libbar.so.2"));
+	assert_null(find(v, nv, "lib/aarch64-linux-gnu/libfoo.so.1"));
+	assert_non_null(find(v, nv, "bin/wakebench"));
+	cpio_entries_free(v, nv);
+	initramfs_release(&a);
+
+	/* This build's own binary is not an arm64 guest's (unless this is arm64). */
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	assert_true(len > 0);
+	self[len] = '\0';
+	if (initramfs_elf_machine(self) != EM_AARCH64) {
+		spec.wakebench = self;
+		initramfs_init(&a);
+		assert_int_equal(initramfs_build_guest(&a, &spec), -1);
+		initramfs_release(&a);
+		spec.wakebench = exe;
+	}
+	/* A library found nowhere for the binary's machine. */
+	make_elf(exe, EM_AARCH64, "/lib/ld-linux-aarch64.so.1", missing_needs);
+	assert_int_equal(initramfs_elf_deps_walk(exe, root, &paths, &n), -1);
+	assert_int_equal(n, 0);
+	free(exe);
+	free(bb);
+	{
+		char *cmd = xasprintf("rm -rf '%s'", root);
+
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_write_read), cmocka_unit_test(test_deterministic),
 	    cmocka_unit_test(test_bad_paths),  cmocka_unit_test(test_concatenated_and_malformed),
 	    cmocka_unit_test(test_cpio_tool),  cmocka_unit_test(test_elf_deps),
-	    cmocka_unit_test(test_guest),
+	    cmocka_unit_test(test_guest),      cmocka_unit_test(test_elf_deps_walk_native),
+	    cmocka_unit_test(test_guest_foreign),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

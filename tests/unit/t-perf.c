@@ -136,6 +136,10 @@ static void test_perf_counts_switches(void **state)
 	char err[256];
 
 	(void)state;
+	if (wb_no_perf_events(err, sizeof(err))) {
+		free(s);
+		wb_skip("%s", err);
+	}
 	if (!perf_privileged() && perf_paranoid() >= 2) {
 		free(s);
 		wb_skip("perf counters need root or perf_event_paranoid < 2 (it is %d)",
@@ -166,9 +170,11 @@ static void test_perf_unprivileged(void **state)
 {
 	pid_t pid;
 	int st, paranoid = perf_paranoid();
-	char want[64];
+	char want[64], why[256];
 
 	(void)state;
+	if (wb_no_perf_events(why, sizeof(why)))
+		wb_skip("%s", why);
 	if (geteuid() != 0 || paranoid < 2)
 		wb_skip("needs root to become nobody and perf_event_paranoid >= 2 (it is %d)",
 			paranoid);

@@ -23,6 +23,8 @@
 
 #include <cmocka.h>
 
+#include "harness.h"
+
 #include "runner/runner.h"
 #include "workloads/workload.h"
 
@@ -164,6 +166,13 @@ static void test_placement(void **state)
 
 /* ---- real samples ---- */
 
+/*
+ * Without a subreaper (qemu-user, make check-arm64) a killed instance's
+ * orphaned task is reparented to init, which in a container may never reap
+ * it: such zombies are dead and not counted there; live processes still are.
+ */
+static int zombies_go_to_init;
+
 /* Processes named wakebench-* in our session other than ourselves. */
 static int count_workload_procs(bool show)
 {
@@ -194,6 +203,8 @@ static int count_workload_procs(bool show)
 		if (!p || sscanf(buf, "%*d (%63[^)]", comm) != 1)
 			continue;
 		if (sscanf(p + 2, "%*c %d %d %d", &ppid, &pgrp, &session) != 3)
+			continue;
+		if (zombies_go_to_init && p[2] == 'Z' && ppid == 1)
 			continue;
 		if (session == sid && !strncmp(comm, "wakebench-", 10)) {
 			if (show)
@@ -372,8 +383,8 @@ static pid_t find_reader(void)
 		if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
 		    sscanf(buf, "%*d (%63[^)]", comm) == 1 &&
 		    sscanf(p + 2, "%*c %d %d %d", &ppid, &pgrp, &session) == 3 &&
-		    session == sid && ppid != me && !strcmp(comm, "wakebench-pipe"))
-			found = pid;
+		    session == sid && ppid != me && p[2] != 'Z' && !strcmp(comm, "wakebench-pipe"))
+			found = pid; /* a live one: a zombie orphan would die of nothing */
 		fclose(f);
 	}
 	closedir(d);
@@ -427,6 +438,9 @@ static void test_sample_task_killed(void **state)
 	struct sample s;
 
 	(void)state;
+	if (wb_user_emulation(s.reason, sizeof(s.reason)))
+		wb_skip("%s: the orphaned tasks of a killed instance are not ours to reap there "
+			"(no subreaper), and the sample's prompt end is not measurable", s.reason);
 	run_sabotaged(&sb, &s);
 	assert_true(sb.killed);
 	print_message("# reason: %s\n", s.reason);
@@ -444,6 +458,9 @@ static void test_sample_interrupted(void **state)
 	struct sample s;
 
 	(void)state;
+	if (wb_user_emulation(s.reason, sizeof(s.reason)))
+		wb_skip("%s: qemu-user may lose a signal sent to a thread that exits right "
+			"after, and the sample then runs its whole window", s.reason);
 	runner_signals_install();
 	run_sabotaged(&sb, &s);
 	assert_int_equal(runner_stop_signal(), SIGINT);
@@ -478,6 +495,12 @@ static void test_parent_killed(void **state)
 	int status, alive = 1;
 
 	(void)state;
+	{
+		char why[256];
+
+		if (wb_no_subreaper(why, sizeof(why)))
+			wb_skip("%s", why);
+	}
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
 	fflush(NULL);
 	runner = fork();
@@ -725,6 +748,7 @@ static void test_check_cross_cpu(void **state)
 
 int main(void)
 {
+	char why[256];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_metrics_formulas),
 		cmocka_unit_test(test_metrics_zero_time),
@@ -744,5 +768,8 @@ int main(void)
 		cmocka_unit_test(test_sample_interrupted), /* last: the stop signal stays */
 	};
 
+	zombies_go_to_init = wb_no_subreaper(why, sizeof(why));
+	if (zombies_go_to_init)
+		printf("# %s: dead tasks reparented to init are not counted as left\n", why);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
