@@ -19,6 +19,7 @@ enum output_format {
 	FMT_JSON,
 	FMT_METRICS_BRIEF,
 	FMT_CSV,
+	FMT_KCIDB, /* export only */
 };
 
 extern const char *const format_names[];

@@ -1,0 +1,52 @@
+/*
+ * farm.h: what wakebench offers board farms (DESIGN section 12): the
+ * KernelCI KCIDB document that `export --format kcidb` writes (kcidb.c),
+ * and the results a LAVA job carries home in its log, which
+ * `import JOB.log` finds, verifies and merges (lava.c).
+ */
+#ifndef WAKEBENCH_FARM_H
+#define WAKEBENCH_FARM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store/store.h"
+
+/* ---- KCIDB (kcidb.c) ---- */
+
+/*
+ * Is origin a KCIDB origin (lower-case letters, digits and '_', at most
+ * 64 characters)? The caller names the option when it is not.
+ */
+bool kcidb_origin_valid(const char *origin);
+
+/*
+ * Write one KCIDB v5.3 document on stdout for the experiments matching f:
+ * a checkout and a build per kernel, a DONE test with the median of the
+ * primary metric per config, and a PASS/FAIL/SKIP test per `ab` verdict,
+ * all ids under origin. Returns 0, or -1 after reporting.
+ */
+int kcidb_export(struct store *st, const struct store_filter *f, const char *origin);
+
+/* ---- LAVA job logs (lava.c) ---- */
+
+/*
+ * Is the file at path a console log carrying wakebench's framed results
+ * (a LAVA job log in its YAML form, or plain console text) rather than a
+ * store or an export? Looks for the frame marker only; -1 if unreadable.
+ */
+int lava_log_detect(const char *path);
+
+/*
+ * Find the framed results in the job log at path, verify each frame, and
+ * merge the experiments of every whole frame into st by UUID, adding the
+ * LAVA job id, device and lab (from the frame's metadata) as environment
+ * keys lava.job_id, lava.device, lava.lab of the added experiments. A log
+ * in which no frame is whole imports nothing. Each problem is said on one
+ * line. *nadded and *nskipped count experiments; returns 0 when at least
+ * one frame was whole and merged, -1 otherwise.
+ */
+int lava_import_log(struct store *st, const char *path, int64_t **new_exp_ids, size_t *nadded,
+		    size_t *nskipped);
+
+#endif
