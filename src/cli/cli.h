@@ -20,6 +20,7 @@ enum output_format {
 	FMT_METRICS_BRIEF,
 	FMT_CSV,
 	FMT_KCIDB, /* export only */
+	FMT_LAVA,  /* export only: framed for a console (cli/lava.c) */
 };
 
 extern const char *const format_names[];

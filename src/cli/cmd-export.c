@@ -300,7 +300,8 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 		filter_group(&p.filter),
 		{ .title = "export options", .opts = export_opts, .base = &p },
 		cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
-				     (1u << FMT_JSON) | (1u << FMT_CSV) | (1u << FMT_KCIDB)),
+				     (1u << FMT_JSON) | (1u << FMT_CSV) | (1u << FMT_KCIDB) |
+					     (1u << FMT_LAVA)),
 	};
 	struct store_filter f = { 0 };
 	struct store_experiment *exps = NULL;
@@ -318,7 +319,8 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 	 */
 	if (ctx->format == FMT_TEXT)
 		ctx->format = FMT_JSON;
-	cli_require_format("export", ctx, 1u << FMT_JSON | 1u << FMT_CSV | 1u << FMT_KCIDB);
+	cli_require_format("export", ctx,
+			   1u << FMT_JSON | 1u << FMT_CSV | 1u << FMT_KCIDB | 1u << FMT_LAVA);
 	if (ctx->format == FMT_KCIDB && !kcidb_origin_valid(p.origin))
 		die_usage("export: option '--origin': %s%s%s: --format kcidb needs your KCIDB origin "
 			  "(lower-case letters, digits and '_')",
@@ -353,7 +355,15 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 			ret = EXIT_OK;
 	} else if (!store_list_experiments(st, &f, &exps, &n) &&
 		   !store_list_configs(st, &f, &cfgs, &ncfg)) {
-		if (!export_json(st, exps, n, cfgs, ncfg))
+		/* lava: the same JSON, framed for a console by cli/lava.c */
+		struct lava_capture cap;
+		int r = ctx->format == FMT_LAVA ? lava_capture_begin(&cap) : 0;
+
+		if (!r)
+			r = export_json(st, exps, n, cfgs, ncfg);
+		if (ctx->format == FMT_LAVA)
+			r = lava_capture_end(&cap, r);
+		if (!r)
 			ret = EXIT_OK;
 	}
 	store_experiments_free(exps, n);

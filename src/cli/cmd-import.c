@@ -7,6 +7,7 @@
  * schema is upgraded in memory).
  */
 #include "cli/cli.h"
+#include "cli/farm.h"
 #include "store/store.h"
 
 #include <json-c/json.h>
@@ -46,10 +47,15 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 	for (i = 0; i < res.npos; i++) {
 		int64_t *ids = NULL;
 		size_t added, skipped, k;
+		/* a LAVA job log: only its whole results frames are merged (cli/lava.c) */
+		int r = lava_log_detect(res.pos[i]) == 1
+				? lava_import_log(st, res.pos[i], &ids, &added, &skipped)
+				: store_import(st, res.pos[i], &ids, &added, &skipped);
 
-		if (store_import(st, res.pos[i], &ids, &added, &skipped)) {
+		if (r) {
 			ret = EXIT_RUNTIME;
-			continue;
+			if (r < 0)
+				continue;
 		}
 		if (out) {
 			json_object *o = json_object_new_object(), *arr = json_object_new_array();

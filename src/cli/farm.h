@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "store/store.h"
 
@@ -31,6 +33,20 @@ int kcidb_export(struct store *st, const struct store_filter *f, const char *ori
 /* ---- LAVA job logs (lava.c) ---- */
 
 /*
+ * `export --format lava`: between begin and end, stdout goes to a temporary
+ * file; end (given the writer's status) frames what was written there and
+ * prints the frame on the real stdout. Returns 0, or -1 after reporting
+ * (end after a failed begin only returns -1).
+ */
+struct lava_capture {
+	FILE *tmp;
+	int saved_fd;
+};
+
+int lava_capture_begin(struct lava_capture *c);
+int lava_capture_end(struct lava_capture *c, int status);
+
+/*
  * Is the file at path a console log carrying wakebench's framed results
  * (a LAVA job log in its YAML form, or plain console text) rather than a
  * store or an export? Looks for the frame marker only; -1 if unreadable.
@@ -43,8 +59,9 @@ int lava_log_detect(const char *path);
  * LAVA job id, device and lab (from the frame's metadata) as environment
  * keys lava.job_id, lava.device, lava.lab of the added experiments. A log
  * in which no frame is whole imports nothing. Each problem is said on one
- * line. *nadded and *nskipped count experiments; returns 0 when at least
- * one frame was whole and merged, -1 otherwise.
+ * line. *nadded and *nskipped count experiments. Returns 0 when every
+ * frame was whole, 1 when some were (and were merged) but others were not,
+ * -1 when none was.
  */
 int lava_import_log(struct store *st, const char *path, int64_t **new_exp_ids, size_t *nadded,
 		    size_t *nskipped);
