@@ -29,6 +29,12 @@ struct export_params {
 	const char *origin;
 };
 
+/* kcidb, lava and lava-cases are written by cli/kcidb.c and cli/lava.c */
+enum {
+	EXPORT_FORMATS = (1u << FMT_JSON) | (1u << FMT_CSV) | (1u << FMT_KCIDB) |
+			 (1u << FMT_LAVA) | (1u << FMT_LAVA_CASES),
+};
+
 static const struct opt export_opts[] = {
 	{ .type = OPT_STRING, .long_name = "experiment",
 	  .offset = offsetof(struct export_params, experiment),
@@ -39,11 +45,14 @@ static const struct opt export_opts[] = {
 	OPT_END_ROW,
 };
 
-static const char export_usage[] = "[--format json|csv|kcidb [--origin NAME]] [filters]";
+static const char export_usage[] =
+	"[--format json|csv|kcidb|lava|lava-cases] [--origin NAME] [filters]";
 static const char export_description[] =
 	"Write the stored experiments (provenance, configs, environment, every sample and\n"
 	"metric) as JSON, or one CSV row per sample with one column per metric, or as a\n"
-	"KernelCI KCIDB v5.3 document (medians and verdicts) for kcidb-submit.";
+	"KernelCI KCIDB v5.3 document (medians and verdicts) for kcidb-submit; for LAVA,\n"
+	"the JSON framed for a console (lava) or the medians and verdicts as test cases\n"
+	"(lava-cases: result.txt lines). See doc/farms.md.";
 
 /* ---- JSON ---- */
 
@@ -300,8 +309,7 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 		filter_group(&p.filter),
 		{ .title = "export options", .opts = export_opts, .base = &p },
 		cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
-				     (1u << FMT_JSON) | (1u << FMT_CSV) | (1u << FMT_KCIDB) |
-					     (1u << FMT_LAVA)),
+				     EXPORT_FORMATS),
 	};
 	struct store_filter f = { 0 };
 	struct store_experiment *exps = NULL;
@@ -319,8 +327,7 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 	 */
 	if (ctx->format == FMT_TEXT)
 		ctx->format = FMT_JSON;
-	cli_require_format("export", ctx,
-			   1u << FMT_JSON | 1u << FMT_CSV | 1u << FMT_KCIDB | 1u << FMT_LAVA);
+	cli_require_format("export", ctx, EXPORT_FORMATS);
 	if (ctx->format == FMT_KCIDB && !kcidb_origin_valid(p.origin))
 		die_usage("export: option '--origin': %s%s%s: --format kcidb needs your KCIDB origin "
 			  "(lower-case letters, digits and '_')",
@@ -347,8 +354,8 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 		store_close(st);
 		return EXIT_USAGE;
 	}
-	if (ctx->format == FMT_KCIDB) {
-		if (!kcidb_export(st, &f, p.origin))
+	if (ctx->format == FMT_KCIDB || ctx->format == FMT_LAVA_CASES) {
+		if (!kcidb_export(st, &f, p.origin, ctx->format == FMT_LAVA_CASES))
 			ret = EXIT_OK;
 	} else if (ctx->format == FMT_CSV) {
 		if (!export_csv(st, &f))

@@ -16,8 +16,9 @@
 
 static const char import_usage[] = "FILE...";
 static const char import_description[] =
-	"Merge other wakebench stores, or JSON documents written by 'wakebench export',\n"
-	"into this one by experiment UUID; experiments already present are skipped.\n"
+	"Merge other wakebench stores, JSON documents written by 'wakebench export', or\n"
+	"LAVA job logs carrying its framed results (export --format lava), into this one\n"
+	"by experiment UUID; experiments already present are skipped.\n"
 	"Each FILE is only read.";
 
 int cmd_import(int argc, const char **argv, struct ctx *ctx)

@@ -26,9 +26,12 @@ bool kcidb_origin_valid(const char *origin);
  * Write one KCIDB v5.3 document on stdout for the experiments matching f:
  * a checkout and a build per kernel, a DONE test with the median of the
  * primary metric per config, and a PASS/FAIL/SKIP test per `ab` verdict,
- * all ids under origin. Returns 0, or -1 after reporting.
+ * all ids under origin. With cases, the same tests as LAVA test cases
+ * instead (`export --format lava-cases`): lines "NAME pass|fail|skip
+ * [VALUE UNITS]" as in the result.txt of Linaro's test-definitions
+ * (origin may then be NULL). Returns 0, or -1 after reporting.
  */
-int kcidb_export(struct store *st, const struct store_filter *f, const char *origin);
+int kcidb_export(struct store *st, const struct store_filter *f, const char *origin, bool cases);
 
 /* ---- LAVA job logs (lava.c) ---- */
 

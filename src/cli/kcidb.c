@@ -458,9 +458,50 @@ out:
 	return ret;
 }
 
-int kcidb_export(struct store *st, const struct store_filter *f, const char *origin)
+/*
+ * The same tests as LAVA test cases, one line each in the result.txt
+ * convention of Linaro's test-definitions: NAME pass|fail|skip [VALUE UNITS].
+ * NAME is the test path without "wakebench." (letters, digits, "-_." only);
+ * a unit has no spaces.
+ */
+static void print_cases(json_object *tests)
 {
-	struct kcidb_doc d = { .origin = origin };
+	size_t i, n = json_object_array_length(tests);
+
+	for (i = 0; i < n; i++) {
+		json_object *t = json_object_array_get_idx(tests, i), *v;
+		const char *path = "", *status = "", *result;
+		char unit[64] = "";
+
+		if (json_object_object_get_ex(t, "path", &v))
+			path = json_object_get_string(v);
+		if (json_object_object_get_ex(t, "status", &v))
+			status = json_object_get_string(v);
+		if (!strncmp(path, "wakebench.", 10))
+			path += 10;
+		result = !strcmp(status, "DONE") || !strcmp(status, "PASS") ? "pass"
+			 : !strcmp(status, "SKIP")			      ? "skip"
+									      : "fail";
+		printf("%s %s", path, result);
+		if (json_object_object_get_ex(t, "number", &v)) {
+			json_object *val = NULL, *u = NULL;
+			size_t k;
+
+			json_object_object_get_ex(v, "value", &val);
+			json_object_object_get_ex(v, "unit", &u);
+			snprintf(unit, sizeof(unit), "%s", u ? json_object_get_string(u) : "");
+			for (k = 0; unit[k]; k++)
+				if (unit[k] == ' ')
+					unit[k] = '_';
+			printf(" %.9g %s", json_object_get_double(val), unit);
+		}
+		putchar('\n');
+	}
+}
+
+int kcidb_export(struct store *st, const struct store_filter *f, const char *origin, bool cases)
+{
+	struct kcidb_doc d = { .origin = origin ? origin : "wakebench" };
 	struct store_experiment *exps = NULL;
 	struct store_config *cfgs = NULL;
 	json_object *doc, *version;
@@ -486,7 +527,10 @@ int kcidb_export(struct store *st, const struct store_filter *f, const char *ori
 		if (experiment_tests(&d, st, &exps[i], cfgs, ncfg))
 			break;
 	if (i == n) {
-		report_json_print(stdout, doc);
+		if (cases)
+			print_cases(d.tests);
+		else
+			report_json_print(stdout, doc);
 		ret = 0;
 	}
 	json_object_put(doc);
