@@ -2,6 +2,7 @@
 # deps.sh: install the Debian packages wakebench needs, if any are missing.
 #   deps.sh build   what building needs
 #   deps.sh test    what building and every test need
+#   deps.sh lava    what the farm tests (t7xxx) need besides 'test', lava-dispatcher included
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
@@ -14,6 +15,16 @@ if [ "$what" = test ]; then
 	case "$arch" in
 	amd64) pkgs="$pkgs qemu-system-x86" ;;
 	arm64) pkgs="$pkgs qemu-system-arm" ;;
+	esac
+fi
+
+# deps.sh lava: what the farm tests need besides 'test' (run both): the KCIDB
+# schema check (t7001) and a real LAVA job run offline by lava-run (t7004;
+# lava-dispatcher is about 210 MB with its dependencies; lava-run is root only).
+if [ "$what" = lava ]; then
+	pkgs="$pkgs python3 python3-yaml python3-jsonschema busybox-static cpio git lava-dispatcher"
+	case "$arch" in
+	amd64) pkgs="$pkgs qemu-system-x86" ;;
 	esac
 fi
 

@@ -51,6 +51,7 @@ struct vm_params {
 	int accel;
 	const char *qemu;
 	const char *guest; /* hidden: the guest side, started by /init */
+	const char *emit_initramfs;
 	bool keep_temp;
 };
 
@@ -118,6 +119,12 @@ static const struct opt vm_opts[] = {
      .long_name = "keep-temp",
      .offset = offsetof(struct vm_params, keep_temp),
      .help = "keep the temporary directory (consoles, channels, initrd) for debugging"},
+    {.type = OPT_STRING,
+     .long_name = "emit-initramfs",
+     .offset = offsetof(struct vm_params, emit_initramfs),
+     .argh = "PATH",
+     .help = "write the guest's base initramfs (cpio newc) to PATH and exit (e.g. for a "
+	     "LAVA job, doc/farms.md)"},
     {.type = OPT_STRING,
      .long_name = "guest",
      .offset = offsetof(struct vm_params, guest),
@@ -672,6 +679,20 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 	    groups, ARRAY_SIZE(groups), argc, argv, 1, &res, ctx);
 	if (p.guest) {
 		ret = guest_main(p.guest);
+		goto out_opts;
+	}
+	if (p.emit_initramfs) {
+		initramfs_init(&base);
+		if (guest_base_archive(&base, cached, sizeof(cached))) {
+			ret = EXIT_RUNTIME;
+		} else if (write_file_atomic(p.emit_initramfs, base.buf, base.len)) {
+			error_errno("vm: option '--emit-initramfs': cannot write '%s'",
+				    p.emit_initramfs);
+			ret = EXIT_RUNTIME;
+		} else {
+			ret = EXIT_OK;
+		}
+		initramfs_release(&base);
 		goto out_opts;
 	}
 	usage_check(&p, &res, &kernels);

@@ -18,7 +18,8 @@
  *
  * The lines are short so that no console or log splits them. On the host,
  * `import JOB.log` reads either form of a job log (LAVA's YAML, one flow
- * mapping per line with the console line in "msg", or plain console text):
+ * mapping per line with the console line in "msg", as lava-run prints it
+ * or as a list, "- {...}", as a server keeps it; or plain console text):
  * it looks for "WBR1 " in every line, whatever precedes it, and stops the
  * base64 at the first character that is not base64 (the quote that closes
  * the YAML string). A frame is whole when every line came once and in
@@ -241,8 +242,8 @@ int lava_log_detect(const char *path)
 		i++;
 	if (len >= 16 && !memcmp(buf, "SQLite format 3", 16))
 		ret = 0;
-	else if (i < len && buf[i] == '{')
-		ret = 0; /* a JSON export */
+	else if (i < len && buf[i] == '{' && strncmp(buf + i, "{\"dt\":", 6))
+		ret = 0; /* a JSON export, not lava-run's log of flow mappings */
 	else
 		ret = memmem(buf, len, FRAME_TAG, strlen(FRAME_TAG)) != NULL ||
 		      (len - i >= 3 && !memcmp(buf + i, "- {", 3));
@@ -364,7 +365,7 @@ static void frame_finish(struct log_import *li, struct frame *f)
 	char *path = NULL;
 
 	if (!f->why[0] && f->next != f->nlines)
-		frame_break(f, "cut after line %zu of %zu (no END line)", f->next, f->nlines);
+		frame_break(f, "its END line came after %zu of its %zu lines", f->next, f->nlines);
 	if (!f->why[0] && f->len != f->nbytes)
 		frame_break(f, "%zu bytes where BEGIN announced %zu", f->len, f->nbytes);
 	if (!f->why[0] && vmchan_parse(f->bytes, f->len, &res, why, sizeof(why)))
@@ -511,7 +512,7 @@ int lava_import_log(struct store *st, const char *path, int64_t **new_exp_ids, s
 	}
 	if (f.no) {
 		if (!f.why[0] && f.next < f.nlines)
-			frame_break(&f, "the log ends after line %zu of %zu (cut)", f.next, f.nlines);
+			frame_break(&f, "the log ends after %zu of its %zu lines (cut)", f.next, f.nlines);
 		else if (!f.why[0])
 			frame_break(&f, "the log ends before its END line (cut)");
 		frame_finish(&li, &f);

@@ -72,7 +72,7 @@ broken() { # name file want-regex
 }
 half=$((nlines / 2))
 head -n "$half" "$TMP/frames.txt" >"$TMP/cut.txt"
-broken cut "$TMP/cut.txt" "'.*cut.txt': results frame 1 \(log line 2\): the log ends after line $((half - 2)) of $nlines \(cut\); nothing imported from it"
+broken cut "$TMP/cut.txt" "'.*cut.txt': results frame 1 \(log line 2\): the log ends after $((half - 2)) of its $nlines lines \(cut\); nothing imported from it"
 # a bit flipped inside a base64 character's value: still clean base64, so
 # only the channel's CRC can tell
 sed '/^WBR1 99 /s/^WBR1 99 \(.\)\(.\)/WBR1 99 \2\1/' "$TMP/frames.txt" >"$TMP/flip.txt"
@@ -103,4 +103,20 @@ is "$RC" 1 "a cut frame and a whole one: exit 1"
 like "$ERR" "results frame 1 \(log line 2\): a second BEGIN at log line $((half + 2)) before its END" "  names the broken frame"
 like "$OUT" "3 experiments added" "  the whole frame is merged"
 is "$(count "$TMP/retry.db")" 3 "  and only it"
+
+# a real lava-run log (tests/fixtures/lava/README.md): two frames, a run and an ab
+gzip -dc "$FIXTURES/lava/lava-run-job.log.gz" >"$TMP/real.log"
+run_cmd wb import --db "$TMP/real.db" "$TMP/real.log"
+like "$RC:$OUT" "^0:.*2 experiments added" "a real lava-run job log: both experiments"
+is "$(lava_keys "$TMP/real.db")" "lava.device=qemu-tcg:identity lava.job_id=130134:identity lava.lab=wakebench_ci:identity" \
+	"  with the job's identity"
+is "$(wb export --db "$TMP/real.db" | jq -r '[.experiments[] | "\(.kind):\(.label)"] | join(" ")')" \
+	"run:lava-ci-run ab:lava-ci-ab" "  the run and the ab"
+# cut inside the second frame: the first is whole and merged, the second is named
+second=$(grep -n 'WBR1 BEGIN' "$TMP/real.log" | sed -n 2p | cut -d: -f1)
+head -n $((second + 40)) "$TMP/real.log" >"$TMP/real-cut.log"
+run_cmd wb import --db "$TMP/real-cut.db" "$TMP/real-cut.log"
+is "$RC" 1 "a real log cut in its second frame: exit 1"
+like "$ERR" "results frame 2 \(log line $second\): the log ends after 40 of its [0-9]+ lines \(cut\)" "  names the cut frame"
+is "$(wb export --db "$TMP/real-cut.db" | jq -r '[.experiments[].kind] | join(" ")')" "run" "  only the whole frame is merged"
 done_testing
