@@ -34,6 +34,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +308,25 @@ static void env_put(json_object *exp, const char *key, json_object *value)
 	json_object_array_add(start, e);
 }
 
+/* A JSON document of exactly len bytes (a channel's file is not NUL-terminated). */
+static json_object *json_parse_len(const uint8_t *data, size_t len)
+{
+	struct json_tokener *tok;
+	json_object *o;
+
+	if (!data || len > (size_t)INT32_MAX)
+		return NULL;
+	tok = json_tokener_new();
+	o = json_tokener_parse_ex(tok, (const char *)data, (int)len);
+	if (o && (json_tokener_get_error(tok) != json_tokener_success ||
+		  json_tokener_get_parse_end(tok) != len)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
 /* The export of a whole frame with the job's identity added, in a temporary file. */
 static int frame_export(const struct vmchan_result *res, struct frame *f, char *tmpl)
 {
@@ -321,7 +341,7 @@ static int frame_export(const struct vmchan_result *res, struct frame *f, char *
 		frame_break(f, "it holds no export.json");
 		return -1;
 	}
-	doc = json_tokener_parse(ex->data ? (const char *)ex->data : "");
+	doc = json_parse_len(ex->data, ex->len);
 	if (!doc || !json_object_object_get_ex(doc, "experiments", &exps) ||
 	    !json_object_is_type(exps, json_type_array)) {
 		frame_break(f, "its export.json is not a wakebench export");
@@ -329,7 +349,7 @@ static int frame_export(const struct vmchan_result *res, struct frame *f, char *
 		return -1;
 	}
 	if (id)
-		ident = json_tokener_parse(id->data ? (const char *)id->data : "");
+		ident = json_parse_len(id->data, id->len);
 	n = json_object_array_length(exps);
 	for (i = 0; ident && i < n; i++) {
 		json_object_object_foreach(ident, key, val)
@@ -389,7 +409,8 @@ static void frame_finish(struct log_import *li, struct frame *f)
 		li->broken++;
 	} else {
 		li->ids = xrealloc(li->ids, (li->nids + added + 1) * sizeof(*li->ids));
-		memcpy(li->ids + li->nids, ids, added * sizeof(*ids));
+		if (added)
+			memcpy(li->ids + li->nids, ids, added * sizeof(*ids));
 		li->nids += added;
 		li->added += added;
 		li->skipped += skipped;
