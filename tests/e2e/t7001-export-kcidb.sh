@@ -109,6 +109,22 @@ is "$(py 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join(t["mis
 is "$(py 'import json,sys; d=json.load(open(sys.argv[1])); t=[t for t in d["tests"] if ".verdict" in t["id"]][0]; m=t["misc"]; print("%.3f" % m["effect"], m["ci_lo"] <= m["effect"] <= m["ci_hi"] < -0.02, m["confidence"], m["margin"])')" \
 	"-0.500 True 0.95 0.02" "the effect and its CI are in misc"
 
+# the golden file (tests/fixtures/kcidb/golden-synth.json): a store
+# synthesised through the store API, UUIDs and times normalised
+SYNTH="$(dirname "$WAKEBENCH")/tests/t-store"
+if [ -x "$SYNTH" ]; then
+	"$SYNTH" --synth "$TMP/g.db" 2 3 6.6.78 base hostA 2487746 &&
+		"$SYNTH" --synth "$TMP/g.db" 1 3 6.12.75 base hostA 1651427 kernel.preempt=full
+	wb export --db "$TMP/g.db" --format kcidb --origin golden |
+		python3 "$FIXTURES/kcidb/normalize.py" >"$TMP/g.json"
+	ok "diff -u '$FIXTURES/kcidb/golden-synth.json' '$TMP/g.json'" "the document matches the golden file"
+	wb export --db "$TMP/g.db" --format lava-cases >"$TMP/g.txt"
+	ok "diff -u '$FIXTURES/kcidb/golden-synth-lava-cases.txt' '$TMP/g.txt'" "lava-cases matches its golden file"
+else
+	skip "test helper $SYNTH not built"
+	skip "test helper $SYNTH not built"
+fi
+
 # --origin is required and checked
 run_cmd wb export --db "$db" --format kcidb
 is "$RC" 2 "no --origin: exit 2"
