@@ -8,6 +8,7 @@
 #                   its tests under qemu-user (make check-arm64) and arm64 guests
 #                   in `vm` need: adds dpkg's arm64 architecture, then the sysroot
 #                   of scripts/arm64-sysroot.sh
+#   deps.sh lava    what the farm tests (t7xxx) need besides 'test', lava-dispatcher included
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
@@ -45,6 +46,16 @@ if [ "$what" = arm64 ]; then
 		dpkg --add-architecture arm64
 		apt-get update -q >&2
 		;;
+	esac
+fi
+
+# deps.sh lava: what the farm tests need besides 'test' (run both): the KCIDB
+# schema check (t7001) and a real LAVA job run offline by lava-run (t7004;
+# lava-dispatcher is about 210 MB with its dependencies; lava-run is root only).
+if [ "$what" = lava ]; then
+	pkgs="$pkgs python3 python3-yaml python3-jsonschema busybox-static cpio git lava-dispatcher"
+	case "$arch" in
+	amd64) pkgs="$pkgs qemu-system-x86" ;;
 	esac
 fi
 

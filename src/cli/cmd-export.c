@@ -12,6 +12,7 @@
  * that exist. `show --format json` reuses this with --experiment.
  */
 #include "cli/cli.h"
+#include "cli/farm.h"
 #include "cli/filter.h"
 #include "store/store.h"
 
@@ -25,6 +26,13 @@
 struct export_params {
 	struct filter_params filter;
 	const char *experiment;
+	const char *origin;
+};
+
+/* kcidb, lava and lava-cases are written by cli/kcidb.c and cli/lava.c */
+enum {
+	EXPORT_FORMATS = (1u << FMT_JSON) | (1u << FMT_CSV) | (1u << FMT_KCIDB) |
+			 (1u << FMT_LAVA) | (1u << FMT_LAVA_CASES),
 };
 
 static const struct opt export_opts[] = {
@@ -32,13 +40,19 @@ static const struct opt export_opts[] = {
 	  .offset = offsetof(struct export_params, experiment),
 	  .argh = "EXP",
 	  .help = "only this experiment (id or UUID prefix)" },
+	{ .type = OPT_STRING, .long_name = "origin", .offset = offsetof(struct export_params, origin),
+	  .argh = "NAME", .help = "--format kcidb: your KCIDB origin, the prefix of every id" },
 	OPT_END_ROW,
 };
 
-static const char export_usage[] = "[--format json|csv] [filters]";
+static const char export_usage[] =
+	"[--format json|csv|kcidb|lava|lava-cases] [--origin NAME] [filters]";
 static const char export_description[] =
 	"Write the stored experiments (provenance, configs, environment, every sample and\n"
-	"metric) as JSON, or one CSV row per sample with one column per metric.";
+	"metric) as JSON, or one CSV row per sample with one column per metric, or as a\n"
+	"KernelCI KCIDB v5.3 document (medians and verdicts) for kcidb-submit; for LAVA,\n"
+	"the JSON framed for a console (lava) or the medians and verdicts as test cases\n"
+	"(lava-cases: result.txt lines). See doc/farms.md.";
 
 /* ---- JSON ---- */
 
@@ -295,7 +309,7 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 		filter_group(&p.filter),
 		{ .title = "export options", .opts = export_opts, .base = &p },
 		cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
-				     (1u << FMT_JSON) | (1u << FMT_CSV)),
+				     EXPORT_FORMATS),
 	};
 	struct store_filter f = { 0 };
 	struct store_experiment *exps = NULL;
@@ -313,7 +327,11 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 	 */
 	if (ctx->format == FMT_TEXT)
 		ctx->format = FMT_JSON;
-	cli_require_format("export", ctx, 1u << FMT_JSON | 1u << FMT_CSV);
+	cli_require_format("export", ctx, EXPORT_FORMATS);
+	if (ctx->format == FMT_KCIDB && !kcidb_origin_valid(p.origin))
+		die_usage("export: option '--origin': %s%s%s: --format kcidb needs your KCIDB origin "
+			  "(lower-case letters, digits and '_')",
+			  p.origin ? "'" : "", p.origin ? p.origin : "missing", p.origin ? "'" : "");
 	if (res.npos) {
 		const char *arg = res.pos[0];
 
@@ -336,12 +354,23 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 		store_close(st);
 		return EXIT_USAGE;
 	}
-	if (ctx->format == FMT_CSV) {
+	if (ctx->format == FMT_KCIDB || ctx->format == FMT_LAVA_CASES) {
+		if (!kcidb_export(st, &f, p.origin, ctx->format == FMT_LAVA_CASES))
+			ret = EXIT_OK;
+	} else if (ctx->format == FMT_CSV) {
 		if (!export_csv(st, &f))
 			ret = EXIT_OK;
 	} else if (!store_list_experiments(st, &f, &exps, &n) &&
 		   !store_list_configs(st, &f, &cfgs, &ncfg)) {
-		if (!export_json(st, exps, n, cfgs, ncfg))
+		/* lava: the same JSON, framed for a console by cli/lava.c */
+		struct lava_capture cap;
+		int r = ctx->format == FMT_LAVA ? lava_capture_begin(&cap) : 0;
+
+		if (!r)
+			r = export_json(st, exps, n, cfgs, ncfg);
+		if (ctx->format == FMT_LAVA)
+			r = lava_capture_end(&cap, r);
+		if (!r)
 			ret = EXIT_OK;
 	}
 	store_experiments_free(exps, n);

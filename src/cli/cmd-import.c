@@ -9,6 +9,7 @@
  * only when a file can be merged into it.
  */
 #include "cli/cli.h"
+#include "cli/farm.h"
 #include "store/store.h"
 
 #include <errno.h>
@@ -19,8 +20,9 @@
 
 static const char import_usage[] = "FILE...";
 static const char import_description[] =
-	"Merge other wakebench stores, or JSON documents written by 'wakebench export',\n"
-	"into this one by experiment UUID; experiments already present are skipped.\n"
+	"Merge other wakebench stores, JSON documents written by 'wakebench export', or\n"
+	"LAVA job logs carrying its framed results (export --format lava), into this one\n"
+	"by experiment UUID; experiments already present are skipped.\n"
 	"Each FILE is only read.";
 
 int cmd_import(int argc, const char **argv, struct ctx *ctx)
@@ -48,10 +50,13 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 	for (i = 0; i < res.npos; i++) {
 		int64_t *ids = NULL;
 		size_t added, skipped, k;
+		/* a LAVA job log: only its whole results frames are merged (cli/lava.c) */
+		int lava = lava_log_detect(res.pos[i]) == 1, r;
 
 		if (!st) {
 			/* a store that does not exist yet is created for a file that merges */
-			if (access(dst, F_OK) && errno == ENOENT && store_import_check(res.pos[i])) {
+			if (access(dst, F_OK) && errno == ENOENT && !lava &&
+			    store_import_check(res.pos[i])) {
 				ret = EXIT_RUNTIME;
 				continue;
 			}
@@ -60,9 +65,12 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 				break;
 			}
 		}
-		if (store_import(st, res.pos[i], &ids, &added, &skipped)) {
+		r = lava ? lava_import_log(st, res.pos[i], &ids, &added, &skipped)
+			 : store_import(st, res.pos[i], &ids, &added, &skipped);
+		if (r) {
 			ret = EXIT_RUNTIME;
-			continue;
+			if (r < 0)
+				continue;
 		}
 		if (out) {
 			json_object *o = json_object_new_object(), *arr = json_object_new_array();

@@ -54,6 +54,7 @@ struct vm_params {
 	int accel;
 	const char *qemu;
 	const char *guest; /* hidden: the guest side, started by /init */
+	const char *emit_initramfs;
 	bool keep_temp;
 	const char *arch;	     /* guest architecture; NULL: from the first image */
 	const char *guest_wakebench; /* a foreign guest's wakebench */
@@ -140,6 +141,12 @@ static const struct opt vm_opts[] = {
      .long_name = "keep-temp",
      .offset = offsetof(struct vm_params, keep_temp),
      .help = "keep the temporary directory (consoles, channels, initrd) for debugging"},
+    {.type = OPT_STRING,
+     .long_name = "emit-initramfs",
+     .offset = offsetof(struct vm_params, emit_initramfs),
+     .argh = "PATH",
+     .help = "write the guest's base initramfs (cpio newc) to PATH and exit (e.g. for a "
+	     "LAVA job, doc/farms.md)"},
     {.type = OPT_STRING,
      .long_name = "guest",
      .offset = offsetof(struct vm_params, guest),
@@ -751,6 +758,27 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 	    groups, ARRAY_SIZE(groups), argc, argv, 1, &res, ctx);
 	if (p.guest) {
 		ret = guest_main(p.guest);
+		goto out_opts;
+	}
+	if (p.emit_initramfs) {
+		const struct vmhost_arch *ea = p.arch ? vmhost_arch_named(p.arch) : vmhost_arch();
+
+		if (!ea && p.arch)
+			die_usage("vm: option '--arch': invalid value '%s', allowed x86-64|arm64",
+				  p.arch);
+		if (!ea)
+			die_skip("vm: qemu guests are not supported on this architecture");
+		initramfs_init(&base);
+		if (guest_base_archive(&base, &p, ea, cached, sizeof(cached))) {
+			ret = EXIT_RUNTIME;
+		} else if (write_file_atomic(p.emit_initramfs, base.buf, base.len)) {
+			error_errno("vm: option '--emit-initramfs': cannot write '%s'",
+				    p.emit_initramfs);
+			ret = EXIT_RUNTIME;
+		} else {
+			ret = EXIT_OK;
+		}
+		initramfs_release(&base);
 		goto out_opts;
 	}
 	usage_check(&p, &res, &arch, &kernels);

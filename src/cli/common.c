@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const format_names[] = { "text", "json", "metrics-brief", "csv", NULL };
+const char *const format_names[] = { "text", "json", "metrics-brief", "csv", "kcidb", "lava", "lava-cases", NULL };
 
 static const struct opt common_opts[] = {
 	{ .type = OPT_STRING, .long_name = "db", .offset = offsetof(struct ctx, db_path),

@@ -1,0 +1,543 @@
+/*
+ * kcidb.c: `wakebench export --format kcidb`: the stored experiments as one
+ * KernelCI KCIDB v5.3 document (reference/lava-kcidb.md), which the user
+ * submits with kcidb-submit and their own credentials.
+ *
+ * Mapping. A kernel (its "Linux version" line, else its release, and its
+ * architecture) is one checkout and one build: wakebench does not know the
+ * sources it was built from, only the build it ran on, so both carry the
+ * release and the build line. Each config of each experiment is one test
+ * with status DONE ("produced a performance measurement") whose number is
+ * the median of the workload's primary metric, with the n, CI, spread and
+ * the experiment's provenance in misc. Each verdict of an `ab` experiment
+ * is one more test: FAIL for a regression, PASS for an improvement, no
+ * change or an inconclusive result (no regression was shown), SKIP when
+ * there were too few pairs to say anything; the effect, its CI, p and the
+ * margin are in misc. Verdicts are recomputed from the stored samples with
+ * ab's pairing (one measured sample of every arm per unit, in run order)
+ * and its statistics, at the margin the experiment was run with.
+ * environment.misc holds the experiment's whole fingerprint at its start
+ * (lava.* keys included when it came from a LAVA job).
+ *
+ * Ids: ORIGIN:wakebench-kernel-<sha256 prefix> for checkouts and builds,
+ * ORIGIN:<experiment uuid>.<config or token> for tests, so that
+ * re-exporting the same store gives the same ids (KCIDB merges them).
+ */
+#include "cli/cli.h"
+#include "cli/farm.h"
+#include "cli/report.h"
+#include "runner/vmchan.h"
+#include "stats/stats.h"
+#include "workloads/workload.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define KCIDB_MAX_ARMS 4
+
+bool kcidb_origin_valid(const char *origin)
+{
+	size_t i;
+
+	if (!origin || !origin[0] || strlen(origin) > 64)
+		return false;
+	for (i = 0; origin[i]; i++)
+		if (!((origin[i] >= 'a' && origin[i] <= 'z') ||
+		      (origin[i] >= '0' && origin[i] <= '9') || origin[i] == '_'))
+			return false;
+	return true;
+}
+
+static json_object *jstr(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+/* Optional fields of KCIDB objects are left out rather than null. */
+static void add_str(json_object *o, const char *key, const char *s)
+{
+	if (s)
+		json_object_object_add(o, key, json_object_new_string(s));
+}
+
+static json_object *jtime(uint64_t ns)
+{
+	time_t t = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+	char buf[40];
+
+	if (!ns || !gmtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S+00:00", &tm))
+		return NULL;
+	return json_object_new_string(buf);
+}
+
+/* A test path component: letters, digits, '_' and '-' (the rest become '_'). */
+static void path_part(const char *in, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < len; i++) {
+		char c = in[i];
+
+		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+					 c == '_' || c == '-'
+				 ? c
+				 : '_';
+	}
+	out[i] = '\0';
+}
+
+/* ---- checkouts and builds: one per kernel ---- */
+
+struct kernel_key {
+	char id[128];
+};
+
+struct kcidb_doc {
+	const char *origin;
+	json_object *checkouts, *builds, *tests;
+	struct kernel_key *kernels;
+	size_t nkernels;
+};
+
+static void kernel_build_id(struct kcidb_doc *d, const struct store_experiment *e,
+			    const struct env *env, char *id, size_t idlen)
+{
+	const char *build = env_get(env, "kernel.build");
+	const char *arch = env_get(env, "kernel.arch");
+	char *ident, hex[65];
+	json_object *co, *b, *misc;
+	size_t i;
+
+	if (!build)
+		build = e->kernel ? e->kernel : "unknown";
+	if (!arch)
+		arch = "unknown";
+	if (asprintf(&ident, "%s\n%s", build, arch) < 0)
+		die("out of memory");
+	sha256_hex(ident, strlen(ident), hex);
+	free(ident);
+	hex[16] = '\0';
+	snprintf(id, idlen, "%s:wakebench-kernel-%s", d->origin, hex);
+	for (i = 0; i < d->nkernels; i++)
+		if (!strcmp(d->kernels[i].id, id))
+			return;
+	d->kernels = xrealloc(d->kernels, (d->nkernels + 1) * sizeof(*d->kernels));
+	snprintf(d->kernels[d->nkernels++].id, sizeof(d->kernels[0].id), "%s", id);
+
+	co = json_object_new_object();
+	json_object_object_add(co, "id", jstr(id));
+	json_object_object_add(co, "origin", jstr(d->origin));
+	add_str(co, "comment", e->kernel);
+	misc = json_object_new_object();
+	json_object_object_add(misc, "kernel_release", jstr(e->kernel));
+	json_object_object_add(misc, "kernel_build", jstr(build));
+	json_object_object_add(co, "misc", misc);
+	json_object_array_add(d->checkouts, co);
+
+	b = json_object_new_object();
+	json_object_object_add(b, "id", jstr(id));
+	json_object_object_add(b, "checkout_id", jstr(id));
+	json_object_object_add(b, "origin", jstr(d->origin));
+	add_str(b, "architecture", arch);
+	add_str(b, "comment", build);
+	misc = json_object_new_object();
+	json_object_object_add(misc, "kernel_release", jstr(e->kernel));
+	json_object_object_add(b, "misc", misc);
+	json_object_array_add(d->builds, b);
+}
+
+/* ---- the samples of one experiment ---- */
+
+struct kcidb_sample {
+	int arm; /* index of its config in the experiment, by config id; -1 unknown */
+	bool ok; /* status ok */
+	double value;
+};
+
+struct exp_samples {
+	struct store_config cfgs[KCIDB_MAX_ARMS]; /* this experiment's configs, by id (shallow) */
+	size_t ncfg;
+	struct kcidb_sample *s; /* measured samples (no warm-ups), in run order */
+	size_t n;
+};
+
+static int collect_sample(void *arg, const struct store_row *row)
+{
+	struct exp_samples *es = arg;
+	struct kcidb_sample *k;
+	size_t i;
+
+	if (row->s->warmup)
+		return 0;
+	es->s = xrealloc(es->s, (es->n + 1) * sizeof(*es->s));
+	k = &es->s[es->n++];
+	k->arm = -1;
+	for (i = 0; row->cfg && i < es->ncfg; i++)
+		if (es->cfgs[i].id == row->cfg->id)
+			k->arm = (int)i;
+	k->ok = row->s->status == SAMPLE_OK;
+	k->value = row->s->ops_per_s;
+	return 0;
+}
+
+static json_object *env_misc(const struct env *env)
+{
+	json_object *o = json_object_new_object();
+	size_t i;
+
+	for (i = 0; i < env->n; i++)
+		json_object_object_add(o, env->e[i].key, jstr(env->e[i].value));
+	return o;
+}
+
+/* What every test of an experiment shares. */
+static json_object *test_new(const struct kcidb_doc *d, const struct store_experiment *e,
+			     const char *build_id, const char *host, const char *part,
+			     const char *path, const struct env *env)
+{
+	json_object *t = json_object_new_object(), *environment = json_object_new_object();
+	json_object *start = jtime(e->started_ns);
+	char id[256];
+
+	snprintf(id, sizeof(id), "%s:%s.%s", d->origin, e->uuid, part);
+	json_object_object_add(t, "id", jstr(id));
+	json_object_object_add(t, "build_id", jstr(build_id));
+	json_object_object_add(t, "origin", jstr(d->origin));
+	json_object_object_add(t, "path", jstr(path));
+	if (start)
+		json_object_object_add(t, "start_time", start);
+	if (e->started_ns && e->ended_ns > e->started_ns)
+		json_object_object_add(t, "duration",
+				       json_object_new_double((double)(e->ended_ns - e->started_ns) /
+							      1e9));
+	add_str(environment, "comment", host);
+	json_object_object_add(environment, "misc", env_misc(env));
+	json_object_object_add(t, "environment", environment);
+	return t;
+}
+
+static json_object *provenance(const struct store_experiment *e)
+{
+	json_object *m = json_object_new_object();
+
+	json_object_object_add(m, "experiment_uuid", jstr(e->uuid));
+	json_object_object_add(m, "experiment_status", jstr(e->status));
+	json_object_object_add(m, "kind", jstr(e->kind));
+	json_object_object_add(m, "workload", jstr(e->workload));
+	json_object_object_add(m, "profile", jstr(e->profile));
+	json_object_object_add(m, "label", jstr(e->label));
+	json_object_object_add(m, "host", jstr(e->host));
+	json_object_object_add(m, "kernel", jstr(e->kernel));
+	json_object_object_add(m, "cmdline", jstr(e->cmdline));
+	json_object_object_add(m, "version", jstr(e->version));
+	return m;
+}
+
+/* The DONE test of one config: the median of the primary metric. */
+static void config_test(struct kcidb_doc *d, const struct store_experiment *e,
+			const struct workload *wl, const char *build_id, const struct env *env,
+			const struct exp_samples *es, size_t arm)
+{
+	const struct store_config *c = &es->cfgs[arm];
+	double *x = xcalloc(es->n + 1, sizeof(double));
+	char part[160], path[256];
+	json_object *t, *misc;
+	struct summary sum;
+	size_t i, n = 0;
+
+	for (i = 0; i < es->n; i++)
+		if (es->s[i].arm == (int)arm && es->s[i].ok && es->s[i].value > 0)
+			x[n++] = es->s[i].value;
+	path_part(c->name, part, sizeof(part));
+	snprintf(path, sizeof(path), "wakebench.%s.%s.%s", e->workload, e->kind, part);
+	t = test_new(d, e, build_id, e->host, part, path, env);
+	misc = provenance(e);
+	json_object_object_add(misc, "config", jstr(c->name));
+	json_object_object_add(misc, "features", jstr(c->features));
+	json_object_object_add(misc, "metric", jstr("ops_per_s"));
+	json_object_object_add(misc, "better",
+			       jstr(!wl ? NULL : wl->better > 0 ? "higher" : "lower"));
+	json_object_object_add(misc, "samples", json_object_new_int64((int64_t)n));
+	if (n && !stats_summarize(x, n, REPORT_CONF, &sum, NULL)) {
+		json_object *num = json_object_new_object();
+
+		json_object_object_add(t, "status", jstr("DONE"));
+		json_object_object_add(t, "comment",
+				       jstr("median of the primary metric over the measured samples"));
+		json_object_object_add(num, "value", json_object_new_double(sum.median));
+		json_object_object_add(num, "unit", jstr(wl ? wl->unit : "ops/s"));
+		json_object_object_add(num, "prefix", jstr("metric"));
+		json_object_object_add(t, "number", num);
+		json_object_object_add(misc, "median", report_json_double(sum.median));
+		json_object_object_add(misc, "median_ci_lo",
+				       sum.ci_valid ? report_json_double(sum.ci_lo) : NULL);
+		json_object_object_add(misc, "median_ci_hi",
+				       sum.ci_valid ? report_json_double(sum.ci_hi) : NULL);
+		json_object_object_add(misc, "median_ci_level",
+				       sum.ci_valid ? report_json_double(sum.ci_level) : NULL);
+		json_object_object_add(misc, "mean", report_json_double(sum.mean));
+		json_object_object_add(misc, "cv", report_json_double(sum.cv));
+		json_object_object_add(misc, "min", report_json_double(sum.min));
+		json_object_object_add(misc, "max", report_json_double(sum.max));
+	} else {
+		json_object_object_add(t, "status", jstr("ERROR"));
+		json_object_object_add(t, "comment", jstr("no usable sample was measured"));
+	}
+	json_object_object_add(t, "misc", misc);
+	json_object_array_add(d->tests, t);
+	free(x);
+}
+
+/*
+ * ab's units: consecutive measured samples, one of every arm; a unit with a
+ * failed sample or a repeated arm is left out, as ab leaves it out.
+ * Fills y[unit * narms + arm]; returns the number of complete units.
+ */
+static size_t ab_units(const struct exp_samples *es, size_t narms, double *y)
+{
+	size_t u, m, n = 0;
+
+	for (u = 0; (u + 1) * narms <= es->n; u++) {
+		unsigned seen = 0;
+		bool whole = true;
+
+		for (m = 0; m < narms; m++) {
+			const struct kcidb_sample *s = &es->s[u * narms + m];
+
+			if (s->arm < 0 || !s->ok || !(s->value > 0) || (seen & (1u << s->arm))) {
+				whole = false;
+				break;
+			}
+			seen |= 1u << s->arm;
+			y[n * narms + (size_t)s->arm] = s->value;
+		}
+		n += whole;
+	}
+	return n;
+}
+
+static void verdict_test(struct kcidb_doc *d, const struct store_experiment *e,
+			 const struct workload *wl, const char *build_id, const struct env *env,
+			 const char *what, const struct effect *eff, double margin, size_t nunits)
+{
+	enum verdict v = stats_verdict(eff, margin, wl ? wl->better : BETTER_HIGHER);
+	char part[160], path[256];
+	json_object *t, *misc;
+
+	path_part(what, part, sizeof(part));
+	snprintf(path, sizeof(path), "wakebench.%s.ab.verdict.%s", e->workload, part);
+	snprintf(part + strlen(part), sizeof(part) - strlen(part), ".verdict");
+	t = test_new(d, e, build_id, e->host, part, path, env);
+	json_object_object_add(t, "status",
+			       jstr(v == VERDICT_REGRESSION	    ? "FAIL"
+				    : v == VERDICT_INSUFFICIENT ? "SKIP"
+								: "PASS"));
+	add_str(t, "comment", stats_verdict_name(v));
+	misc = provenance(e);
+	json_object_object_add(misc, "effect_of", jstr(what));
+	json_object_object_add(misc, "metric", jstr("ops_per_s"));
+	json_object_object_add(misc, "verdict", jstr(stats_verdict_key(v)));
+	json_object_object_add(misc, "margin", json_object_new_double(margin));
+	json_object_object_add(misc, "units", json_object_new_int64((int64_t)nunits));
+	json_object_object_add(misc, "method", jstr(eff->method));
+	json_object_object_add(misc, "effect", eff->valid ? report_json_double(eff->est) : NULL);
+	json_object_object_add(misc, "ci_lo", eff->valid ? report_json_double(eff->lo) : NULL);
+	json_object_object_add(misc, "ci_hi", eff->valid ? report_json_double(eff->hi) : NULL);
+	json_object_object_add(misc, "confidence", json_object_new_double(eff->conf));
+	json_object_object_add(misc, "p", eff->valid ? report_json_double(eff->p) : NULL);
+	json_object_object_add(misc, "why", jstr(eff->valid ? NULL : eff->why));
+	json_object_object_add(t, "misc", misc);
+	json_object_array_add(d->tests, t);
+}
+
+/* The verdicts of an ab experiment, as ab computes them (cmd-ab.c effects_of). */
+static void ab_verdicts(struct kcidb_doc *d, const struct store_experiment *e,
+			const struct workload *wl, const char *build_id, const struct env *env,
+			const struct exp_samples *es)
+{
+	json_object *params = e->params_json ? json_tokener_parse(e->params_json) : NULL;
+	json_object *feat = NULL, *jm = NULL;
+	size_t narms = es->ncfg, nfeat, nunits, u, k;
+	const char *what[3];
+	double margin = 0.02, *y, *a[3], *b[3];
+
+	if (params) {
+		json_object_object_get_ex(params, "feature", &feat);
+		if (json_object_object_get_ex(params, "margin", &jm))
+			margin = json_object_get_double(jm);
+	}
+	nfeat = feat && json_object_is_type(feat, json_type_array) ? json_object_array_length(feat)
+								     : 0;
+	if (!((nfeat == 1 && narms == 2) || (nfeat == 2 && narms == 4))) {
+		warning("export: experiment %s: %zu features over %zu configs is not an ab "
+			"design this wakebench knows; its verdicts are left out",
+			e->uuid, nfeat, narms);
+		json_object_put(params);
+		return;
+	}
+	for (k = 0; k < nfeat; k++)
+		what[k] = json_object_get_string(json_object_array_get_idx(feat, k));
+	what[2] = "interaction";
+	y = xcalloc(es->n * KCIDB_MAX_ARMS + KCIDB_MAX_ARMS, sizeof(double));
+	nunits = ab_units(es, narms, y);
+	for (k = 0; k < 3; k++) {
+		a[k] = xcalloc(nunits + 1, sizeof(double));
+		b[k] = xcalloc(nunits + 1, sizeof(double));
+	}
+	for (u = 0; u < nunits; u++) {
+		const double *v = &y[u * narms];
+
+		if (nfeat == 1) {
+			a[0][u] = v[0];
+			b[0][u] = v[1];
+		} else {
+			/* arm index: bit 0 = first token applied, bit 1 = second */
+			a[0][u] = sqrt(v[0] * v[2]);
+			b[0][u] = sqrt(v[1] * v[3]);
+			a[1][u] = sqrt(v[0] * v[1]);
+			b[1][u] = sqrt(v[2] * v[3]);
+			a[2][u] = v[1] * v[2];
+			b[2][u] = v[3] * v[0];
+		}
+	}
+	for (k = 0; k < (nfeat == 1 ? 1u : 3u); k++) {
+		struct effect eff;
+
+		memset(&eff, 0, sizeof(eff));
+		stats_effect_paired(a[k], b[k], nunits, REPORT_CONF, &eff);
+		verdict_test(d, e, wl, build_id, env, what[k], &eff, margin, nunits);
+	}
+	for (k = 0; k < 3; k++) {
+		free(a[k]);
+		free(b[k]);
+	}
+	free(y);
+	json_object_put(params);
+}
+
+static int experiment_tests(struct kcidb_doc *d, struct store *st,
+			    const struct store_experiment *e, const struct store_config *cfgs,
+			    size_t ncfg)
+{
+	const struct workload *wl = workload_find(e->workload);
+	struct store_filter one = { .exp_id = e->id };
+	struct exp_samples es = { 0 };
+	struct env env = { 0 };
+	char build_id[128];
+	size_t i, nmine = 0;
+	int ret = -1;
+
+	for (i = 0; i < ncfg; i++) {
+		if (cfgs[i].exp_id != e->id)
+			continue;
+		if (es.ncfg < KCIDB_MAX_ARMS)
+			es.cfgs[es.ncfg++] = cfgs[i];
+		nmine++;
+	}
+	if (nmine > es.ncfg)
+		warning("export: experiment %s has %zu configs; only the first %zu are written",
+			e->uuid, nmine, es.ncfg);
+	if (store_load_env(st, e->id, "start", &env))
+		goto out;
+	if (store_foreach_sample(st, &one, STORE_ROWS_NO_METRICS, collect_sample, &es))
+		goto out;
+	kernel_build_id(d, e, &env, build_id, sizeof(build_id));
+	for (i = 0; i < es.ncfg; i++)
+		config_test(d, e, wl, build_id, &env, &es, i);
+	if (e->kind && !strcmp(e->kind, "ab"))
+		ab_verdicts(d, e, wl, build_id, &env, &es);
+	ret = 0;
+out:
+	free(es.s);
+	env_release(&env);
+	return ret;
+}
+
+/*
+ * The same tests as LAVA test cases, one line each in the result.txt
+ * convention of Linaro's test-definitions: NAME pass|fail|skip [VALUE UNITS].
+ * NAME is the test path without "wakebench." (letters, digits, "-_." only);
+ * a unit has no spaces.
+ */
+static void print_cases(json_object *tests)
+{
+	size_t i, n = json_object_array_length(tests);
+
+	for (i = 0; i < n; i++) {
+		json_object *t = json_object_array_get_idx(tests, i), *v;
+		const char *path = "", *status = "", *result;
+		char unit[64] = "";
+
+		if (json_object_object_get_ex(t, "path", &v))
+			path = json_object_get_string(v);
+		if (json_object_object_get_ex(t, "status", &v))
+			status = json_object_get_string(v);
+		if (!strncmp(path, "wakebench.", 10))
+			path += 10;
+		result = !strcmp(status, "DONE") || !strcmp(status, "PASS") ? "pass"
+			 : !strcmp(status, "SKIP")			      ? "skip"
+									      : "fail";
+		printf("%s %s", path, result);
+		if (json_object_object_get_ex(t, "number", &v)) {
+			json_object *val = NULL, *u = NULL;
+			size_t k;
+
+			json_object_object_get_ex(v, "value", &val);
+			json_object_object_get_ex(v, "unit", &u);
+			snprintf(unit, sizeof(unit), "%s", u ? json_object_get_string(u) : "");
+			for (k = 0; unit[k]; k++)
+				if (unit[k] == ' ')
+					unit[k] = '_';
+			printf(" %.9g %s", json_object_get_double(val), unit);
+		}
+		putchar('\n');
+	}
+}
+
+int kcidb_export(struct store *st, const struct store_filter *f, const char *origin, bool cases)
+{
+	struct kcidb_doc d = { .origin = origin ? origin : "wakebench" };
+	struct store_experiment *exps = NULL;
+	struct store_config *cfgs = NULL;
+	json_object *doc, *version;
+	size_t i, n = 0, ncfg = 0;
+	int ret = -1;
+
+	if (store_read_begin(st))
+		return -1;
+	if (store_list_experiments(st, f, &exps, &n) || store_list_configs(st, f, &cfgs, &ncfg))
+		goto out;
+	doc = json_object_new_object();
+	version = json_object_new_object();
+	json_object_object_add(version, "major", json_object_new_int(5));
+	json_object_object_add(version, "minor", json_object_new_int(3));
+	json_object_object_add(doc, "version", version);
+	d.checkouts = json_object_new_array();
+	d.builds = json_object_new_array();
+	d.tests = json_object_new_array();
+	json_object_object_add(doc, "checkouts", d.checkouts);
+	json_object_object_add(doc, "builds", d.builds);
+	json_object_object_add(doc, "tests", d.tests);
+	for (i = 0; i < n; i++)
+		if (experiment_tests(&d, st, &exps[i], cfgs, ncfg))
+			break;
+	if (i == n) {
+		if (cases)
+			print_cases(d.tests);
+		else
+			report_json_print(stdout, doc);
+		ret = 0;
+	}
+	json_object_put(doc);
+out:
+	store_read_end(st);
+	free(d.kernels);
+	store_experiments_free(exps, n);
+	store_configs_free(cfgs, ncfg);
+	return ret;
+}

@@ -1,0 +1,554 @@
+/*
+ * lava.c: wakebench results carried home in a LAVA job log.
+ *
+ * In the device, `export --format lava` writes the JSON export (what
+ * `import` merges) as vm's result channel (runner/vmchan.h: numbered
+ * records, each with its CRC-32, ending in END with the record count):
+ * a HELLO with the kernel release, a FILE "lava.json" with the job's
+ * identity (LAVA_JOB_ID, which LAVA exports in the test shell, and
+ * WAKEBENCH_LAVA_DEVICE and WAKEBENCH_LAVA_LAB, which the test definition
+ * sets from its parameters), and a FILE "export.json". A console carries
+ * text only, so the channel's bytes travel as numbered base64 lines between
+ * a BEGIN and an END line:
+ *
+ *   WBR1 BEGIN <lines> <bytes>
+ *   WBR1 0 <base64 of 48 bytes>
+ *   ...
+ *   WBR1 END <lines>
+ *
+ * The lines are short so that no console or log splits them. On the host,
+ * `import JOB.log` reads either form of a job log (LAVA's YAML, one flow
+ * mapping per line with the console line in "msg", as lava-run prints it
+ * or as a list, "- {...}", as a server keeps it; or plain console text):
+ * it looks for "WBR1 " in every line, whatever precedes it, and stops the
+ * base64 at the first character that is not base64 (the quote that closes
+ * the YAML string). A frame is whole when every line came once and in
+ * order, the byte count matches, the base64 is clean and vmchan_parse()
+ * accepts the channel; only whole frames are merged (each in its own
+ * transaction, by UUID, with lava.job_id, lava.device and lava.lab added to
+ * the start fingerprint), and each broken one is named with the reason.
+ */
+#include "cli/cli.h"
+#include "cli/farm.h"
+#include "runner/vmchan.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define FRAME_TAG	  "WBR1 "
+#define FRAME_LINE_BYTES  48u
+#define FRAME_MAX_LINES	  (1u << 22)
+
+static const char b64_chars[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void b64_line(const uint8_t *p, size_t n, char *out)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16;
+
+		if (i + 1 < n)
+			v |= (uint32_t)p[i + 1] << 8;
+		if (i + 2 < n)
+			v |= p[i + 2];
+		out[k++] = b64_chars[(v >> 18) & 63];
+		out[k++] = b64_chars[(v >> 12) & 63];
+		out[k++] = i + 1 < n ? b64_chars[(v >> 6) & 63] : '=';
+		out[k++] = i + 2 < n ? b64_chars[v & 63] : '=';
+	}
+	out[k] = '\0';
+}
+
+static int b64_value(char c)
+{
+	const char *p = c ? strchr(b64_chars, c) : NULL;
+
+	return p ? (int)(p - b64_chars) : -1;
+}
+
+static bool b64_char(char c)
+{
+	return c == '=' || b64_value(c) >= 0;
+}
+
+/* Strict: groups of four, '=' only at the very end. Appends to out; -1 if malformed. */
+static int b64_decode(const char *s, size_t len, uint8_t *out, size_t *outlen)
+{
+	size_t i;
+
+	if (len % 4)
+		return -1;
+	for (i = 0; i < len; i += 4) {
+		int a = b64_value(s[i]), b = b64_value(s[i + 1]);
+		int c = s[i + 2] == '=' ? -2 : b64_value(s[i + 2]);
+		int d = s[i + 3] == '=' ? -2 : b64_value(s[i + 3]);
+		uint32_t v;
+
+		if (a < 0 || b < 0 || c == -1 || d == -1 || (c == -2 && d != -2) ||
+		    ((c == -2 || d == -2) && i + 4 != len))
+			return -1;
+		v = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)(c < 0 ? 0 : c) << 6 |
+		    (uint32_t)(d < 0 ? 0 : d);
+		out[(*outlen)++] = (uint8_t)(v >> 16);
+		if (c >= 0)
+			out[(*outlen)++] = (uint8_t)(v >> 8);
+		if (d >= 0)
+			out[(*outlen)++] = (uint8_t)v;
+	}
+	return 0;
+}
+
+/* ---- the device's side: export --format lava ---- */
+
+int lava_capture_begin(struct lava_capture *c)
+{
+	fflush(stdout);
+	c->tmp = tmpfile();
+	if (!c->tmp)
+		return error_errno("export: cannot create a temporary file");
+	c->saved_fd = dup(STDOUT_FILENO);
+	if (c->saved_fd < 0 || dup2(fileno(c->tmp), STDOUT_FILENO) < 0) {
+		error_errno("export: cannot redirect the export");
+		if (c->saved_fd >= 0)
+			close(c->saved_fd);
+		fclose(c->tmp);
+		c->tmp = NULL; /* lava_capture_end() has nothing to undo */
+		return -1;
+	}
+	return 0;
+}
+
+static json_object *lava_identity(void)
+{
+	static const char *const vars[][2] = {
+		{ "LAVA_JOB_ID", "lava.job_id" },
+		{ "WAKEBENCH_LAVA_DEVICE", "lava.device" },
+		{ "WAKEBENCH_LAVA_LAB", "lava.lab" },
+	};
+	json_object *o = json_object_new_object();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(vars); i++) {
+		const char *v = getenv(vars[i][0]);
+
+		if (v && v[0])
+			json_object_object_add(o, vars[i][1], json_object_new_string(v));
+	}
+	return o;
+}
+
+/* The channel (vm's records) of one export, in a temporary file. */
+static int frame_channel(const char *doc, size_t len, FILE *chan)
+{
+	struct vmchan_writer w = { .fd = fileno(chan) };
+	json_object *id = lava_identity();
+	const char *idtext = json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN);
+	struct utsname u;
+	int ret;
+
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
+	ret = vmchan_send(&w, VMCHAN_HELLO, u.release, strlen(u.release)) ||
+	      vmchan_send_file(&w, "lava.json", idtext, strlen(idtext)) ||
+	      vmchan_send_file(&w, "export.json", doc, len) || vmchan_finish(&w);
+	json_object_put(id);
+	return ret ? -1 : 0;
+}
+
+static int frame_print(FILE *chan)
+{
+	uint8_t buf[FRAME_LINE_BYTES];
+	char line[FRAME_LINE_BYTES / 3 * 4 + 1];
+	long bytes;
+	size_t n, nlines, i = 0;
+
+	if (fseek(chan, 0, SEEK_END) || (bytes = ftell(chan)) < 0 || fseek(chan, 0, SEEK_SET))
+		return error_errno("export: cannot read the framed results back");
+	nlines = ((size_t)bytes + FRAME_LINE_BYTES - 1) / FRAME_LINE_BYTES;
+	printf("\n" FRAME_TAG "BEGIN %zu %ld\n", nlines, bytes);
+	while ((n = fread(buf, 1, sizeof(buf), chan)) > 0) {
+		b64_line(buf, n, line);
+		printf(FRAME_TAG "%zu %s\n", i++, line);
+	}
+	if (ferror(chan) || i != nlines)
+		return error("export: cannot read the framed results back");
+	printf(FRAME_TAG "END %zu\n", nlines);
+	return 0;
+}
+
+int lava_capture_end(struct lava_capture *c, int status)
+{
+	FILE *chan = NULL;
+	char *doc = NULL;
+	long len;
+	int bad;
+
+	if (!c->tmp)
+		return -1;
+	bad = fflush(stdout) || ferror(stdout);
+	clearerr(stdout);
+	if (dup2(c->saved_fd, STDOUT_FILENO) < 0)
+		die_errno("export: cannot restore stdout");
+	close(c->saved_fd);
+	if (status || bad)
+		goto fail;
+	if (fseek(c->tmp, 0, SEEK_END) || (len = ftell(c->tmp)) < 0 ||
+	    fseek(c->tmp, 0, SEEK_SET)) {
+		error_errno("export: cannot read the export back");
+		goto fail;
+	}
+	doc = xmalloc((size_t)len + 1);
+	if (fread(doc, 1, (size_t)len, c->tmp) != (size_t)len) {
+		error("export: cannot read the export back");
+		goto fail;
+	}
+	chan = tmpfile();
+	if (!chan) {
+		error_errno("export: cannot create a temporary file");
+		goto fail;
+	}
+	if (frame_channel(doc, (size_t)len, chan) || frame_print(chan))
+		goto fail;
+	fclose(chan);
+	free(doc);
+	fclose(c->tmp);
+	return 0;
+fail:
+	if (chan)
+		fclose(chan);
+	free(doc);
+	fclose(c->tmp);
+	return -1;
+}
+
+/* ---- the host's side: import JOB.log ---- */
+
+int lava_log_detect(const char *path)
+{
+	char *buf;
+	size_t len, i = 0;
+	int ret;
+
+	if (read_file(path, &buf, &len))
+		return -1;
+	while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\t' || buf[i] == '\r'))
+		i++;
+	if (len >= 16 && !memcmp(buf, "SQLite format 3", 16))
+		ret = 0;
+	else if (i < len && buf[i] == '{' && strncmp(buf + i, "{\"dt\":", 6))
+		ret = 0; /* a JSON export, not lava-run's log of flow mappings */
+	else
+		ret = memmem(buf, len, FRAME_TAG, strlen(FRAME_TAG)) != NULL ||
+		      (len - i >= 3 && !memcmp(buf + i, "- {", 3));
+	free(buf);
+	return ret;
+}
+
+struct frame {
+	size_t no;        /* 1-based, in the order frames begin in the log */
+	size_t at_line;   /* log line of its BEGIN */
+	size_t nlines, nbytes, next;
+	uint8_t *bytes;
+	size_t len, alloc;
+	char why[256];    /* set once it is broken */
+};
+
+struct log_import {
+	struct store *st;
+	const char *path;
+	int64_t *ids;
+	size_t nids, added, skipped, whole, broken;
+};
+
+static void frame_break(struct frame *f, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void frame_break(struct frame *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->why[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f->why, sizeof(f->why), fmt, ap);
+	va_end(ap);
+}
+
+/* Add (or replace) one entry of the start fingerprint of an exported experiment. */
+static void env_put(json_object *exp, const char *key, json_object *value)
+{
+	json_object *env, *start, *e;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(exp, "env", &env) ||
+	    !json_object_object_get_ex(env, "start", &start) ||
+	    !json_object_is_type(start, json_type_array))
+		return;
+	n = json_object_array_length(start);
+	for (i = 0; i < n; i++) {
+		json_object *k;
+
+		e = json_object_array_get_idx(start, i);
+		if (json_object_object_get_ex(e, "key", &k) &&
+		    !strcmp(json_object_get_string(k), key)) {
+			json_object_array_del_idx(start, i, 1);
+			break;
+		}
+	}
+	e = json_object_new_object();
+	json_object_object_add(e, "key", json_object_new_string(key));
+	json_object_object_add(e, "value", json_object_get(value));
+	json_object_object_add(e, "impact", json_object_new_string("identity"));
+	json_object_array_add(start, e);
+}
+
+/* A JSON document of exactly len bytes (a channel's file is not NUL-terminated). */
+static json_object *json_parse_len(const uint8_t *data, size_t len)
+{
+	struct json_tokener *tok;
+	json_object *o;
+
+	if (!data || len > (size_t)INT32_MAX)
+		return NULL;
+	tok = json_tokener_new();
+	o = json_tokener_parse_ex(tok, (const char *)data, (int)len);
+	if (o && (json_tokener_get_error(tok) != json_tokener_success ||
+		  json_tokener_get_parse_end(tok) != len)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+/* The export of a whole frame with the job's identity added, in a temporary file. */
+static int frame_export(const struct vmchan_result *res, struct frame *f, char *tmpl)
+{
+	const struct vmchan_file *ex = vmchan_find_file(res, "export.json");
+	const struct vmchan_file *id = vmchan_find_file(res, "lava.json");
+	json_object *doc, *ident = NULL, *exps;
+	const char *text;
+	size_t i, n;
+	int fd, ret = -1;
+
+	if (!ex) {
+		frame_break(f, "it holds no export.json");
+		return -1;
+	}
+	doc = json_parse_len(ex->data, ex->len);
+	if (!doc || !json_object_object_get_ex(doc, "experiments", &exps) ||
+	    !json_object_is_type(exps, json_type_array)) {
+		frame_break(f, "its export.json is not a wakebench export");
+		json_object_put(doc);
+		return -1;
+	}
+	if (id)
+		ident = json_parse_len(id->data, id->len);
+	n = json_object_array_length(exps);
+	for (i = 0; ident && i < n; i++) {
+		json_object_object_foreach(ident, key, val)
+		{
+			if (!strncmp(key, "lava.", 5) && json_object_is_type(val, json_type_string))
+				env_put(json_object_array_get_idx(exps, i), key, val);
+		}
+	}
+	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+							   JSON_C_TO_STRING_NOSLASHESCAPE);
+	fd = mkstemp(tmpl);
+	if (fd < 0) {
+		error_errno("import: cannot create a temporary file");
+	} else {
+		if (write_full(fd, text, strlen(text)) < 0)
+			error_errno("import: cannot write '%s'", tmpl);
+		else
+			ret = 0;
+		close(fd);
+	}
+	json_object_put(ident);
+	json_object_put(doc);
+	return ret;
+}
+
+static void frame_finish(struct log_import *li, struct frame *f)
+{
+	struct vmchan_result res = { 0 };
+	char why[200], tmpl[] = "/tmp/wakebench-lava.XXXXXX";
+	int64_t *ids = NULL;
+	size_t added = 0, skipped = 0;
+	const char *dir = getenv("TMPDIR");
+	char *path = NULL;
+
+	if (!f->why[0] && f->next != f->nlines)
+		frame_break(f, "its END line came after %zu of its %zu lines", f->next, f->nlines);
+	if (!f->why[0] && f->len != f->nbytes)
+		frame_break(f, "%zu bytes where BEGIN announced %zu", f->len, f->nbytes);
+	if (!f->why[0] && vmchan_parse(f->bytes, f->len, &res, why, sizeof(why)))
+		frame_break(f, "%s", why);
+	if (!f->why[0]) {
+		if (dir && dir[0] && asprintf(&path, "%s/wakebench-lava.XXXXXX", dir) < 0)
+			die("out of memory");
+		if (!frame_export(&res, f, path ? path : tmpl)) {
+			if (store_import(li->st, path ? path : tmpl, &ids, &added, &skipped))
+				frame_break(f, "its experiments could not be merged");
+			unlink(path ? path : tmpl);
+		} else if (!f->why[0]) {
+			frame_break(f, "its export could not be prepared");
+		}
+	}
+	vmchan_result_release(&res);
+	free(path);
+	if (f->why[0]) {
+		error("import: '%s': results frame %zu (log line %zu): %s; nothing imported from it",
+		      li->path, f->no, f->at_line, f->why);
+		li->broken++;
+	} else {
+		li->ids = xrealloc(li->ids, (li->nids + added + 1) * sizeof(*li->ids));
+		if (added)
+			memcpy(li->ids + li->nids, ids, added * sizeof(*ids));
+		li->nids += added;
+		li->added += added;
+		li->skipped += skipped;
+		li->whole++;
+	}
+	free(ids);
+	free(f->bytes);
+	memset(f, 0, sizeof(*f));
+}
+
+/* One line of the log that carries the tag; t points just after it. */
+static void frame_line(struct log_import *li, struct frame *f, const char *t, size_t lineno,
+		       size_t *nframes)
+{
+	size_t a, b, i, n;
+	char *end;
+
+	if (!strncmp(t, "BEGIN ", 6)) {
+		if (f->no) {
+			frame_break(f, "a second BEGIN at log line %zu before its END "
+				       "(frames interleaved or doubled)",
+				    lineno);
+			frame_finish(li, f);
+		}
+		f->no = ++*nframes;
+		f->at_line = lineno;
+		if (sscanf(t + 6, "%zu %zu", &a, &b) != 2 || a > FRAME_MAX_LINES ||
+		    b > (size_t)a * FRAME_LINE_BYTES || b + FRAME_LINE_BYTES <= (size_t)a * FRAME_LINE_BYTES) {
+			frame_break(f, "a malformed BEGIN line");
+			return;
+		}
+		f->nlines = a;
+		f->nbytes = b;
+		return;
+	}
+	if (!strncmp(t, "END ", 4)) {
+		if (!f->no) {
+			error("import: '%s': log line %zu: an END line outside any results frame",
+			      li->path, lineno);
+			li->broken++;
+			return;
+		}
+		if (!f->why[0] && (strtoul(t + 4, &end, 10) != f->nlines || end == t + 4))
+			frame_break(f, "its END line does not repeat its line count");
+		frame_finish(li, f);
+		return;
+	}
+	if (!f->no) {
+		/* a data line with no frame open: its BEGIN was lost */
+		error("import: '%s': log line %zu: a results line outside any frame (its BEGIN "
+		      "is missing)",
+		      li->path, lineno);
+		li->broken++;
+		return;
+	}
+	if (f->why[0])
+		return;
+	errno = 0;
+	i = strtoul(t, &end, 10);
+	if (end == t || *end != ' ' || errno) {
+		frame_break(f, "log line %zu: a malformed results line", lineno);
+		return;
+	}
+	if (i < f->next) {
+		frame_break(f, "line %zu came twice (again at log line %zu)", i, lineno);
+		return;
+	}
+	if (i > f->next) {
+		frame_break(f, "line %zu is missing (line %zu follows line %zu at log line %zu)",
+			    f->next, i, f->next ? f->next - 1 : 0, lineno);
+		return;
+	}
+	t = end + 1;
+	for (n = 0; b64_char(t[n]); n++)
+		;
+	if (f->alloc < f->len + FRAME_LINE_BYTES + 1) {
+		f->alloc = 2 * f->alloc + 4096;
+		f->bytes = xrealloc(f->bytes, f->alloc);
+	}
+	if (i >= f->nlines || n > FRAME_LINE_BYTES / 3 * 4 ||
+	    b64_decode(t, n, f->bytes, &f->len) || f->len > f->nbytes ||
+	    (i + 1 < f->nlines && f->len != (i + 1) * FRAME_LINE_BYTES)) {
+		frame_break(f, "line %zu (log line %zu) is corrupted", i, lineno);
+		return;
+	}
+	f->next++;
+}
+
+int lava_import_log(struct store *st, const char *path, int64_t **new_exp_ids, size_t *nadded,
+		    size_t *nskipped)
+{
+	struct log_import li = { .st = st, .path = path };
+	struct frame f = { 0 };
+	size_t len, lineno = 0, nframes = 0, pending_stray = 0;
+	char *buf, *line, *next;
+
+	*new_exp_ids = NULL;
+	*nadded = *nskipped = 0;
+	if (read_file(path, &buf, &len))
+		return error_errno("import: cannot read '%s'", path);
+	for (line = buf; line < buf + len; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(buf + len - line)), *t;
+
+		next = nl ? nl + 1 : buf + len;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		t = memmem(line, (size_t)((nl ? nl : buf + len) - line), FRAME_TAG,
+			   strlen(FRAME_TAG));
+		if (!t)
+			continue;
+		t += strlen(FRAME_TAG);
+		if (!f.no && strncmp(t, "BEGIN ", 6) && strncmp(t, "END ", 4)) {
+			if (pending_stray++)
+				continue; /* said once per run of lines outside a frame */
+		} else {
+			pending_stray = 0;
+		}
+		frame_line(&li, &f, t, lineno, &nframes);
+	}
+	if (f.no) {
+		if (!f.why[0] && f.next < f.nlines)
+			frame_break(&f, "the log ends after %zu of its %zu lines (cut)", f.next, f.nlines);
+		else if (!f.why[0])
+			frame_break(&f, "the log ends before its END line (cut)");
+		frame_finish(&li, &f);
+	}
+	free(buf);
+	if (!nframes && !li.broken) {
+		error("import: '%s': no wakebench results frame in this log (did the job run the "
+		      "wakebench test definition with its results on the console?)",
+		      path);
+		return -1;
+	}
+	*new_exp_ids = li.ids;
+	*nadded = li.added;
+	*nskipped = li.skipped;
+	if (!li.whole)
+		return -1;
+	return li.broken ? 1 : 0;
+}
