@@ -78,7 +78,7 @@ const char *cli_db_path(const struct ctx *ctx);
 /* The command line, shell-quoted, malloc'd. */
 char *cli_cmdline(const struct ctx *ctx);
 
-/* "SIGINT", "SIGTERM", "SIGHUP" for the stop signals; "a signal" otherwise. */
+/* "SIGINT", "SIGQUIT", "SIGRTMIN+1": the name of a stop signal (runner_signal_name). */
 const char *cli_signal_name(int sig);
 
 /* Is stderr a terminal (progress lines are shown only then)? */

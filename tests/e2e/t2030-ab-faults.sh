@@ -3,7 +3,8 @@
 # next command restores it and says so); SIGINT, SIGTERM and SIGHUP in the
 # warm-up, in a sample and at any moment (features restored, no workload
 # process left, completed samples stored); two ab at once (the second
-# refuses); kernel lockdown (exit 77 with the lockdown message).
+# refuses); kernel lockdown (exit 77 with the lockdown message). The other
+# stop signals, and `ab | head`, are t2031's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fakefs.sh"
 
@@ -93,15 +94,6 @@ is "$(sed -n 's/^pid=//p' "$JOURNAL")" "$first" "the journal still belongs to th
 kill -TERM $first
 wait $first
 is "$(cat "$D/sched/features")" "$ORIG" "the first restores on SIGTERM"
-
-# Nobody reads the output any more (`ab | head -n 1`): SIGPIPE must not kill
-# ab with the feature toggled; it stops, restores and leaves no journal.
-( "$WAKEBENCH" ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms --warmup 10ms -n 3 --debugfs "$D" \
-	--no-store 2>"$TMP/err"; echo $? >"$TMP/rc" ) | head -n 1 >/dev/null
-is "$(cat "$D/sched/features")" "$ORIG" "closed stdout: features restored as found"
-ok "[ ! -e '$JOURNAL' ]" "closed stdout: no journal left"
-isnt_sigpipe() { [ "$(cat "$TMP/rc")" != 141 ]; }
-ok isnt_sigpipe "closed stdout: not killed by SIGPIPE (exit $(cat "$TMP/rc"))"
 
 # Lockdown: nothing runs, the message says lockdown, exit 77.
 fakefs_start locked --lockdown
