@@ -974,7 +974,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	st.ap = &ap;
 	st.spec = &spec;
 
-	rc = cli_kernel_prepare(ctx, "ab", CLI_NEED_DEBUGFS | (pp.trace ? CLI_NEED_TRACEFS : 0));
+	rc = cli_kernel_prepare(ctx, "ab", CLI_NEED_DEBUGFS | CLI_CHANGES_FEATURES |
+					       (pp.trace ? CLI_NEED_TRACEFS : 0));
 	if (!rc)
 		rc = check_features(&st, &ap.features);
 	if (rc) {
