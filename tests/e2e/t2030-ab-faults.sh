@@ -4,7 +4,7 @@
 # warm-up, in a sample and at any moment (features restored, no workload
 # process left, completed samples stored); two ab at once (the second
 # refuses; run meanwhile warns); SIGKILL then run or env (they restore
-# first and say so); kernel lockdown (exit 77 with the lockdown message). The other
+# first and say so); an unsafe state directory (refused); kernel lockdown (exit 77 with the lockdown message). The other
 # stop signals, and `ab | head`, are t2031's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fakefs.sh"
@@ -134,6 +134,22 @@ is "$(sed -n 's/^pid=//p' "$JOURNAL")" "$first" "run leaves the live owner's jou
 kill -TERM $first
 wait $first
 is "$(cat "$D/sched/features")" "$ORIG" "the first restores on SIGTERM"
+
+# A state directory that is a symbolic link, or writable by others, is
+# refused before anything is written, and never chmod'ed (nor its target).
+mkdir "$TMP/target" && chmod 755 "$TMP/target" && ln -s "$TMP/target" "$TMP/link"
+run_cmd env WAKEBENCH_STATE_DIR="$TMP/link" "$WAKEBENCH" ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 2 --debugfs "$D" --no-store
+is "$RC" 1 "state dir symlink: ab exits 1"
+like "$ERR" "refusing state directory '$TMP/link': it is a symbolic link" "state dir symlink: says why"
+is "$(stat -c %a "$TMP/target")" 755 "state dir symlink: the target keeps its mode"
+ok "[ -z \"\$(ls -A '$TMP/target')\" ]" "state dir symlink: nothing created in the target"
+is "$(cat "$D/sched/features")" "$ORIG" "state dir symlink: nothing toggled"
+mkdir "$TMP/shared" && chmod 1777 "$TMP/shared"
+run_cmd env WAKEBENCH_STATE_DIR="$TMP/shared" "$WAKEBENCH" features set NO_DELAY_DEQUEUE --debugfs "$D"
+is "$RC" 1 "state dir 1777: features set exits 1"
+like "$ERR" "refusing state directory '$TMP/shared': it is writable by others \(mode 1777" "state dir 1777: says why"
+is "$(stat -c %a "$TMP/shared")" 1777 "state dir 1777: its mode is kept"
+is "$(cat "$D/sched/features")" "$ORIG" "state dir 1777: nothing toggled"
 
 # Lockdown: nothing runs, the message says lockdown, exit 77.
 fakefs_start locked --lockdown
