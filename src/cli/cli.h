@@ -81,7 +81,7 @@ const char *cli_db_path(const struct ctx *ctx);
 /* The command line, shell-quoted, malloc'd. */
 char *cli_cmdline(const struct ctx *ctx);
 
-/* "SIGINT", "SIGTERM", "SIGHUP" for the stop signals; "a signal" otherwise. */
+/* "SIGINT", "SIGQUIT", "SIGRTMIN+1": the name of a stop signal (runner_signal_name). */
 const char *cli_signal_name(int sig);
 
 /* Is stderr a terminal (progress lines are shown only then)? */
@@ -95,6 +95,13 @@ bool cli_debugfs_given(const struct ctx *ctx);
 enum {
 	CLI_NEED_DEBUGFS = 1 << 0, /* sched/features, sched/debug */
 	CLI_NEED_TRACEFS = 1 << 1, /* sched tracepoints (--trace) */
+	/*
+	 * The command takes the features journal itself (ab, features set): a
+	 * live owner is refused there, so it is not warned about here.
+	 */
+	CLI_CHANGES_FEATURES = 1 << 2,
+	/* The command is the on-demand recovery (features restore): no check here. */
+	CLI_RECOVERS_FEATURES = 1 << 3,
 };
 
 /*
@@ -102,7 +109,11 @@ enum {
  * features, called right after its options are parsed: as root with the
  * standard debugfs (no --debugfs, no WAKEBENCH_ROOT), what `need` names and
  * is not mounted is mounted in a private mount namespace, said once on
- * stderr. Returns 0, or an exit status when the command must not go on.
+ * stderr. Then the features journal: one left by a wakebench that is gone
+ * (a crash, SIGKILL) is restored and removed, with a warning saying so; a
+ * live owner's is warned about (its toggles are under way). An empty
+ * --debugfs is exit 2. Returns 0, or an exit status when the command must
+ * not go on (the restore failed: the journal is kept).
  */
 int cli_kernel_prepare(struct ctx *ctx, const char *cmd, unsigned need);
 

@@ -28,8 +28,9 @@
  * adjusted over all of them.
  *
  * Safety: the features journal (sys/features.h) is in place before the
- * first write and removed after the restore; SIGINT, SIGTERM and SIGHUP
- * only set a flag (runner_signals_install), so every exit path restores.
+ * first write and removed after the restore; every catchable terminating
+ * signal (SIGINT, SIGQUIT, SIGPIPE of `ab | head`, ...) only sets a flag
+ * (runner_signals_install), so every exit path restores.
  */
 #include "cli/cli.h"
 #include "cli/experiment.h"
@@ -160,22 +161,10 @@ struct ab_state {
 	struct stats_seq engine; /* the engine: units, looks, levels, stopping */
 };
 
-/*
- * Set by SIGPIPE: nobody reads stdout or stderr any more (`wakebench ab |
- * head`). The default action would kill wakebench with a feature toggled;
- * instead the run stops like on a stop signal and restores.
- */
-static volatile sig_atomic_t output_gone;
-
-static void on_sigpipe(int sig)
-{
-	(void)sig;
-	output_gone = 1;
-}
-
+/* A stop signal arrived (SIGPIPE too: `wakebench ab | head`): restore and end. */
 static bool stopping(void)
 {
-	return runner_stop_signal() || output_gone;
+	return runner_stop_signal() != 0;
 }
 
 /* ---- order ---- */
@@ -1056,7 +1045,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	st.ap = &ap;
 	st.spec = &spec;
 
-	rc = cli_kernel_prepare(ctx, "ab", CLI_NEED_DEBUGFS | (pp.trace ? CLI_NEED_TRACEFS : 0));
+	rc = cli_kernel_prepare(ctx, "ab", CLI_NEED_DEBUGFS | CLI_CHANGES_FEATURES |
+					       (pp.trace ? CLI_NEED_TRACEFS : 0));
 	if (!rc)
 		rc = check_features(&st, &ap.features);
 	if (rc) {
@@ -1072,14 +1062,6 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	spec.nprobes = ps.n;
 
 	runner_signals_install();
-	{
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_sigpipe;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGPIPE, &sa, NULL);
-	}
 	/* The journal goes in place before anything is written. */
 	if (features_session_begin(&st.fs, ctx->debugfs, ctx->state_dir, why, sizeof(why))) {
 		error("ab: %s", why);
@@ -1202,8 +1184,7 @@ out_restore:
 		status = "interrupted";
 		warning("ab: stopped by %s after %zu complete %s", cli_signal_name(sig),
 			complete_units(&st), unit_word(&st, complete_units(&st)));
-	} else if (ret || st.setup_failed || st.ex.store_failed || output_gone ||
-		   !complete_units(&st)) {
+	} else if (ret || st.setup_failed || st.ex.store_failed || !complete_units(&st)) {
 		status = "failed";
 	} else {
 		status = "complete";

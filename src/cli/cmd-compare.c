@@ -30,6 +30,7 @@
 #include "stats/stats.h"
 #include "store/store.h"
 #include "sys/env.h"
+#include "sys/features.h"
 #include "util/text.h"
 #include "workloads/workload.h"
 
@@ -1229,6 +1230,48 @@ static int parse_by(const char *by, struct compare *c)
 	return -1;
 }
 
+/* Add the names of a stored feature vector to known (skipped when it is not one). */
+static void add_feature_names(struct features *known, const char *vector)
+{
+	struct features f;
+	size_t i;
+
+	if (!vector || features_parse(vector, &f, NULL, 0))
+		return;
+	for (i = 0; i < f.n && known->n < FEATURES_MAX; i++)
+		if (features_find(known, f.name[i]) < 0)
+			memcpy(known->name[known->n++], f.name[i], FEATURE_NAME_MAX);
+}
+
+/*
+ * by feature: a NAME that no matching experiment knows is a typo, not one
+ * group "unknown". Exit 2 with the names the experiments have (or, when
+ * none recorded any, the running kernel's). Silent when nothing is known.
+ * Returns -1 when the name was refused (said on stderr).
+ */
+static int check_feature_name(const struct compare *c)
+{
+	struct features known;
+	char names[FEATURES_LINE_MAX], why[512];
+	size_t i;
+
+	memset(&known, 0, sizeof(known));
+	for (i = 0; i < c->nparts; i++) {
+		if (strcmp(c->parts[i].value, "unknown"))
+			return 0;
+		add_feature_names(&known, c->parts[i].features_rest);
+		add_feature_names(&known, env_get(&c->parts[i].env, "sched.features_debug"));
+	}
+	if (!known.n && features_read(cli_default_debugfs, &known, why, sizeof(why)))
+		return 0;
+	if (!known.n)
+		return 0;
+	features_names(&known, names, sizeof(names));
+	return error("compare: option '--by': no scheduler feature '%s' in the matching "
+		     "experiments, allowed feature:NAME with one of: %s",
+		     c->feature, names);
+}
+
 /* Exit 2 unless the baseline names a group; list the groups that exist. */
 static int pick_baseline(struct compare *c, const char *want)
 {
@@ -1298,6 +1341,10 @@ static int run_compare(struct store *st, const struct compare_params *p,
 	wl = workload_find(c.workload);
 	c.better = wl && wl->better ? wl->better : BETTER_HIGHER;
 	c.unit = xasprintf("%s %s/s", c.workload, wl && wl->op_name ? wl->op_name : "ops");
+	if (c.by == BY_FEATURE && check_feature_name(&c)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	form_groups(&c, p->pool);
 	if (pick_baseline(&c, p->baseline)) {
 		ret = EXIT_USAGE;

@@ -4,9 +4,10 @@
  * show prints the kernel's own line (the form to paste into a bug report);
  * set changes features on purpose and persistently (the journal protects
  * only the window of the write itself) and prints how to undo it; restore
- * puts back what a crashed wakebench left changed. Every subcommand first
- * recovers a journal whose owner is gone, because any command that touches
- * features must leave the kernel as the user had it.
+ * puts back what a crashed wakebench left changed. Like every command that
+ * reads or writes features, show and set first recover a journal whose
+ * owner is gone (cli_kernel_prepare(), the one way in); restore is that
+ * recovery on demand, and says what it found.
  *
  * Under kernel lockdown the file cannot even be read: show decodes the
  * state read-only from sched/debug and the kernel's BTF, prints it, and
@@ -50,26 +51,6 @@ static const char *source_name(enum features_source s)
 	return "none";
 }
 
-/* Recover a dead owner's journal; a live owner is only mentioned. */
-static int recover_first(const struct ctx *ctx, bool quiet_busy)
-{
-	enum features_fail fail = FEATURES_OK;
-	char why[2048];
-	pid_t owner = 0;
-	int rc;
-
-	rc = features_recover(ctx->state_dir, &owner, &fail, why, sizeof(why));
-	if (rc < 0) {
-		error("%s", why);
-		return features_fail_exit(fail);
-	}
-	if (rc == 1 && !quiet_busy)
-		warning("wakebench pid %d is changing the scheduler features right now and will "
-			"restore them when it ends",
-			(int)owner);
-	return 0;
-}
-
 static void print_json(const struct features *f, const char *debugfs, const char *why)
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
@@ -102,11 +83,7 @@ static int features_show(const struct ctx *ctx)
 {
 	struct features f;
 	char why[2048], btf[PATH_MAX], line[FEATURES_LINE_MAX];
-	int rc;
 
-	rc = recover_first(ctx, false);
-	if (rc)
-		return rc;
 	btf_path(ctx, btf, sizeof(btf));
 	if (features_read_any(ctx->debugfs, btf[0] ? btf : NULL, &f, why, sizeof(why))) {
 		error("%s", why);
@@ -133,13 +110,7 @@ static int features_set(const struct ctx *ctx, const char **tokens, size_t n)
 	char why[4096];
 	bool seen[FEATURES_MAX] = { false };
 	size_t i, changed = 0;
-	int rc;
 
-	if (!n)
-		die_usage("features: 'set' needs a feature name (NAME or NO_NAME)");
-	rc = recover_first(ctx, true);
-	if (rc)
-		return rc;
 	if (features_read(ctx->debugfs, &live, why, sizeof(why))) {
 		error("%s", why);
 		return features_fail_exit(live.fail);
@@ -228,6 +199,7 @@ int cmd_features(int argc, const char **argv, struct ctx *ctx)
 	struct opt_group groups[1];
 	struct opts_result res;
 	const char *sub;
+	unsigned need;
 	int rc;
 
 	groups[0] = cli_common_group_for(ctx, COMMON_FORMAT | COMMON_DEBUGFS | COMMON_VERBOSITY,
@@ -236,22 +208,32 @@ int cmd_features(int argc, const char **argv, struct ctx *ctx)
 		  &res, ctx);
 	cli_require_format("features", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
 	sub = res.npos ? res.pos[0] : "show";
-	rc = cli_kernel_prepare(ctx, "features", CLI_NEED_DEBUGFS);
-	if (rc)
-		return rc;
 	if (!strcmp(sub, "show")) {
 		if (res.npos > 1)
 			die_usage("features: 'show' takes no arguments, got '%s'", res.pos[1]);
-		rc = features_show(ctx);
+		need = 0;
 	} else if (!strcmp(sub, "set")) {
-		rc = features_set(ctx, res.pos + 1, res.npos - 1);
+		if (res.npos < 2)
+			die_usage("features: 'set' needs a feature name (NAME or NO_NAME)");
+		need = CLI_CHANGES_FEATURES;
 	} else if (!strcmp(sub, "restore")) {
 		if (res.npos > 1)
 			die_usage("features: 'restore' takes no arguments, got '%s'", res.pos[1]);
-		rc = features_restore_cmd(ctx);
+		need = CLI_RECOVERS_FEATURES;
 	} else {
 		die_usage("features: unknown subcommand '%s', allowed show|set|restore", sub);
 	}
+	/* the way in restores what a dead wakebench left changed (not for restore: that is it) */
+	rc = cli_kernel_prepare(ctx, "features", CLI_NEED_DEBUGFS | need);
+	if (rc)
+		goto out;
+	if (!strcmp(sub, "show"))
+		rc = features_show(ctx);
+	else if (!strcmp(sub, "set"))
+		rc = features_set(ctx, res.pos + 1, res.npos - 1);
+	else
+		rc = features_restore_cmd(ctx);
+out:
 	opts_result_release(&res);
 	opts_release(groups, ARRAY_SIZE(groups));
 	return rc;

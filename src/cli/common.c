@@ -4,8 +4,8 @@
  * store path rule, and the provenance command line.
  */
 #include "cli/cli.h"
+#include "runner/runner.h"
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,13 +190,5 @@ bool cli_progress_enabled(const struct ctx *ctx)
 
 const char *cli_signal_name(int sig)
 {
-	switch (sig) {
-	case SIGINT:
-		return "SIGINT";
-	case SIGTERM:
-		return "SIGTERM";
-	case SIGHUP:
-		return "SIGHUP";
-	}
-	return "a signal";
+	return runner_signal_name(sig);
 }

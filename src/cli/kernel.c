@@ -7,8 +7,15 @@
  * Mounting is skipped when --debugfs names a directory (that mount is used
  * as it is), when WAKEBENCH_ROOT points the probes at a fake tree, and when
  * not root (the commands then say what is missing and how to mount it).
+ *
+ * Then the one check of the features journal on the way into every such
+ * command (after the mounts, so that the journal's debugfs is reachable):
+ * a journal whose owner is gone means a wakebench died with features
+ * changed, and nothing may read or measure the kernel before they are put
+ * back (sys/features.h, features_recover()).
  */
 #include "cli/cli.h"
+#include "sys/features.h"
 #include "sys/mounts.h"
 
 #include <stdio.h>
@@ -62,6 +69,29 @@ static void mount_missing(const struct ctx *ctx, const char *cmd, unsigned want)
 		     cmd, names);
 }
 
+/* A dead owner's journal is restored first; a live owner is mentioned. */
+static int journal_check(const struct ctx *ctx, const char *cmd, unsigned need)
+{
+	enum features_fail fail = FEATURES_OK;
+	char why[2048];
+	pid_t owner = 0;
+	int rc;
+
+	if (need & CLI_RECOVERS_FEATURES)
+		return 0;
+	rc = features_recover(ctx->state_dir, &owner, &fail, why, sizeof(why));
+	if (rc < 0) {
+		error("%s: %s", cmd, why);
+		return features_fail_exit(fail);
+	}
+	if (rc == 1 && !(need & CLI_CHANGES_FEATURES))
+		warning("%s: wakebench pid %d is changing the scheduler features right now and "
+			"will restore them when it ends: what is read or measured meanwhile is "
+			"under its changes",
+			cmd, (int)owner);
+	return 0;
+}
+
 int cli_kernel_prepare(struct ctx *ctx, const char *cmd, unsigned need)
 {
 	unsigned want = 0;
@@ -70,6 +100,10 @@ int cli_kernel_prepare(struct ctx *ctx, const char *cmd, unsigned need)
 		want |= MOUNTS_DEBUGFS;
 	if (need & CLI_NEED_TRACEFS)
 		want |= MOUNTS_TRACEFS;
+	if (!*ctx->debugfs)
+		die_usage("%s: option '--debugfs': empty directory name, allowed the directory "
+			  "where debugfs is mounted (default %s)",
+			  cmd, cli_default_debugfs);
 	mount_missing(ctx, cmd, want);
-	return 0;
+	return journal_check(ctx, cmd, need);
 }

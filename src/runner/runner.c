@@ -165,26 +165,90 @@ static void on_stop_signal(int sig)
 	errno = saved;
 }
 
+/*
+ * Every signal whose default action ends the process and that a handler can
+ * take without harm. Left out: SIGKILL and SIGSTOP (cannot be caught), and
+ * the faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP): returning from
+ * their handler re-runs the faulting instruction. SIGABRT is taken too: an
+ * abort() still ends the process after the handler returns, a `kill -ABRT`
+ * restores first. SIGALRM is the instances' stop timer, but in the parent
+ * (which never arms one) a stray one is a stop like any other; SIGPIPE is
+ * `wakebench ... | head`: nobody reads the results any more.
+ */
+static const int stop_sigs[] = {
+	SIGHUP,	 SIGINT,  SIGQUIT,   SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,   SIGPWR,  SIGSYS,	 SIGABRT,
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+
+void runner_stop_sigset(sigset_t *set)
+{
+	size_t i;
+	int s;
+
+	sigemptyset(set);
+	for (i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		sigaddset(set, stop_sigs[i]);
+	/* real-time signals end the process by default too (glibc keeps its own below SIGRTMIN) */
+	for (s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaddset(set, s);
+}
+
 void runner_signals_install(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
-	size_t i;
+	sigset_t set;
+	int s;
 
 	if (stop_pipe[0] < 0 && pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		stop_pipe[0] = stop_pipe[1] = -1;
 
+	runner_stop_sigset(&set);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
+	/* one handler at a time: the first signal is the one that counts */
+	sa.sa_mask = set;
 	sa.sa_flags = 0; /* no SA_RESTART: a blocking call returns EINTR */
-	for (i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (s = 1; s < NSIG; s++) {
+		struct sigaction old;
+
+		if (sigismember(&set, s) != 1)
+			continue;
+		/* `nohup wakebench ab ...` must outlive the terminal: a hangup it ignores */
+		if (s == SIGHUP && !sigaction(s, NULL, &old) && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(s, &sa, NULL);
+	}
 }
 
 int runner_stop_signal(void)
 {
 	return stop_signal;
+}
+
+const char *runner_signal_name(int sig)
+{
+	static char names[NSIG][24];
+	const char *abbrev;
+
+	if (sig <= 0 || sig >= NSIG)
+		return "a signal";
+	if (names[sig][0])
+		return names[sig];
+	abbrev = sigabbrev_np(sig);
+	if (sig == SIGRTMIN)
+		snprintf(names[sig], sizeof(names[sig]), "SIGRTMIN");
+	else if (sig == SIGRTMAX)
+		snprintf(names[sig], sizeof(names[sig]), "SIGRTMAX");
+	else if (sig > SIGRTMIN && sig < SIGRTMAX)
+		snprintf(names[sig], sizeof(names[sig]), "SIGRTMIN+%d", sig - SIGRTMIN);
+	else if (abbrev)
+		snprintf(names[sig], sizeof(names[sig]), "SIG%s", abbrev);
+	else
+		snprintf(names[sig], sizeof(names[sig]), "signal %d", sig);
+	return names[sig];
 }
 
 static void on_alarm(int sig)
@@ -541,25 +605,32 @@ static double tv_s(const struct timeval *tv)
 static void instance_main(struct instance_ctx *ic, pid_t parent, const sigset_t *orig_mask,
 			  int ready_rd, int start_wr)
 {
-	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 	struct rusage self, children;
-	sigset_t mask;
+	sigset_t mask, stops;
 	char name[16];
-	size_t i;
-	int rc;
+	int rc, s;
 
 	if (die_with_parent(parent))
 		_exit(1);
 	close(ready_rd);
 	close(start_wr);
 
-	/* The parent kills the tasks; Ctrl-C is for the parent alone. */
+	/*
+	 * The parent kills the tasks; Ctrl-C, Ctrl-\ and the other stop signals
+	 * are for the parent alone (they arrive blocked, inherited from it, so
+	 * none reaches the parent's handler here). SIGPIPE gets its default
+	 * back for the workload to set as it needs.
+	 */
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = SIG_IGN;
-	for (i = 0; i < ARRAY_SIZE(ignored); i++)
-		sigaction(ignored[i], &sa, NULL);
+	runner_stop_sigset(&stops);
+	for (s = 1; s < NSIG; s++) {
+		if (sigismember(&stops, s) != 1 || s == SIGALRM)
+			continue;
+		sa.sa_handler = s == SIGPIPE ? SIG_DFL : SIG_IGN;
+		sigaction(s, &sa, NULL);
+	}
 	sa.sa_handler = on_sigchld; /* until the start: see instance_ready() */
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = on_alarm;
@@ -858,10 +929,8 @@ static void fail_interrupted(struct sample *s)
 {
 	int sig = runner_stop_signal();
 
-	const char *abbrev = sig ? sigabbrev_np(sig) : NULL;
-
-	if (abbrev)
-		sample_fail(s, SAMPLE_INTERRUPTED, "interrupted by SIG%s", abbrev);
+	if (sig)
+		sample_fail(s, SAMPLE_INTERRUPTED, "interrupted by %s", runner_signal_name(sig));
 	else
 		sample_fail(s, SAMPLE_INTERRUPTED, "interrupted by a signal");
 }
@@ -1061,17 +1130,13 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 	st.exited = xcalloc(st.n, sizeof(*st.exited));
 
 	/* Stop signals and SIGCHLD are only taken while sleeping in ppoll(). */
-	sigemptyset(&block);
+	runner_stop_sigset(&block);
 	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &orig_mask);
 	st.wait_mask = orig_mask;
-	sigdelset(&st.wait_mask, SIGCHLD);
-	sigdelset(&st.wait_mask, SIGINT);
-	sigdelset(&st.wait_mask, SIGTERM);
-	sigdelset(&st.wait_mask, SIGHUP);
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&block, s) == 1)
+			sigdelset(&st.wait_mask, s);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigchld;
 	sigemptyset(&sa.sa_mask);

@@ -86,19 +86,30 @@ int runner_check(const struct run_spec *spec, char *err, size_t errlen);
  * status may be SAMPLE_FAILED or SAMPLE_INTERRUPTED with a reason), -1 on a
  * setup error that was already reported. No workload process is left when
  * it returns. out->index and out->warmup are kept; everything else is
- * filled. Call it from the thread that should receive SIGINT/SIGTERM/SIGHUP
+ * filled. Call it from the thread that should receive the stop signals
  * (they are blocked except while it sleeps); the calling process is a child
  * subreaper during the call, so that orphaned workload tasks are reaped.
  */
 int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct sample *out);
 
 /*
- * SIGINT, SIGTERM and SIGHUP set a flag (the handler does nothing else).
- * runner_stop_signal() returns the first such signal received, or 0. A
- * sample in progress is stopped within a second and marked interrupted.
+ * The stop signals: every catchable signal whose default action ends the
+ * process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+ * SIGPIPE, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSYS,
+ * SIGABRT, SIGSTKFLT, the real-time signals), except the faults (SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, SIGTRAP). runner_signals_install() makes each of
+ * them set a flag (the handler does nothing else), so that whatever was
+ * changed (the scheduler features) is put back on the way out. A SIGHUP
+ * ignored on entry (nohup) stays ignored: it cannot end the process.
+ * runner_stop_signal() returns the first one received, or 0. A sample in
+ * progress is stopped within a second and marked interrupted; workload
+ * tasks ignore them (the parent stops them).
  */
+void runner_stop_sigset(sigset_t *set);
 void runner_signals_install(void);
 int runner_stop_signal(void);
+/* "SIGQUIT", "SIGRTMIN+2": the name of a signal number. */
+const char *runner_signal_name(int sig);
 
 /* The CPUs this process may run on (sched_getaffinity), ascending. */
 int runner_allowed_cpus(int *cpus, int max);

@@ -616,7 +616,7 @@ int features_journal_write(const char *path, const struct features_journal *j, c
 			 (int)j->pid, j->start_ticks, j->started_realtime_ns, j->boot_id,
 			 j->debugfs, orig);
 	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		e = errno;
 		free(text);
@@ -646,18 +646,45 @@ int features_journal_write(const char *path, const struct features_journal *j, c
 	return 0;
 }
 
+/* The largest journal: the fixed keys, a debugfs path and the longest feature line. */
+#define JOURNAL_MAX (4096 + FEATURES_LINE_MAX)
+
+/* The journal's text, not following a symbolic link; NULL with errno. */
+static char *journal_slurp(const char *path)
+{
+	char *text;
+	ssize_t n;
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	text = xmalloc(JOURNAL_MAX + 1);
+	n = read_full(fd, text, JOURNAL_MAX + 1);
+	e = errno;
+	close(fd);
+	if (n < 0 || n > JOURNAL_MAX) {
+		free(text);
+		errno = n < 0 ? e : EFBIG;
+		return NULL;
+	}
+	text[n] = '\0';
+	return text;
+}
+
 int features_journal_read(const char *path, struct features_journal *j, char *why,
 			  size_t whylen)
 {
-	char *text = NULL, *line, *save = NULL;
+	char *text, *line, *save = NULL;
 	int have = 0;
 
 	memset(j, 0, sizeof(*j));
-	if (read_file(path, &text, NULL)) {
+	text = journal_slurp(path);
+	if (!text) {
 		if (errno == ENOENT)
 			return 1;
 		return fail_with(NULL, FEATURES_IO, why, whylen, "cannot read '%s': %s", path,
-				 strerror(errno));
+				 errno == ELOOP ? "it is a symbolic link" : strerror(errno));
 	}
 	if (strncmp(text, JOURNAL_MAGIC "\n", strlen(JOURNAL_MAGIC) + 1)) {
 		free(text);
@@ -698,7 +725,16 @@ int features_journal_read(const char *path, struct features_journal *j, char *wh
 	return 0;
 }
 
-/* mkdir -p with 0700 for what it creates; refuses a directory others may write. */
+/*
+ * The state directory holds the lock and the journal that decide what is
+ * written to the kernel, so it must be ours alone: created 0700 when absent
+ * (its missing parents too), and an existing one is refused, never
+ * repaired, if it is a symbolic link (lstat: a link to a directory would
+ * carry the files, and any chmod, to its target), not a directory, not
+ * owned by the effective uid, or writable by group or others (a shared
+ * 1777 directory must not become 0700). Files in it are opened with
+ * O_NOFOLLOW.
+ */
 static int state_dir_prepare(const char *dir, char *why, size_t whylen)
 {
 	char buf[PATH_MAX];
@@ -716,21 +752,33 @@ static int state_dir_prepare(const char *dir, char *why, size_t whylen)
 					 strerror(errno));
 		buf[i] = '/';
 	}
-	if (mkdir(buf, 0700) && errno != EEXIST)
+	/* mkdir(2) does not follow a symbolic link in the last component */
+	if (mkdir(dir, 0700) && errno != EEXIST)
 		return fail_with(NULL, errno == EACCES ? FEATURES_NOT_ROOT : FEATURES_IO, why,
-				 whylen, "cannot create state directory '%s': %s", buf,
+				 whylen, "cannot create state directory '%s': %s", dir,
 				 strerror(errno));
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+	if (lstat(dir, &st))
 		return fail_with(NULL, FEATURES_IO, why, whylen,
-				 "state directory '%s' is not a directory", dir);
+				 "cannot check state directory '%s': %s", dir, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return fail_with(NULL, FEATURES_IO, why, whylen,
+				 "refusing state directory '%s': it is a symbolic link (point "
+				 "WAKEBENCH_STATE_DIR at the directory itself)",
+				 dir);
+	if (!S_ISDIR(st.st_mode))
+		return fail_with(NULL, FEATURES_IO, why, whylen,
+				 "refusing state directory '%s': it is not a directory", dir);
 	if (st.st_uid != geteuid())
 		return fail_with(NULL, FEATURES_IO, why, whylen,
-				 "state directory '%s' belongs to uid %u, not to us", dir,
-				 (unsigned)st.st_uid);
-	if ((st.st_mode & 077) && chmod(dir, 0700))
+				 "refusing state directory '%s': it belongs to uid %u, not to uid "
+				 "%u",
+				 dir, (unsigned)st.st_uid, (unsigned)geteuid());
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
 		return fail_with(NULL, FEATURES_IO, why, whylen,
-				 "cannot make state directory '%s' private: %s", dir,
-				 strerror(errno));
+				 "refusing state directory '%s': it is writable by %s (mode %04o; "
+				 "use a directory only its owner can write)",
+				 dir, st.st_mode & S_IWOTH ? "others" : "its group",
+				 (unsigned)(st.st_mode & 07777));
 	return 0;
 }
 
@@ -741,7 +789,7 @@ static int state_lock(const char *state_dir, char *why, size_t whylen)
 	int fd;
 
 	path_join(path, sizeof(path), state_dir, "features.lock");
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return fail_with(NULL, FEATURES_IO, why, whylen, "cannot open '%s': %s", path,
 				 strerror(errno));
@@ -839,7 +887,7 @@ int features_recover(const char *state_dir, pid_t *owner, enum features_fail *fa
 		*fail = FEATURES_OK;
 	/* No journal, nothing to do: show works without a writable state directory. */
 	features_journal_path(state_dir, path, sizeof(path));
-	if (stat(path, &st) && (errno == ENOENT || errno == ENOTDIR))
+	if (lstat(path, &st) && (errno == ENOENT || errno == ENOTDIR))
 		return 0;
 	if (access(state_dir, W_OK | X_OK) && errno == EACCES) {
 		/* Not ours to recover (not root): the features file will say so too. */

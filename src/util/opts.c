@@ -7,6 +7,7 @@
 #include "util/opts.h"
 #include "util/util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -209,6 +210,12 @@ static const char *type_word(enum opt_type t)
 	}
 }
 
+/* What a parser's -1 means: too large to hold (ERANGE) is out of range, not malformed. */
+static const char *parse_failure(enum opt_type t)
+{
+	return errno == ERANGE ? "value out of range:" : type_word(t);
+}
+
 static int set_value(const char *cmd, const struct opt *o, void *base, const char *val)
 {
 	void *p = field(o, base);
@@ -223,28 +230,28 @@ static int set_value(const char *cmd, const struct opt *o, void *base, const cha
 		return 0;
 	case OPT_UINT:
 		if (parse_u64(val, &u))
-			return bad_value(cmd, o, val, type_word(o->type));
+			return bad_value(cmd, o, val, parse_failure(o->type));
 		if (check_range(cmd, o, val, (double)u))
 			return -1;
 		*(uint64_t *)p = u;
 		return 0;
 	case OPT_DURATION:
 		if (parse_duration_ns(val, &u))
-			return bad_value(cmd, o, val, type_word(o->type));
+			return bad_value(cmd, o, val, parse_failure(o->type));
 		if (check_range(cmd, o, val, (double)u))
 			return -1;
 		*(uint64_t *)p = u;
 		return 0;
 	case OPT_SIZE:
 		if (parse_size(val, &u))
-			return bad_value(cmd, o, val, type_word(o->type));
+			return bad_value(cmd, o, val, parse_failure(o->type));
 		if (check_range(cmd, o, val, (double)u))
 			return -1;
 		*(uint64_t *)p = u;
 		return 0;
 	case OPT_DOUBLE:
 		if (parse_double(val, &d))
-			return bad_value(cmd, o, val, type_word(o->type));
+			return bad_value(cmd, o, val, parse_failure(o->type));
 		if (check_range(cmd, o, val, d))
 			return -1;
 		*(double *)p = d;
@@ -259,7 +266,7 @@ static int set_value(const char *cmd, const struct opt *o, void *base, const cha
 		if (tmp[n - 1] == '%')
 			tmp[n - 1] = '\0';
 		if (parse_double(tmp, &d))
-			return bad_value(cmd, o, val, type_word(o->type));
+			return bad_value(cmd, o, val, parse_failure(o->type));
 		d /= 100.0;
 		if (check_range(cmd, o, val, d))
 			return -1;

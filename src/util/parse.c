@@ -2,7 +2,9 @@
  * parse.c: strict parsers for the values people type on the command line:
  * unsigned integers, decimals, durations with units, sizes with binary
  * multiples and CPU lists. Strict means the whole string must be consumed:
- * "5x" is an error, never 5.
+ * "5x" is an error, never 5; numbers are decimal ("0x10ms" is an error).
+ * A value too large to hold is told apart (errno ERANGE) from a malformed
+ * one (EINVAL), so that the caller can say "out of range".
  */
 #include "util/util.h"
 
@@ -14,17 +16,34 @@
 #include <string.h>
 #include <strings.h>
 
+/* -1 with errno: EINVAL for a malformed value, ERANGE for one too large. */
+static int malformed(void)
+{
+	errno = EINVAL;
+	return -1;
+}
+
+static int too_large(void)
+{
+	errno = ERANGE;
+	return -1;
+}
+
 int parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
 
 	if (!s || !*s || !isdigit((unsigned char)*s))
-		return -1;
+		return malformed();
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
+	if (*end)
+		return malformed();
+	if (errno == ERANGE)
+		return too_large();
+	if (errno)
+		return malformed();
 	*out = v;
 	return 0;
 }
@@ -35,27 +54,49 @@ int parse_double(const char *s, double *out)
 	double v;
 
 	if (!s || !*s || isspace((unsigned char)*s))
-		return -1;
+		return malformed();
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || *end || !isfinite(v))
-		return -1;
+	if (*end || end == s)
+		return malformed();
+	if (errno == ERANGE || isinf(v))
+		return too_large();
+	if (errno || !isfinite(v))
+		return malformed();
 	*out = v;
 	return 0;
 }
 
-/* Split "12.5ms" into a non-negative decimal and its suffix. */
+/*
+ * Split "12.5ms" into a non-negative decimal and its suffix. Only plain
+ * decimals: digits with at most one point (strtod's hexadecimal "0x10",
+ * exponents, "inf" are not numbers people mean to type here).
+ */
 static int split_number(const char *s, double *num, const char **suffix)
 {
-	char *end;
+	char buf[64];
+	size_t n = 0, digits = 0;
+	bool point = false;
 
-	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.'))
-		return -1;
+	if (!s)
+		return malformed();
+	for (; isdigit((unsigned char)s[n]) || (s[n] == '.' && !point); n++) {
+		if (s[n] == '.')
+			point = true;
+		else
+			digits++;
+	}
+	if (!digits)
+		return malformed();
+	if (n >= sizeof(buf))
+		return too_large();
+	memcpy(buf, s, n);
+	buf[n] = '\0';
 	errno = 0;
-	*num = strtod(s, &end);
-	if (errno || end == s || !isfinite(*num) || *num < 0)
-		return -1;
-	*suffix = end;
+	*num = strtod(buf, NULL);
+	if (errno == ERANGE || !isfinite(*num))
+		return too_large();
+	*suffix = s + n;
 	return 0;
 }
 
@@ -80,11 +121,11 @@ int parse_duration_ns(const char *s, uint64_t *out_ns)
 			continue;
 		ns = num * units[i].ns;
 		if (ns > 1e18)
-			return -1;
+			return too_large();
 		*out_ns = (uint64_t)llround(ns);
 		return 0;
 	}
-	return -1;
+	return malformed();
 }
 
 int parse_size(const char *s, uint64_t *out_bytes)
@@ -115,12 +156,14 @@ int parse_size(const char *s, uint64_t *out_bytes)
 		if (strcasecmp(suffix, units[i].suffix))
 			continue;
 		v = num * units[i].mult;
-		if (v > 1e18 || v != floor(v))
-			return -1;
+		if (v > 1e18)
+			return too_large();
+		if (v != floor(v))
+			return malformed();
 		*out_bytes = (uint64_t)v;
 		return 0;
 	}
-	return -1;
+	return malformed();
 }
 
 int parse_cpulist(const char *s, uint8_t *bitmap, size_t max_cpus)

@@ -59,8 +59,10 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /*
- * Parsers. Each returns 0 on success, -1 on a malformed value (nothing is
- * printed: the caller names the option). Range checks are the caller's.
+ * Parsers. Each returns 0 on success, -1 on a malformed value (errno
+ * EINVAL) or one too large to represent (errno ERANGE); nothing is printed:
+ * the caller names the option. Range checks are the caller's. Numbers are
+ * plain decimals: no sign, no hexadecimal, no exponent.
  */
 int parse_u64(const char *s, uint64_t *out);
 int parse_double(const char *s, double *out);

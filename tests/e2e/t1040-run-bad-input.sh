@@ -21,6 +21,13 @@ max=$(cat /proc/sys/fs/pipe-max-size)
 bad "$W run pipe -j 0 --no-store" "'--instances' \\(-j\\).*'0'" "-j 0"
 bad "$W run pipe -t 0 --no-store" "'--duration' \\(-t\\).*'0'" "-t 0"
 bad "$W run pipe -t 5x --no-store" "'--duration' \\(-t\\).*'5x'" "-t 5x"
+bad "$W run pipe -t 99999999999999h --no-store" "'--duration' \\(-t\\): value out of range: '99999999999999h', allowed 1ms\\.\\.24h" "-t too large to hold: out of range"
+bad "$W run pipe -n 99999999999999999999999 --no-store" "'--samples' \\(-n\\): value out of range: '9+', allowed 1\\.\\." "-n too large to hold: out of range"
+bad "$W run pipe -t 0x10ms --no-store" "'--duration' \\(-t\\): not a duration .*'0x10ms'" "-t 0x10ms (hexadecimal)"
+bad "$W run pipe --data-size 0x10 --no-store" "'--data-size': not a size .*'0x10'" "--data-size 0x10 (hexadecimal)"
+bad "$W run pipe --debugfs '' --no-store" "run: option '--debugfs': empty directory name" "--debugfs ''"
+bad "$W ab --feature NO_DELAY_DEQUEUE --debugfs '' --no-store" "ab: option '--debugfs': empty directory name" "ab --debugfs ''"
+bad "$W features --debugfs ''" "features: option '--debugfs': empty directory name" "features --debugfs ''"
 bad "$W run pipe --data-size 3 --no-store" "'--data-size'.*3" "--data-size 3"
 bad "$W run pipe --data-size 8k --no-store" "'--data-size'.*8" "--data-size 8k with packets"
 bad "$W run pipe --pipe-size $((max * 2)) --no-store" "'--pipe-size'.*$((max * 2))|'--pipe-size'.*$((max * 2 / 1024))" \

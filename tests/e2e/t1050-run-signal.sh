@@ -1,13 +1,15 @@
 #!/bin/sh
-# Ctrl-C (SIGINT) and SIGTERM during a run: no workload process is left, the
-# completed samples are printed and summarised, exit 130 / 143, and the
-# stored experiment says interrupted with its completed samples.
+# Ctrl-C (SIGINT), SIGTERM and every other catchable signal whose default
+# action ends the process (SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM,
+# SIGPIPE, ...) during a run: no workload process is left, the completed
+# samples are printed and summarised, exit 128 + the signal, and the stored
+# experiment says interrupted with its completed samples.
 . "$(dirname "$0")/lib.sh"
 
-# A background job of a non-interactive shell ignores SIGINT; give the
-# program the default disposition, as an interactive Ctrl-C would find it.
-if env --default-signal=INT true 2>/dev/null; then
-	launch() { env --default-signal=INT "$WAKEBENCH" "$@" >"$TMP/out" 2>"$TMP/err" & }
+# A background job of a non-interactive shell ignores SIGINT and SIGQUIT;
+# give the program the default dispositions, as a terminal would.
+if env --default-signal true 2>/dev/null; then
+	launch() { env --default-signal "$WAKEBENCH" "$@" >"$TMP/out" 2>"$TMP/err" & }
 else
 	skip_all "env --default-signal is not available"
 fi
@@ -31,7 +33,7 @@ stop() {
 	kill -"$1" $pid
 	wait $pid
 	is "$?" "$2" "$1: exit status $2"
-	sleep 1
+	# run reaps its workload before it exits: nothing to wait for
 	left=""
 	for k in $kids; do
 		[ -d /proc/$k ] && left="$left $k($(cat /proc/$k/comm 2>/dev/null))"
@@ -45,10 +47,16 @@ stop() {
 
 stop INT 130
 stop TERM 143
+stop QUIT 131
+stop HUP 129
+stop USR1 138
+stop USR2 140
+stop ALRM 142
+stop PIPE 141
 if command -v sqlite3 >/dev/null 2>&1; then
-	is "$(sqlite3 "$TMP/sig.db" "select count(*) from experiments where status = 'interrupted'")" 2 \
-		"both experiments are stored as interrupted"
-	ok "[ $(sqlite3 "$TMP/sig.db" 'select count(*) from samples') -ge 4 ]" \
+	is "$(sqlite3 "$TMP/sig.db" "select count(*) from experiments where status = 'interrupted'")" 8 \
+		"every experiment is stored as interrupted"
+	ok "[ $(sqlite3 "$TMP/sig.db" "select count(*) from samples where status = 'ok'") -ge 16 ]" \
 		"their completed samples are stored"
 else
 	skip "sqlite3 is not installed"

@@ -3,7 +3,9 @@
 # next command restores it and says so); SIGINT, SIGTERM and SIGHUP in the
 # warm-up, in a sample and at any moment (features restored, no workload
 # process left, completed samples stored); two ab at once (the second
-# refuses); kernel lockdown (exit 77 with the lockdown message).
+# refuses; run meanwhile warns); SIGKILL then run or env (they restore
+# first and say so); an unsafe state directory (refused); kernel lockdown (exit 77 with the lockdown message). The other
+# stop signals, and `ab | head`, are t2031's.
 . "$(dirname "$0")/lib.sh"
 with_kernel_mounts
 . "$(dirname "$0")/fakefs.sh"
@@ -29,6 +31,14 @@ wait_for() { # shell condition, up to 15 s
 toggled() { grep -q ' NO_DELAY_DEQUEUE ' "$D/sched/features" 2>/dev/null; }
 alive() { # pids that still exist
 	for k in $1; do [ -d /proc/$k ] && printf ' %s(%s)' "$k" "$(cat /proc/$k/comm 2>/dev/null)"; done
+}
+
+# the orphaned workload processes of a SIGKILLed ab (forked: same command line, with this test's $D)
+kill_orphans() {
+	for c in /proc/[0-9]*/cmdline; do
+		k=${c#/proc/}; k=${k%/cmdline}
+		[ "$k" != $$ ] && tr '\0' ' ' 2>/dev/null <"$c" | grep -q -- "--debugfs $D " && kill -KILL "$k" 2>/dev/null
+	done
 }
 
 # interrupt NAME SIGNAL STATUS SLEEP ab-options...: signal once the feature is toggled
@@ -68,11 +78,7 @@ pid=$!
 ok "wait_for toggled" "SIGKILL: the feature gets toggled"
 kill -KILL $pid
 wait $pid 2>/dev/null
-# its orphaned workload processes (forked: same command line, with this test's $D)
-for c in /proc/[0-9]*/cmdline; do
-	k=${c#/proc/}; k=${k%/cmdline}
-	[ "$k" != $$ ] && tr '\0' ' ' 2>/dev/null <"$c" | grep -q -- "--debugfs $D " && kill -KILL "$k" 2>/dev/null
-done
+kill_orphans
 ok "[ -e '$JOURNAL' ]" "SIGKILL: the journal is left behind"
 like "$(cat "$D/sched/features")" " NO_DELAY_DEQUEUE " "SIGKILL: the feature is still toggled"
 run_cmd wb features show --debugfs "$D"
@@ -81,6 +87,36 @@ like "$ERR" "restored the scheduler features that wakebench pid $pid .*no longer
 is "$OUT" "$ORIG" "after SIGKILL: shows the original"
 is "$(cat "$D/sched/features")" "$ORIG" "after SIGKILL: the file holds the original"
 ok "[ ! -e '$JOURNAL' ]" "after SIGKILL: the journal is gone"
+
+# SIGKILL, then a command that measures: `run` restores first, says so, and
+# measures with the features as the user had them (its fingerprint says so).
+launch ab --feature NO_DELAY_DEQUEUE -j 1 -t 3s --warmup 10ms -n 50 --debugfs "$D" --db "$db"
+pid=$!
+ok "wait_for toggled" "SIGKILL before run: the feature gets toggled"
+kill -KILL $pid
+wait $pid 2>/dev/null
+kill_orphans
+ok "[ -e '$JOURNAL' ]" "SIGKILL before run: the journal is left behind"
+run_cmd wb run pipe -j 1 -t 50ms -n 1 --warmup 0 --debugfs "$D" --db "$db" --format json
+is "$RC" 0 "run after SIGKILL exits 0"
+like "$ERR" "restored the scheduler features that wakebench pid $pid .*no longer running" "run after SIGKILL: says it restored first"
+is "$(cat "$D/sched/features")" "$ORIG" "run after SIGKILL: the file holds the original"
+ok "[ ! -e '$JOURNAL' ]" "run after SIGKILL: the journal is gone"
+is "$(printf '%s' "$OUT" | jq -r '.environment.start["sched.features"].value' | sed 's/ *$//')" \
+	"$(printf '%s' "$ORIG" | sed 's/ *$//')" "run after SIGKILL: measured with the original features"
+# the same for env, which reads them
+launch ab --feature NO_DELAY_DEQUEUE -j 1 -t 3s --warmup 10ms -n 50 --debugfs "$D" --no-store
+pid=$!
+ok "wait_for toggled" "SIGKILL before env: the feature gets toggled"
+kill -KILL $pid
+wait $pid 2>/dev/null
+kill_orphans
+run_cmd wb env --debugfs "$D" --format json
+is "$RC" 0 "env after SIGKILL exits 0"
+like "$ERR" "restored the scheduler features that wakebench pid $pid .*no longer running" "env after SIGKILL: says it restored first"
+is "$(printf '%s' "$OUT" | jq -r '.keys[] | select(.key == "sched.features") | .value' | sed 's/ *$//')" \
+	"$(printf '%s' "$ORIG" | sed 's/ *$//')" "env after SIGKILL: shows the original features"
+ok "[ ! -e '$JOURNAL' ]" "env after SIGKILL: the journal is gone"
 
 # Two ab at once: the second refuses; the first is undisturbed.
 launch ab --feature NO_DELAY_DEQUEUE -j 1 -t 1s --warmup 10ms -n 50 --debugfs "$D" --no-store
@@ -91,18 +127,30 @@ is "$RC" 1 "the second ab exits 1"
 like "$ERR" "another wakebench \(pid $first, started .*\) is changing the scheduler features; refusing to interleave toggles" "and says why"
 like "$(cat "$D/sched/features")" " PREEMPT_SHORT " "the second ab toggled nothing"
 is "$(sed -n 's/^pid=//p' "$JOURNAL")" "$first" "the journal still belongs to the first"
+# run meanwhile: it measures, and says whose toggles are under way
+run_cmd wb run pipe -j 1 -t 50ms -n 1 --warmup 0 --debugfs "$D" --no-store
+is "$RC" 0 "run while an ab toggles: exits 0"
+like "$ERR" "run: wakebench pid $first is changing the scheduler features right now" "run while an ab toggles: says so"
+is "$(sed -n 's/^pid=//p' "$JOURNAL")" "$first" "run leaves the live owner's journal alone"
 kill -TERM $first
 wait $first
 is "$(cat "$D/sched/features")" "$ORIG" "the first restores on SIGTERM"
 
-# Nobody reads the output any more (`ab | head -n 1`): SIGPIPE must not kill
-# ab with the feature toggled; it stops, restores and leaves no journal.
-( "$WAKEBENCH" ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms --warmup 10ms -n 3 --debugfs "$D" \
-	--no-store 2>"$TMP/err"; echo $? >"$TMP/rc" ) | head -n 1 >/dev/null
-is "$(cat "$D/sched/features")" "$ORIG" "closed stdout: features restored as found"
-ok "[ ! -e '$JOURNAL' ]" "closed stdout: no journal left"
-isnt_sigpipe() { [ "$(cat "$TMP/rc")" != 141 ]; }
-ok isnt_sigpipe "closed stdout: not killed by SIGPIPE (exit $(cat "$TMP/rc"))"
+# A state directory that is a symbolic link, or writable by others, is
+# refused before anything is written, and never chmod'ed (nor its target).
+mkdir "$TMP/target" && chmod 755 "$TMP/target" && ln -s "$TMP/target" "$TMP/link"
+run_cmd env WAKEBENCH_STATE_DIR="$TMP/link" "$WAKEBENCH" ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 2 --debugfs "$D" --no-store
+is "$RC" 1 "state dir symlink: ab exits 1"
+like "$ERR" "refusing state directory '$TMP/link': it is a symbolic link" "state dir symlink: says why"
+is "$(stat -c %a "$TMP/target")" 755 "state dir symlink: the target keeps its mode"
+ok "[ -z \"\$(ls -A '$TMP/target')\" ]" "state dir symlink: nothing created in the target"
+is "$(cat "$D/sched/features")" "$ORIG" "state dir symlink: nothing toggled"
+mkdir "$TMP/shared" && chmod 1777 "$TMP/shared"
+run_cmd env WAKEBENCH_STATE_DIR="$TMP/shared" "$WAKEBENCH" features set NO_DELAY_DEQUEUE --debugfs "$D"
+is "$RC" 1 "state dir 1777: features set exits 1"
+like "$ERR" "refusing state directory '$TMP/shared': it is writable by others \(mode 1777" "state dir 1777: says why"
+is "$(stat -c %a "$TMP/shared")" 1777 "state dir 1777: its mode is kept"
+is "$(cat "$D/sched/features")" "$ORIG" "state dir 1777: nothing toggled"
 
 # Lockdown: nothing runs, the message says lockdown, exit 77.
 fakefs_start locked --lockdown

@@ -1,7 +1,8 @@
 /*
  * t-features.c: the scheduler features parser on every fixture, token
  * validation, the failure classes, the restore journal (round trip, the
- * lock, owner liveness, recovery of a journal from another boot), and the
+ * lock, owner liveness, recovery of a journal from another boot), the state
+ * directory's checks (symlink, owner, mode; never chmod'ed), and the
  * read-only fallback: the sched/debug bitmask decoded with this machine's
  * BTF names (skipped where /sys/kernel/btf/vmlinux is missing).
  */
@@ -445,6 +446,164 @@ static void test_journal_saves_an_absolute_debugfs(void **state)
 	assert_int_not_equal(access(s.journal, F_OK), 0);
 }
 
+/* A debugfs stand-in (plain files) in tmpdir/dbg with "A NO_B". */
+static void make_plain_debugfs(char *dbg, size_t len)
+{
+	char dir[PATH_MAX + 32], file[PATH_MAX + 48];
+	FILE *f;
+
+	snprintf(dbg, len, "%s/dbg", tmpdir);
+	assert_int_equal(mkdir(dbg, 0700), 0);
+	snprintf(dir, sizeof(dir), "%s/sched", dbg);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(file, sizeof(file), "%s/features", dir);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("A NO_B \n", f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(lstat(path, &st), 0);
+	return st.st_mode & 07777;
+}
+
+/* A session must fail in sdir with why naming it and the reason; nothing is created. */
+static void assert_refused(const char *dbg, const char *sdir, const char *reason)
+{
+	struct features_session s;
+	char why[1024], lock[PATH_MAX + 32];
+
+	why[0] = '\0';
+	assert_int_equal(features_session_begin(&s, dbg, sdir, why, sizeof(why)), -1);
+	if (!strstr(why, sdir) || !strstr(why, reason))
+		fail_msg("'%s' does not name '%s' and '%s'", why, sdir, reason);
+	assert_int_equal(s.fail, FEATURES_IO);
+	snprintf(lock, sizeof(lock), "%s/features.lock", sdir);
+	assert_int_not_equal(access(lock, F_OK), 0);
+	snprintf(lock, sizeof(lock), "%s/features.journal", sdir);
+	assert_int_not_equal(access(lock, F_OK), 0);
+}
+
+/*
+ * The state directory is created 0700 when absent, and an existing one is
+ * refused, never chmod'ed, when it is a symbolic link (its target keeps its
+ * mode and gets no files), not a directory, writable by others (a 1777
+ * directory stays 1777) or by its group, or owned by another user.
+ */
+static void test_state_dir_is_ours_or_refused(void **state)
+{
+	struct features_session s;
+	char dbg[PATH_MAX], sdir[PATH_MAX + 16], target[PATH_MAX + 16], why[1024];
+
+	(void)state;
+	make_plain_debugfs(dbg, sizeof(dbg));
+
+	/* absent: created private, with its missing parents */
+	snprintf(sdir, sizeof(sdir), "%s/run/wb", tmpdir);
+	assert_int_equal(features_session_begin(&s, dbg, sdir, why, sizeof(why)), 0);
+	assert_int_equal(mode_of(sdir), 0700);
+	assert_int_equal(features_session_restore(&s, why, sizeof(why)), 0);
+
+	/* a symbolic link to a directory: refused, the target untouched */
+	snprintf(target, sizeof(target), "%s/target", tmpdir);
+	assert_int_equal(mkdir(target, 0755), 0);
+	assert_int_equal(chmod(target, 0755), 0);
+	snprintf(sdir, sizeof(sdir), "%s/link", tmpdir);
+	assert_int_equal(symlink(target, sdir), 0);
+	assert_refused(dbg, sdir, "symbolic link");
+	assert_int_equal(mode_of(target), 0755);
+	{
+		char lock[PATH_MAX + 32];
+
+		snprintf(lock, sizeof(lock), "%s/features.lock", target);
+		assert_int_not_equal(access(lock, F_OK), 0);
+	}
+	/* a dangling one too (mkdir must not create its target) */
+	snprintf(sdir, sizeof(sdir), "%s/dangling", tmpdir);
+	snprintf(target, sizeof(target), "%s/nowhere", tmpdir);
+	assert_int_equal(symlink(target, sdir), 0);
+	assert_refused(dbg, sdir, "symbolic link");
+	assert_int_not_equal(access(target, F_OK), 0);
+
+	/* not a directory */
+	snprintf(sdir, sizeof(sdir), "%s/file", tmpdir);
+	fclose(fopen(sdir, "w"));
+	assert_refused(dbg, sdir, "not a directory");
+
+	/* writable by others (a shared /tmp-like directory): refused, mode kept */
+	snprintf(sdir, sizeof(sdir), "%s/shared", tmpdir);
+	assert_int_equal(mkdir(sdir, 0700), 0);
+	assert_int_equal(chmod(sdir, 01777), 0);
+	assert_refused(dbg, sdir, "writable by others");
+	assert_int_equal(mode_of(sdir), 01777);
+
+	/* writable by its group */
+	snprintf(sdir, sizeof(sdir), "%s/group", tmpdir);
+	assert_int_equal(mkdir(sdir, 0700), 0);
+	assert_int_equal(chmod(sdir, 0770), 0);
+	assert_refused(dbg, sdir, "writable by its group");
+	assert_int_equal(mode_of(sdir), 0770);
+
+	/* a readable 0755 directory of ours is fine, and stays 0755 */
+	snprintf(sdir, sizeof(sdir), "%s/open", tmpdir);
+	assert_int_equal(mkdir(sdir, 0700), 0);
+	assert_int_equal(chmod(sdir, 0755), 0);
+	assert_int_equal(features_session_begin(&s, dbg, sdir, why, sizeof(why)), 0);
+	assert_int_equal(features_session_restore(&s, why, sizeof(why)), 0);
+	assert_int_equal(mode_of(sdir), 0755);
+
+	/* another user's (root can make one) */
+	if (geteuid() == 0) {
+		snprintf(sdir, sizeof(sdir), "%s/theirs", tmpdir);
+		assert_int_equal(mkdir(sdir, 0700), 0);
+		assert_int_equal(chown(sdir, 65534, 65534), 0);
+		assert_refused(dbg, sdir, "belongs to uid 65534");
+	}
+}
+
+/* A journal or lock that is a symbolic link is not followed. */
+static void test_state_files_are_not_followed(void **state)
+{
+	struct features_session s;
+	enum features_fail fail;
+	char dbg[PATH_MAX], sdir[PATH_MAX + 16], path[PATH_MAX + 48], other[PATH_MAX + 16];
+	char why[1024];
+	pid_t owner = 0;
+	FILE *f;
+
+	(void)state;
+	make_plain_debugfs(dbg, sizeof(dbg));
+	snprintf(sdir, sizeof(sdir), "%s/state", tmpdir);
+	assert_int_equal(mkdir(sdir, 0700), 0);
+	snprintf(other, sizeof(other), "%s/elsewhere", tmpdir);
+	f = fopen(other, "w");
+	assert_non_null(f);
+	fputs("wakebench-features-journal 1\n", f);
+	assert_int_equal(fclose(f), 0);
+
+	/* the journal: recovery refuses to read through the link */
+	features_journal_path(sdir, path, sizeof(path));
+	assert_int_equal(symlink(other, path), 0);
+	why[0] = '\0';
+	assert_int_equal(features_recover(sdir, &owner, &fail, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "symbolic link"));
+	assert_int_equal(unlink(path), 0);
+
+	/* the lock: not opened (nor created) through the link */
+	snprintf(path, sizeof(path), "%s/features.lock", sdir);
+	snprintf(other, sizeof(other), "%s/lock-target", tmpdir);
+	unlink(path); /* the recovery above created it */
+	assert_int_equal(symlink(other, path), 0);
+	why[0] = '\0';
+	assert_int_equal(features_session_begin(&s, dbg, sdir, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "features.lock"));
+	assert_int_not_equal(access(other, F_OK), 0);
+}
+
 static void write_debug(const char *dir, unsigned long long mask)
 {
 	char path[PATH_MAX + 32];
@@ -563,6 +722,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_recover_journal_of_a_reused_pid, make_tmpdir,
 						remove_tmpdir),
 		cmocka_unit_test_setup_teardown(test_journal_saves_an_absolute_debugfs, make_tmpdir,
+						remove_tmpdir),
+		cmocka_unit_test_setup_teardown(test_state_dir_is_ours_or_refused, make_tmpdir,
+						remove_tmpdir),
+		cmocka_unit_test_setup_teardown(test_state_files_are_not_followed, make_tmpdir,
 						remove_tmpdir),
 		cmocka_unit_test_setup_teardown(test_btf_decodes_the_debug_bitmask, make_tmpdir,
 						remove_tmpdir),

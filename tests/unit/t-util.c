@@ -3,6 +3,7 @@
  * lists) and the option-table parser: every option type, range checks, the
  * one-line error naming option, value and allowed range, and "seen" bits.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,11 @@ static void test_parse_u64(void **state)
 	assert_int_equal(parse_u64("18446744073709551615", &v), 0);
 	assert_true(v == UINT64_MAX);
 	assert_int_equal(parse_u64("18446744073709551616", &v), -1);
+	assert_int_equal(errno, ERANGE); /* too large, not malformed */
+	assert_int_equal(parse_u64("0x10", &v), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(parse_u64("010", &v), 0); /* decimal, leading zero and all */
+	assert_int_equal(v, 10);
 	assert_int_equal(parse_u64("-1", &v), -1);
 	assert_int_equal(parse_u64("4x", &v), -1);
 	assert_int_equal(parse_u64("4.5", &v), -1);
@@ -44,7 +50,12 @@ static void test_parse_duration(void **state)
 		{ "7ns", 7 },              { "1h", 3600000000000ULL }, { ".25s", 250000000ULL },
 		{ "1.5ms", 1500000ULL },   { "0", 0 },
 	};
-	static const char *const bad[] = { "5x", "", "s", "-1s", "1.2.3s", "5 s", "ms", "1e400s" };
+	/* only plain decimals: strtod's hexadecimal, exponents and "inf" are not durations */
+	static const char *const bad[] = { "5x",   "",	     "s",     "-1s",  "1.2.3s", "5 s",
+					   "ms",   "1e400s", "0x10ms", "0x10", "1e3ms",  "1e3",
+					   "infs", ".s",     "+5s",    " 5s",  "5s " };
+	static const char *const too_large[] = { "99999999999999h", "1000000001s",
+						 "99999999999999999999999999999999999999" };
 	uint64_t ns;
 	size_t i;
 
@@ -53,8 +64,16 @@ static void test_parse_duration(void **state)
 		assert_int_equal(parse_duration_ns(good[i].in, &ns), 0);
 		assert_true(ns == good[i].ns);
 	}
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		assert_int_equal(parse_duration_ns(bad[i], &ns), -1);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		errno = 0;
+		if (parse_duration_ns(bad[i], &ns) != -1 || errno != EINVAL)
+			fail_msg("'%s': not rejected as malformed (errno %d)", bad[i], errno);
+	}
+	for (i = 0; i < ARRAY_SIZE(too_large); i++) {
+		errno = 0;
+		if (parse_duration_ns(too_large[i], &ns) != -1 || errno != ERANGE)
+			fail_msg("'%s': not rejected as too large (errno %d)", too_large[i], errno);
+	}
 }
 
 static void test_parse_size(void **state)
@@ -77,6 +96,12 @@ static void test_parse_size(void **state)
 	assert_int_equal(parse_size("0.3", &b), -1); /* not a whole number of bytes */
 	assert_int_equal(parse_size("4q", &b), -1);
 	assert_int_equal(parse_size("-4k", &b), -1);
+	assert_int_equal(parse_size("0x10", &b), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(parse_size("0x10k", &b), -1);
+	assert_int_equal(parse_size("1e3", &b), -1);
+	assert_int_equal(parse_size("99999999999999999999G", &b), -1);
+	assert_int_equal(errno, ERANGE);
 }
 
 static void test_parse_cpulist(void **state)
@@ -263,6 +288,13 @@ static void test_opts_errors(void **state)
 		{ { "--mode", "foo" }, 2, { "--mode", "'foo'", "any|same-cpu|cross-cpu" } },
 		{ { "--margin", "90%" }, 2, { "--margin", "'90%'", "0.01%..50%" } },
 		{ { "--ratio", "x" }, 2, { "--ratio", "'x'", "0..1" } },
+		/* parses, but too large to hold: out of range, not "not a duration" */
+		{ { "-t", "99999999999999h" }, 2, { "--duration", "out of range: '99999999999999h'", "1ms..24h" } },
+		{ { "-j", "99999999999999999999999" }, 2, { "--count", "out of range: '9999", "1..4096" } },
+		{ { "--size", "99999999999999999999G" }, 2, { "--size", "out of range", "8..4k" } },
+		{ { "--ratio", "1e999" }, 2, { "--ratio", "out of range: '1e999'", "0..1" } },
+		{ { "-t", "0x10ms" }, 2, { "--duration", "not a duration", "'0x10ms'" } },
+		{ { "--size", "0x10" }, 2, { "--size", "not a size", "'0x10'" } },
 		{ { "--nope" }, 1, { "unknown option '--nope'", "", "" } },
 		{ { "-z" }, 1, { "unknown option '-z'", "", "" } },
 		{ { "-j" }, 1, { "'--count' (-j) needs a value", "1..4096", "" } },
