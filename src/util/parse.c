@@ -207,8 +207,24 @@ int parse_cpulist(const char *s, uint8_t *bitmap, size_t max_cpus)
 	return count;
 }
 
+/* ns / unit as a plain decimal (no exponent, trailing zeros trimmed), then the suffix. */
+static void format_fixed(uint64_t ns, uint64_t unit, int digits, const char *suffix, char *buf,
+			 size_t len)
+{
+	char frac[16];
+	int n;
+
+	snprintf(frac, sizeof(frac), "%0*llu", digits, (unsigned long long)(ns % unit));
+	for (n = digits; n > 0 && frac[n - 1] == '0'; n--)
+		;
+	frac[n] = '\0';
+	snprintf(buf, len, "%llu%s%s%s", (unsigned long long)(ns / unit), n ? "." : "", frac,
+		 suffix);
+}
+
 void format_duration(uint64_t ns, char *buf, size_t len)
 {
+	/* exact and decimal, so that what help and list print reads back as it was */
 	if (ns == 0)
 		snprintf(buf, len, "0");
 	else if (ns % 3600000000000ULL == 0)
@@ -216,11 +232,11 @@ void format_duration(uint64_t ns, char *buf, size_t len)
 	else if (ns % 60000000000ULL == 0)
 		snprintf(buf, len, "%llum", (unsigned long long)(ns / 60000000000ULL));
 	else if (ns >= 1000000000ULL)
-		snprintf(buf, len, "%gs", (double)ns / 1e9);
+		format_fixed(ns, 1000000000ULL, 9, "s", buf, len);
 	else if (ns >= 1000000ULL)
-		snprintf(buf, len, "%gms", (double)ns / 1e6);
+		format_fixed(ns, 1000000ULL, 6, "ms", buf, len);
 	else if (ns >= 1000ULL)
-		snprintf(buf, len, "%gus", (double)ns / 1e3);
+		format_fixed(ns, 1000ULL, 3, "us", buf, len);
 	else
 		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }

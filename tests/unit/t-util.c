@@ -137,6 +137,27 @@ static void test_format(void **state)
 	assert_string_equal(buf, "0");
 	format_duration(500000000ULL, buf, sizeof(buf));
 	assert_string_equal(buf, "500ms");
+	/* plain decimals, never an exponent, and exact: what is printed parses back */
+	format_duration(1000001000000000ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "1000001s");
+	format_duration(1500000000ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "1.5s");
+	format_duration(1234567ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "1.234567ms");
+	format_duration(2500ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "2.5us");
+	{
+		static const uint64_t v[] = { 1000001000000000ULL, 1234567891ULL, 999999999ULL,
+					      1001ULL, 61000000000ULL };
+		uint64_t back;
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(v); i++) {
+			format_duration(v[i], buf, sizeof(buf));
+			assert_int_equal(parse_duration_ns(buf, &back), 0);
+			assert_int_equal(back, v[i]);
+		}
+	}
 	format_size(1048576, buf, sizeof(buf));
 	assert_string_equal(buf, "1M");
 	format_size(512, buf, sizeof(buf));
