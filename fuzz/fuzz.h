@@ -45,6 +45,7 @@ static char fuzz_dir[4096];
 static const char *const fuzz_dir_files[] = {
 	"template.db", "dst.db", "dst.db-wal", "dst.db-shm", "dst.db-journal",
 	"src.db",      "src.db-wal", "src.db-shm", "src.db-journal", "src.json",
+	"job.log",
 };
 
 static inline void fuzz_path(char *buf, size_t len, const char *name)

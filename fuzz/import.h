@@ -33,8 +33,15 @@ static inline void import_init(void)
 		die_errno("fuzz: cannot read '%s'", path);
 }
 
-/* Import the file `name` (already written in fuzz_dir) into a fresh copy of the template. */
-static inline void import_one(const char *name)
+typedef int (*import_fn)(struct store *st, const char *path, int64_t **new_exp_ids,
+			 size_t *nadded, size_t *nskipped);
+
+/*
+ * Import the file `name` (already written in fuzz_dir) into a fresh copy of
+ * the template with fn (store_import, or lava_import_log, which returns 1
+ * when it merged only some frames).
+ */
+static inline void import_one_with(const char *name, import_fn fn)
 {
 	char dst[4200], src[4200];
 	struct store *st;
@@ -46,7 +53,7 @@ static inline void import_one(const char *name)
 	fuzz_path(src, sizeof(src), name);
 	if (store_open(dst, 0, &st))
 		die("fuzz: cannot open the copy of the template store '%s'", dst);
-	if (!store_import(st, src, &ids, &added, &skipped)) {
+	if (fn(st, src, &ids, &added, &skipped) >= 0) {
 		/* An empty destination skips nothing; the ids are new and ascending. */
 		FUZZ_CHECK(skipped == 0);
 		FUZZ_CHECK(!added || ids);
@@ -56,6 +63,11 @@ static inline void import_one(const char *name)
 	free(ids);
 	store_close(st);
 	fuzz_dir_clean();
+}
+
+static inline void import_one(const char *name)
+{
+	import_one_with(name, store_import);
 }
 
 #endif

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 c=fuzz/corpus
 fx=tests/fixtures
 rm -rf "$c"
-for t in opts parse cpulist features sched-debug trace-format vmchan import-json import-store; do
+for t in opts parse cpulist features sched-debug trace-format vmchan import-json import-store lava-log; do
 	mkdir -p "$c/$t"
 done
 
@@ -87,5 +87,12 @@ done
 # One stays in WAL mode, as stores are written.
 sqlite3 "$c/import-store/export.db" 'PRAGMA journal_mode = WAL;' >/dev/null
 rm -f "$c/import-store/export.db-wal" "$c/import-store/export.db-shm"
+
+# lava-log: the export fixture's experiments framed for a console (export --format lava),
+# as plain console text and as lava-run's log lines.
+LAVA_JOB_ID=7 WAKEBENCH_LAVA_DEVICE=qemu WAKEBENCH_LAVA_LAB=lab \
+	"$wakebench" export --db "$c/import-store/export.db" --format lava >"$c/lava-log/plain.txt"
+awk '{ printf "{\"dt\": \"2026-12-01T21:33:38.%06d\", \"lvl\": \"target\", \"msg\": \"%s\"}\n", NR, $0 }' \
+	"$c/lava-log/plain.txt" >"$c/lava-log/lava-run.yaml"
 
 du -sh "$c"
