@@ -80,7 +80,7 @@ put "$TMP/hang.img" '\000\010' 0x238
 	run pipe -t 100ms -n 1 -j 1 --warmup 0 >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
 i=0
-while [ $i -lt 600 ] && ! grep -q "round 2/2: booting" "$TMP/int.err"; do
+while [ $i -lt 600 ] && ! grep -q "round 2/2: booting" "$TMP/int.err" 2>/dev/null; do
 	sleep 0.5
 	i=$((i + 1))
 done
