@@ -15,26 +15,9 @@ fakefs_start dbg
 before=$(cat "$TMP/dbg/sched/features")
 mkdir "$TMP/full"
 
-cat >"$TMP/inner.sh" <<'INNER'
-set -u
-dir=$1 wb=$2 out=$3 dbg=$4
-mount --make-rprivate / 2>/dev/null
-mount -t tmpfs -o size=2m tmpfs "$dir" || exit 99
-"$wb" ab --feature NO_DELAY_DEQUEUE pipe -j 1 -t 50ms --warmup 10ms -n 40 \
-	--debugfs "$dbg" --db "$dir/r.db" >"$out.out" 2>"$out.err" &
-pid=$!
-stored() { n=$(sqlite3 "$dir/r.db" 'SELECT count(*) FROM samples' 2>/dev/null); echo "${n:-0}"; }
-while [ "$(stored)" -lt 4 ]; do
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.01
-done
-dd if=/dev/zero of="$dir/fill" bs=4k 2>/dev/null
-wait $pid
-echo $? >"$out.rc"
-rm -f "$dir/fill"
-sqlite3 "$dir/r.db" 'SELECT count(*) FROM samples' >"$out.stored"
-INNER
-unshare -m sh "$TMP/inner.sh" "$TMP/full" "$WAKEBENCH" "$TMP/res" "$TMP/dbg"
+unshare -m sh "$(dirname "$0")/fill-store.sh" "$TMP/full" 4 "$TMP/res" \
+	"$WAKEBENCH" ab --feature NO_DELAY_DEQUEUE pipe -j 1 -t 50ms --warmup 10ms -n 40 \
+	--debugfs "$TMP/dbg" --db "$TMP/full/r.db"
 [ -e "$TMP/res.rc" ] || skip_all "the private tmpfs could not be set up"
 is "$(cat "$TMP/res.rc")" 1 "an ab whose store fills up exits 1"
 err=$(cat "$TMP/res.err")

@@ -11,27 +11,8 @@ command -v sqlite3 >/dev/null 2>&1 || skip_all "sqlite3 is not installed"
 mkdir "$TMP/full"
 unshare -m true 2>/dev/null || skip_all "cannot create a mount namespace here"
 
-cat >"$TMP/inner.sh" <<'INNER'
-set -u
-dir=$1 wb=$2 out=$3
-mount --make-rprivate / 2>/dev/null
-mount -t tmpfs -o size=2m tmpfs "$dir" || exit 99
-"$wb" run pipe -t 100ms -n 40 -j 1 --warmup 0 --db "$dir/r.db" >"$out.out" 2>"$out.err" &
-pid=$!
-# wait (for an event, not a time) until two samples are committed
-stored() { n=$(sqlite3 "$dir/r.db" 'SELECT count(*) FROM samples' 2>/dev/null); echo "${n:-0}"; }
-while [ "$(stored)" -lt 2 ]; do
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.01
-done
-dd if=/dev/zero of="$dir/fill" bs=4k 2>/dev/null
-wait $pid
-echo $? >"$out.rc"
-rm -f "$dir/fill"
-sqlite3 "$dir/r.db" 'SELECT count(*) FROM samples' >"$out.stored"
-sqlite3 "$dir/r.db" "SELECT count(*) FROM samples WHERE status = 'ok'" >"$out.stored_ok"
-INNER
-unshare -m sh "$TMP/inner.sh" "$TMP/full" "$WAKEBENCH" "$TMP/res"
+unshare -m sh "$(dirname "$0")/fill-store.sh" "$TMP/full" 2 "$TMP/res" \
+	"$WAKEBENCH" run pipe -t 100ms -n 40 -j 1 --warmup 0 --db "$TMP/full/r.db"
 [ -e "$TMP/res.rc" ] || skip_all "the private tmpfs could not be set up"
 is "$(cat "$TMP/res.rc")" 1 "a run whose store fills up exits 1"
 err=$(cat "$TMP/res.err")
