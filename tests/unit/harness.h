@@ -12,12 +12,16 @@
  * (root only; the host's mounts are never touched), so that no test
  * depends on what the host or an earlier run mounted. Call it first in
  * main(), before any thread exists.
+ *
+ * assert_close(): cmocka 1.1's assert_float_equal compares floats (and casts
+ * its unparenthesised arguments): this compares doubles, naming the line.
  */
 #ifndef WAKEBENCH_TEST_HARNESS_H
 #define WAKEBENCH_TEST_HARNESS_H
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -34,6 +38,17 @@
 		printf("\n");                        \
 		skip();                              \
 	} while (0)
+
+#define assert_close(a, b, tol) wb_check_close((a), (b), (tol), #a, __FILE__, __LINE__)
+
+static inline void wb_check_close(double got, double want, double tol, const char *expr,
+				  const char *file, int line)
+{
+	if (fabs(got - want) <= tol || (got == want))
+		return;
+	print_error("%s = %.17g, expected %.17g (tolerance %g)\n", expr, got, want, tol);
+	_fail(file, line);
+}
 
 /* Why debugfs and tracefs are not there for this test ("" when they are). */
 static char wb_mounts_why[512];

@@ -16,21 +16,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "harness.h"
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
 #include "stats/stats.h"
-
-#define assert_close(a, b, tol) check_close((a), (b), (tol), #a, __FILE__, __LINE__)
-
-static void check_close(double got, double want, double tol, const char *expr, const char *file,
-			int line)
-{
-	if (fabs(got - want) <= tol || (got == want))
-		return;
-	print_error("%s = %.17g, expected %.17g (tolerance %g)\n", expr, got, want, tol);
-	_fail(file, line);
-}
 
 static void test_log_medians(void **state)
 {

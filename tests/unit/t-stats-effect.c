@@ -17,27 +17,14 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "harness.h"
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 
 #include "stats/stats.h"
-
-/*
- * cmocka 1.1's assert_float_equal compares floats (and casts its
- * unparenthesised arguments): compare doubles, naming the line.
- */
-#define assert_close(a, b, tol) check_close((a), (b), (tol), #a, __FILE__, __LINE__)
-
-static void check_close(double got, double want, double tol, const char *expr, const char *file,
-			int line)
-{
-	if (fabs(got - want) <= tol || (got == want))
-		return;
-	print_error("%s = %.17g, expected %.17g (tolerance %g)\n", expr, got, want, tol);
-	_fail(file, line);
-}
 
 /* Largest s with P(S <= s) <= 0.025: the two-sided 5% critical value. */
 static long critical_value(const double *cdf, size_t smax)

@@ -15,22 +15,9 @@
 
 #include <cmocka.h>
 
+#include "harness.h"
+
 #include "stats/stats.h"
-
-/*
- * cmocka 1.1's assert_float_equal compares floats (and casts its
- * unparenthesised arguments): compare doubles, naming the line.
- */
-#define assert_close(a, b, tol) check_close((a), (b), (tol), #a, __FILE__, __LINE__)
-
-static void check_close(double got, double want, double tol, const char *expr, const char *file,
-			int line)
-{
-	if (fabs(got - want) <= tol || (got == want))
-		return;
-	print_error("%s = %.17g, expected %.17g (tolerance %g)\n", expr, got, want, tol);
-	_fail(file, line);
-}
 
 static void test_moments(void **state)
 {
