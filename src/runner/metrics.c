@@ -47,10 +47,10 @@ static const struct metric_def common_metrics[] = {
 
 	/* perf software counters */
 	{ "perf_ctxsw_per_op", "perf ctxsw/op", "", BETTER_LOWER, EV | METRIC_PER_OP, AGG_RATIO,
-	  "perf", "context switches per op, counted by perf (--perf)" },
+	  "perf", "context switches per op, counted by perf (--perf-counters)" },
 	{ "perf_migrations_per_kop", "perf migrations/1000 ops", "", BETTER_LOWER,
 	  EV | METRIC_PER_OP, AGG_RATIO, "perf",
-	  "CPU migrations per 1000 ops, counted by perf (--perf)" },
+	  "CPU migrations per 1000 ops, counted by perf (--perf-counters)" },
 
 	/* sched tracepoints (--trace) */
 	{ "wakeup_lat_p50_ns", "wakeup latency p50 ns", "ns", BETTER_LOWER, EV, AGG_HIST, "trace",
