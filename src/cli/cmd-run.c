@@ -176,8 +176,9 @@ static int calibrate(struct run_state *st, const struct run_spec *traced,
 		return 0;
 	}
 	if (s.status == SAMPLE_OK)
-		probes_overhead_line(traced_median, s.ops_per_s, running_median_of(st, "ops_per_cpu_s"),
-				     s.ops_per_cpu_s, line, len);
+		probes_overhead_line(traced_median, s.ops_per_s,
+				     running_median_of(st, "ops_per_cpu_s"), s.ops_per_cpu_s, line,
+				     len);
 	else
 		snprintf(line, len, "tracing overhead: unknown (the untraced sample %s: %.200s)",
 			 sample_status_name(s.status), s.reason);

@@ -209,8 +209,9 @@ int report_summarize(const struct sample *s, size_t n, const char *primary,
 	snprintf(rs->primary, sizeof(rs->primary), "%s", primary ? primary : "ops_per_s");
 	pd = metric_def(rs->primary);
 	add_name(rs, &alloc, rs->primary, pd ? pd->better : BETTER_NEUTRAL);
-	add_name(rs, &alloc, "ops_per_s", BETTER_HIGHER);
-	add_name(rs, &alloc, "ops_per_cpu_s", BETTER_HIGHER);
+	/* the fixed rates, which every workload has */
+	add_name(rs, &alloc, "ops_per_s", metric_def("ops_per_s")->better);
+	add_name(rs, &alloc, "ops_per_cpu_s", metric_def("ops_per_cpu_s")->better);
 	ordinal = xcalloc(n ? n : 1, sizeof(*ordinal));
 	for (i = 0; i < n; i++) {
 		if (!s[i].warmup)
