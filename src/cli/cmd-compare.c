@@ -1364,7 +1364,10 @@ static int run_compare(struct store *st, const struct compare_params *p,
 	if (!strcmp(c.primary->unit, "ops/s")) {
 		/* "pipe bogo ops/s", "pingpong round trips/s" */
 		c.unit = xasprintf("%s %s/s", c.workload, wl && wl->op_name ? wl->op_name : "ops");
-		metric_unit(c.primary, c.workload, c.what, sizeof(c.what));
+		char unit[64];
+
+		snprintf(c.what, sizeof(c.what), "%s",
+			 metric_unit(c.primary, c.workload, unit, sizeof(unit)));
 	} else {
 		c.unit = xasprintf("%s %s", c.workload, c.primary->label);
 		snprintf(c.what, sizeof(c.what), "%s", c.primary->label);

@@ -147,11 +147,11 @@ const char *metric_unit(const struct metric_def *d, const char *workload, char *
 {
 	const struct workload *wl = workload ? workload_find(workload) : NULL;
 
-	if (!strcmp(d->unit, "ops/s") && wl && wl->op_name && strcmp(wl->op_name, "bogo ops")) {
+	if (!strcmp(d->unit, "ops/s") && wl && wl->op_name && strcmp(wl->op_name, "bogo ops"))
 		snprintf(buf, len, "%s/s", wl->op_name);
-		return buf;
-	}
-	return d->unit;
+	else
+		snprintf(buf, len, "%s", d->unit);
+	return buf;
 }
 
 const struct metric_def *metric_primary(const char *workload)

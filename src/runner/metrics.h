@@ -62,8 +62,8 @@ const char *metric_label(const char *name);
 /*
  * A metric's unit as shown for a workload: "ops/s" becomes the workload's
  * own op per second ("round trips/s") when its op has a name other than
- * stress-ng's "bogo ops"; every other unit is the registry's. Returns buf
- * or a constant string.
+ * stress-ng's "bogo ops"; every other unit is the registry's. Written
+ * into buf, which is returned.
  */
 const char *metric_unit(const struct metric_def *d, const char *workload, char *buf, size_t len);
 
