@@ -1347,7 +1347,7 @@ static bool dead_task(const struct run_state *st, unsigned i, char *buf, size_t 
 		free(text);
 		placement_task_name(&st->pl, st->spec->wl, t, name, sizeof(name));
 		if (WIFSIGNALED(code))
-			snprintf(buf, len, "%s was killed by %s", name,
+			snprintf(buf, len, "%s killed by %s", name,
 				 runner_signal_name(WTERMSIG(code)));
 		else
 			snprintf(buf, len, "%s exited with status %d", name, WEXITSTATUS(code));
