@@ -219,8 +219,8 @@ static void list_text(struct opt_group *common, size_t ncommon, bool with_option
 		printf("    one op: %s; primary metric: %s (%s is better); %u task%s per instance; "
 		       "-j defaults to %llu\n",
 		       wl->op_name, metric_unit(pm, wl->name, unit, sizeof(unit)),
-		       metric_better_name(pm->better), wl->tasks_per_instance,
-		       wl->tasks_per_instance == 1 ? "" : "s", (unsigned long long)rp.instances);
+		       metric_better_name(pm->better), wl->tasks(wl->defaults),
+		       wl->tasks(wl->defaults) == 1 ? "" : "s", (unsigned long long)rp.instances);
 		if (wl->profiles && wl->profiles[0].name) {
 			int width = 0;
 
@@ -301,7 +301,7 @@ static void list_json(struct opt_group *common, size_t ncommon)
 		json_object_object_add(w, "summary", json_object_new_string(wl->summary));
 		json_object_object_add(w, "op", json_object_new_string(wl->op_name));
 		json_object_object_add(w, "tasks_per_instance",
-				       json_object_new_int64(wl->tasks_per_instance));
+				       json_object_new_int64(wl->tasks(wl->defaults)));
 		experiment_runner_defaults(wl, &rp);
 		json_object_object_add(w, "default_instances",
 				       json_object_new_int64((int64_t)rp.instances));
