@@ -305,6 +305,9 @@ static void list_json(struct opt_group *common, size_t ncommon)
 		experiment_runner_defaults(wl, &rp);
 		json_object_object_add(w, "default_instances",
 				       json_object_new_int64((int64_t)rp.instances));
+		json_object_object_add(w, "default_duration_ns",
+				       json_object_new_uint64(rp.duration_ns));
+		json_object_object_add(w, "fixed_work", json_object_new_boolean(wl->fixed_work));
 		json_object_object_add(w, "default_profile",
 				       wl->default_profile
 					       ? json_object_new_string(wl->default_profile)
