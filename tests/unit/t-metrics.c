@@ -129,6 +129,9 @@ static void test_units(void **state)
 			    "round trips/s");
 	assert_string_equal(metric_unit(higher_def(), "unknown", buf, sizeof(buf)), "ops/s");
 	assert_string_equal(metric_unit(lower_def(), "pingpong", buf, sizeof(buf)), "ns");
+	assert_string_equal(metric_title(higher_def(), "pingpong", buf, sizeof(buf)),
+			    "round trips/s");
+	assert_string_equal(metric_title(lower_def(), "pipe", buf, sizeof(buf)), "ns/op");
 	assert_string_equal(metric_better_name(BETTER_LOWER), "lower");
 	assert_string_equal(metric_better_name(BETTER_HIGHER), "higher");
 	assert_string_equal(metric_better_name(BETTER_NEUTRAL), "neutral");
