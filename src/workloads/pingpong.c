@@ -7,10 +7,14 @@
  * waiting. Task 1 is a process (perf's default) or, with --threads, a
  * thread of the instance process (perf's -T). Only task 0 counts ops.
  *
- * Stopping: task 0's timer interrupts its read (EINTR) and it closes its
- * pipe ends; task 1 then reads EOF or gets EPIPE and leaves. In threaded
- * mode task 1 blocks SIGALRM so that the process-directed timer signal
- * always interrupts task 0.
+ * Stopping: the runner's stop signal interrupts task 0's read (EINTR), it
+ * sees the stop and closes its pipe ends; task 1 then reads EOF or gets
+ * EPIPE and leaves (the signal only makes it retry a read or write). In
+ * threaded mode task 1 blocks SIGALRM, as it always did, so that its
+ * system calls are not interrupted at all; it ends by EOF as well.
+ *
+ * Tasks and roles: one group, task 0 "ping" (the instance process, the
+ * only one that counts) and task 1 "pong".
  */
 #include <errno.h>
 #include <pthread.h>

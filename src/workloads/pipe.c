@@ -8,6 +8,10 @@
  * write(); EINTR and EAGAIN are retried and not counted. The reader calls
  * ioctl(FIONREAD) every 512 reads. The loops make exactly the system calls
  * stress-ng's do, because the benchmark compares `strace -c -f` counts.
+ * Tasks and roles: one group, task 0 "writer" (the instance process, the
+ * one that counts) and task 1 "reader". The writer leaves its loop at the
+ * runner's stop (its SIGALRM interrupts a blocked write); the reader only
+ * at the profile's end of the protocol, as stress-ng's.
  *
  * Profiles:
  *   stress-ng-0.15  512-byte packets; the whole buffer is filled with an

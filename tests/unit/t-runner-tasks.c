@@ -25,6 +25,7 @@
 
 #include "harness.h"
 
+#include "cli/experiment.h"
 #include "runner/instance.h"
 #include "runner/runner.h"
 #include "util/util.h"
@@ -343,9 +344,28 @@ static void test_fixed_task_dies(void **state)
 					 "task 4 (sender) killed by SIGSEGV"));
 }
 
+/* A workload's -j and -t defaults replace the runner's; 0 keeps them. */
+static void test_defaults(void **state)
+{
+	struct workload wl = many_workload;
+	struct run_params rp;
+
+	(void)state;
+	experiment_runner_defaults(&wl, &rp);
+	assert_true(rp.instances == runner_defaults.instances);
+	assert_true(rp.duration_ns == runner_defaults.duration_ns);
+	wl.default_instances = 3;
+	wl.default_duration_ns = 7000 * MS;
+	experiment_runner_defaults(&wl, &rp);
+	assert_true(rp.instances == 3);
+	assert_true(rp.duration_ns == 7000 * MS);
+	assert_true(rp.samples == runner_defaults.samples);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_block_processes),
 		cmocka_unit_test(test_block_threads),
 		cmocka_unit_test(test_fixed_work),
