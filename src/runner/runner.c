@@ -618,6 +618,38 @@ static unsigned open_fds(void)
 	return n ? n - 1 : 0; /* not the directory's own */
 }
 
+/*
+ * Tasks (threads) of real user `uid` now: what RLIMIT_NPROC counts besides
+ * the ones a sample would create.
+ */
+static uint64_t user_tasks(uid_t uid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	uint64_t n = 0;
+
+	if (!d)
+		return 1;
+	while ((e = readdir(d))) {
+		char path[64], *text = NULL, *p;
+		unsigned long real = 0, threads = 0;
+		size_t len;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/status", atoi(e->d_name));
+		if (read_file(path, &text, &len) < 0)
+			continue;
+		p = strstr(text, "\nUid:");
+		if (p && sscanf(p + 5, "%lu", &real) == 1 && real == (unsigned long)uid &&
+		    (p = strstr(text, "\nThreads:")) && sscanf(p + 9, "%lu", &threads) == 1)
+			n += threads;
+		free(text);
+	}
+	closedir(d);
+	return n ? n : 1;
+}
+
 /* Descriptors of the barrier an instance holds, and a margin for the workload's own. */
 #define RUNNER_TASK_FDS	   2
 #define RUNNER_DEFAULT_FDS 8
@@ -640,14 +672,19 @@ int runner_check(const struct run_spec *spec, char *err, size_t errlen)
 		return -1;
 	placement_release(&pl);
 	/* root is not held to RLIMIT_NPROC (CAP_SYS_RESOURCE) */
-	if (geteuid() != 0 && !getrlimit(RLIMIT_NPROC, &rl) && rl.rlim_cur != RLIM_INFINITY &&
-	    total >= rl.rlim_cur) {
-		snprintf(err, errlen,
-			 "option '--instances' (-j): '%llu' needs %llu tasks (%u per instance) "
-			 "besides wakebench, above the process limit RLIMIT_NPROC (ulimit -u %llu)",
-			 (unsigned long long)spec->rp->instances, (unsigned long long)total, tasks,
-			 (unsigned long long)rl.rlim_cur);
-		return -1;
+	if (geteuid() != 0 && !getrlimit(RLIMIT_NPROC, &rl) && rl.rlim_cur != RLIM_INFINITY) {
+		uint64_t running = user_tasks(getuid());
+
+		if (total + running > rl.rlim_cur) {
+			snprintf(err, errlen,
+				 "option '--instances' (-j): '%llu' needs %llu tasks (%u per "
+				 "instance), with the %llu this user runs above the process limit "
+				 "RLIMIT_NPROC (ulimit -u %llu)",
+				 (unsigned long long)spec->rp->instances,
+				 (unsigned long long)total, tasks, (unsigned long long)running,
+				 (unsigned long long)rl.rlim_cur);
+			return -1;
+		}
 	}
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY) {
 		unsigned own = wl->fds ? wl->fds(spec->wl_params) : RUNNER_DEFAULT_FDS;
