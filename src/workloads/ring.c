@@ -51,7 +51,6 @@
 
 #include "runner/instance.h"
 #include "runner/metrics.h"
-#include "runner/runner.h"
 #include "runner/sample.h"
 #include "util/util.h"
 #include "workloads/channel.h"
@@ -193,17 +192,16 @@ static int ring_check(const void *params, const struct run_params *rp, char *err
 			 val);
 		return -1;
 	}
-	/* every task of every instance has its own working set: all of it must fit */
-	total = (double)pp->size * (double)pp->tasks * (double)(rp ? rp->instances : 1);
+	/* every task has its own working set: one ring's must fit with room to spare */
+	total = (double)pp->size * (double)pp->tasks;
 	avail = pages > 0 && page > 0 ? (double)pages * (double)page / 2 : 0;
 	if (avail > 0 && total > avail) {
 		format_size(pp->size, val, sizeof(val));
 		format_size((uint64_t)avail, lim, sizeof(lim));
 		snprintf(err, errlen,
-			 "option '--size': '%s' for each of %llu tasks x %llu instances is more "
-			 "than half of the memory (%s)",
-			 val, (unsigned long long)pp->tasks,
-			 (unsigned long long)(rp ? rp->instances : 1), lim);
+			 "option '--size': '%s' for each of %llu tasks is more than half of "
+			 "the memory (%s)",
+			 val, (unsigned long long)pp->tasks, lim);
 		return -1;
 	}
 	return 0;
@@ -460,8 +458,9 @@ static int run_processes(struct ring *r, struct ring_task *tasks)
 			 * so a SIGKILL came from outside and is named here.
 			 */
 			if (status >= 0 && WIFSIGNALED(status))
-				instance_failed(r->ic, "task %u (hop) killed by %s", t,
-						runner_signal_name(WTERMSIG(status)));
+				instance_failed(r->ic, "task %u (hop) killed by SIG%s", t,
+						sigabbrev_np(WTERMSIG(status)) ?
+							sigabbrev_np(WTERMSIG(status)) : "?");
 			else
 				instance_failed(r->ic, "task %u (hop) ended with status 0x%x", t,
 						status);
