@@ -256,7 +256,6 @@ struct ring_task {
 	unsigned t;
 	struct working_set ws;
 	pthread_t th;
-	bool started;
 	int rc;
 };
 
@@ -380,6 +379,14 @@ static void *hop_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * 0, -1 after a failure, or RING_STRANDED when a thread could not be
+ * created: the threads already made wait at the barrier, which is never
+ * released now, so they cannot be joined; the instance process returns at
+ * once and its exit ends them (nothing they use may be freed before).
+ */
+#define RING_STRANDED (-2)
+
 static int run_threads(struct ring *r, struct ring_task *tasks)
 {
 	unsigned n = (unsigned)r->pp->tasks, t;
@@ -394,18 +401,13 @@ static int run_threads(struct ring *r, struct ring_task *tasks)
 		if (err) {
 			instance_failed(r->ic, "cannot create task %u's thread: %s", t,
 					strerror(err));
-			rc = -1;
-			break;
+			pthread_attr_destroy(&attr);
+			return RING_STRANDED;
 		}
-		tasks[t].started = true;
 	}
 	pthread_attr_destroy(&attr);
-	/* a thread that was not created leaves the others at the barrier until the stop */
-	if (!rc)
-		rc = hop_loop(&tasks[0]);
+	rc = hop_loop(&tasks[0]);
 	for (t = 1; t < n; t++) {
-		if (!tasks[t].started)
-			continue;
 		pthread_join(tasks[t].th, NULL);
 		if (tasks[t].rc)
 			rc = -1;
@@ -509,6 +511,8 @@ static int ring_instance(const void *params, struct instance_ctx *ic)
 	} else {
 		sh->overhead_ns = measure_overhead(&tasks[0]);
 		rc = pp->threads ? run_threads(&r, tasks) : run_processes(&r, tasks);
+		if (rc == RING_STRANDED)
+			return -1;
 	}
 	free(tasks[0].ws.words);
 	free(tasks);
