@@ -4,7 +4,7 @@
 # lat_ctx's figures are stored; every profile runs; bad input is exit 2 with
 # one line naming the option; a task count over the fd or process limits is
 # refused up front; a task killed mid-sample fails that sample with the
-# reason and the next sample stands.
+# reason and the next sample stands; SIGTERM ends a ring of 300 tasks.
 . "$(dirname "$0")/lib.sh"
 
 short="-t 50ms -n 1 --warmup 0 --no-store"
@@ -131,4 +131,43 @@ out=$(cat "$TMP/out")
 like "$out" "^sample 1/2: failed: .*task [123] \\(hop\\) killed by SIGKILL" "the failed sample names the task, its role and the signal"
 like "$out" "^sample 2/2: [0-9.]+ ns  " "the next sample stands"
 like "$out" "^summary: 1 sample" "the summary has the good sample"
+
+# SIGTERM with a ring of 300 tasks, processes and threads: exit 143, no task left
+if env --default-signal true 2>/dev/null; then
+	for mode in processes threads; do
+		flag=""
+		[ "$mode" = threads ] && flag=--threads
+		env --default-signal "$WAKEBENCH" run ring -N 300 $flag -t 5s -n 2 --warmup 0 \
+			--no-store >"$TMP/out" 2>"$TMP/err" &
+		pid=$!
+		tasks=0
+		i=0
+		while [ $i -lt 600 ]; do
+			inst=$(ps -o pid= --ppid $pid | head -1 | tr -d ' ')
+			if [ -n "$inst" ]; then
+				if [ "$mode" = threads ]; then
+					tasks=$(ls /proc/$inst/task 2>/dev/null | wc -l)
+				else
+					tasks=$(($(ps -o pid= --ppid "$inst" | wc -l) + 1))
+				fi
+			fi
+			[ "$tasks" -ge 300 ] && break
+			sleep 0.1
+			i=$((i + 1))
+		done
+		ok "[ $tasks -ge 300 ]" "$mode: 300 tasks exist before the signal ($tasks)"
+		kids="$inst $(ps -o pid= --ppid "$inst" 2>/dev/null)"
+		kill -TERM $pid
+		wait $pid
+		is "$?" 143 "$mode: SIGTERM: exit 143"
+		left=""
+		for k in $kids; do
+			[ -d /proc/$k ] && left="$left $k"
+		done
+		is "$left" "" "$mode: no task left"
+		like "$(cat "$TMP/out")" "^sample 1/2: interrupted by SIGTERM" "$mode: the sample is interrupted"
+	done
+else
+	skip "env --default-signal is not available"
+fi
 done_testing
