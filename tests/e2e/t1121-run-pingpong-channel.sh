@@ -14,6 +14,7 @@ ncpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //' | tr ',' '\n' |
 	awk -F- '{ n += ($2 == "" ? 1 : $2 - $1 + 1) } END { print n + 0 }')
 [ "$ncpu" -gt 0 ] || ncpu=$(getconf _NPROCESSORS_ONLN)
 
+total=0
 for channel in pipe eventfd futex unix; do
 	for placement in any same-cpu cross-cpu spread; do
 		for mode in processes threads; do
@@ -27,15 +28,21 @@ for channel in pipe eventfd futex unix; do
 			run_cmd wb run pingpong --channel "$channel" --placement "$placement" $flag \
 				$short --format json
 			ops=$(printf '%s\n' "$OUT" | jq -r '.samples[0].ops' 2>/dev/null)
-			if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 0 ] 2>/dev/null; then
-				ok 0 "$name: exit 0, $ops round trips"
+			st=$(printf '%s\n' "$OUT" | jq -r '.samples[0].status' 2>/dev/null)
+			# a loaded machine may leave a task off its CPU for the whole
+			# window: the round trips are summed over every run below
+			if [ "$RC" = 0 ] && [ "$st" = ok ] && [ "${ops:-x}" -ge 0 ] 2>/dev/null; then
+				ok 0 "$name: exit 0, a good sample, $ops round trips"
+				total=$((total + ops))
 			else
-				ok 1 "$name: exit 0, round trips counted"
-				diag "rc=$RC ops=$ops" "$ERR"
+				ok 1 "$name: exit 0, a good sample"
+				diag "rc=$RC status=$st ops=$ops" "$OUT" "$ERR"
 			fi
 		done
 	done
 done
+
+ok "[ $total -gt 0 ]" "round trips were counted ($total in all)"
 
 run_cmd wb run pingpong --channel futex -t 50ms -n 1 --warmup 0 --no-store
 like "$OUT" "^profile: custom \\(based on perf-bench-sched-pipe\\)$|profile: custom \\(based on perf-bench-sched-pipe\\)" \
@@ -56,7 +63,7 @@ trace() {
 	shift
 	mkdir -p "$d"
 	strace -f -ff -o "$d/t" -e trace=read,write,futex,pipe,pipe2,socketpair,eventfd2 \
-		-e signal=none "$WAKEBENCH" run "$@" -t 300ms -n 1 --warmup 0 --no-store \
+		-e signal=none "$WAKEBENCH" run "$@" -t 500ms -n 1 --warmup 0 --no-store \
 		--format json >"$d/out" 2>"$d/err"
 	RC=$?
 	ops=$(jq -r '.samples[0].ops' "$d/out" 2>/dev/null)
@@ -78,7 +85,7 @@ for mode in processes threads; do
 	flag=""
 	[ "$mode" = threads ] && flag=--threads
 	trace pipe-$mode pingpong $flag
-	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 50 ] && near "$r4" $((2 * ops)) && near "$w4" $((2 * ops)) &&
+	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 10 ] && near "$r4" $((2 * ops)) && near "$w4" $((2 * ops)) &&
 		[ "$r8" = 0 ] && [ "$w8" = 0 ] && [ "$spair" = 0 ] && [ "$efd" = 0 ] &&
 		[ "$fwait" -lt 20 ] && [ "$fwaitp" -lt 20 ]; then
 		ok 0 "default ($mode): per round trip 2 reads and 2 writes of 4 bytes, nothing else ($ops ops, $ncalls)"
@@ -88,7 +95,7 @@ for mode in processes threads; do
 	fi
 
 	trace eventfd-$mode pingpong --channel eventfd $flag
-	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 50 ] && near "$r8" $((2 * ops)) && near "$w8" $((2 * ops)) &&
+	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 10 ] && near "$r8" $((2 * ops)) && near "$w8" $((2 * ops)) &&
 		[ "$r4" = 0 ] && [ "$w4" = 0 ] && [ "$efd" = 2 ]; then
 		ok 0 "eventfd ($mode): two eventfds, 8-byte reads and writes ($ops ops, $ncalls)"
 	else
@@ -97,7 +104,7 @@ for mode in processes threads; do
 	fi
 
 	trace unix-$mode pingpong --channel unix $flag
-	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 50 ] && near "$r4" $((2 * ops)) && near "$w4" $((2 * ops)) &&
+	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 10 ] && near "$r4" $((2 * ops)) && near "$w4" $((2 * ops)) &&
 		[ "$spair" = 2 ]; then
 		ok 0 "unix ($mode): two socketpairs, 4-byte reads and writes ($ops ops, $ncalls)"
 	else
@@ -108,7 +115,7 @@ for mode in processes threads; do
 	# a futex wait per round trip at most per task, a wake only for a sleeper
 	trace futex-$mode pingpong --channel futex $flag
 	if [ "$mode" = processes ]; then waits=$fwait others=$fwaitp; else waits=$fwaitp others=0; fi
-	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 50 ] && [ "$r4" = 0 ] && [ "$w4" = 0 ] &&
+	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 10 ] && [ "$r4" = 0 ] && [ "$w4" = 0 ] &&
 		[ "$r8" = 0 ] && [ "$waits" -gt 0 ] && [ "$waits" -le $((2 * ops + 20)) ] &&
 		[ "$fwake" -le $((2 * ops + 20)) ] && [ "$others" -lt 20 ]; then
 		ok 0 "futex ($mode): futex calls only, $( [ "$mode" = processes ] && echo shared || echo private) ($ops ops, $ncalls)"
@@ -121,7 +128,7 @@ done
 # ring at N = 2: the same calls per hop as pingpong per half round trip, as lat_ctx's
 trace ring-pipe ring -N 2
 # (the overhead loop before the window is a write and a read each time too)
-if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 50 ] && [ "$r4" -ge "$ops" ] && near "$w4" "$r4" &&
+if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 10 ] && [ "$r4" -ge "$ops" ] && near "$w4" "$r4" &&
 	[ "$r8" = 0 ] && [ "$fwait" -lt 20 ]; then
 	ok 0 "ring -N 2 over pipes: a 4-byte write and read per hop, plus the overhead loop ($ops hops, $ncalls)"
 else
