@@ -1,17 +1,24 @@
 /*
- * pingpong.c: perf bench sched pipe, reproduced (tools/perf/bench/sched-pipe.c).
+ * pingpong.c: perf bench sched pipe, reproduced (tools/perf/bench/sched-pipe.c),
+ * and the same round trip over the other wakeup channels (channel.h).
  *
- * Two tasks and two pipes per instance, a 4-byte token in flight: task 0
- * reads then writes, task 1 writes then reads, so every op is one round
- * trip and each task blocks once per op unless the other is already
- * waiting. Task 1 is a process (perf's default) or, with --threads, a
- * thread of the instance process (perf's -T). Only task 0 counts ops.
+ * Two tasks and two channels per instance, one token in flight: task 0
+ * waits on `up` then sends on `down`, task 1 sends on `up` then waits on
+ * `down`, so every op is one round trip and each task blocks once per op
+ * unless the other is already waiting. Task 1 is a process (perf's
+ * default) or, with --threads, a thread of the instance process (perf's
+ * -T). Only task 0 counts ops. With --channel pipe (the default, perf's
+ * program) the loops make exactly perf's system calls: read(2) and
+ * write(2) of a 4-byte token on two pipes; the other channels are ring's
+ * (eventfd, futex, unix socketpair), so that ring at N = 2 and pingpong
+ * compare on equal terms.
  *
- * Stopping: the runner's stop signal interrupts task 0's read (EINTR), it
- * sees the stop and closes its pipe ends; task 1 then reads EOF or gets
- * EPIPE and leaves (the signal only makes it retry a read or write). In
- * threaded mode task 1 blocks SIGALRM, as it always did, so that its
- * system calls are not interrupted at all; it ends by EOF as well.
+ * Stopping, pipe and unix: task 0 leaves its loop at the stop (the
+ * runner's SIGALRM interrupts its wait) and closes its ends; task 1 then
+ * reads end of file or gets EPIPE and leaves. In threaded mode task 1
+ * blocks SIGALRM, as before the runner signalled every task. eventfd and
+ * futex have no end to close: task 1 leaves at the stop too, when the
+ * runner's SIGALRM interrupts its wait.
  *
  * Tasks and roles: one group, task 0 "ping" (the instance process, the
  * only one that counts) and task 1 "pong".
@@ -29,20 +36,27 @@
 #include "runner/instance.h"
 #include "runner/sample.h"
 #include "util/util.h"
+#include "workloads/channel.h"
 #include "workloads/workload.h"
 
 struct pingpong_params {
 	bool threads; /* task 1 as a thread of the instance process */
+	int channel;  /* enum channel_kind */
 };
 
 static const struct pingpong_params pingpong_defaults = {
 	.threads = false,
+	.channel = CHANNEL_PIPE,
 };
 
 static const struct opt pingpong_opts[] = {
 	{ .type = OPT_FLAG, .long_name = "threads",
 	  .offset = offsetof(struct pingpong_params, threads),
 	  .help = "the two tasks of a pair are threads of one process (perf bench -T)" },
+	{ .type = OPT_CHOICE, .long_name = "channel",
+	  .offset = offsetof(struct pingpong_params, channel), .argh = "KIND",
+	  .help = "how the token is passed and the other task woken (pipe: perf bench's)",
+	  .choices = channel_names },
 	OPT_END_ROW,
 };
 
@@ -54,9 +68,11 @@ static const struct profile pingpong_profiles[] = {
 	{ .name = NULL },
 };
 
-/* The two pipes of a pair: `up` carries task 1 -> task 0, `down` task 0 -> task 1. */
+/* The two channels of a pair: `up` carries task 1 -> task 0, `down` task 0 -> task 1. */
 struct pair {
-	int up[2], down[2];
+	struct channel_set cs;
+	struct channel *up, *down;
+	bool ends_close; /* closing an end gives the peer EOF or EPIPE: pipe, unix */
 	struct instance_ctx *ic;
 };
 
@@ -72,69 +88,95 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/* What a failed call was, for the reason: the system call of the fd-based channels. */
+static const char *call_name(const struct pair *p, bool send)
+{
+	if (p->up->kind == CHANNEL_FUTEX)
+		return send ? "futex wake" : "futex wait";
+	return send ? "write" : "read";
+}
+
+static int pair_failed(struct pair *p, unsigned task, bool send)
+{
+	const char *why = errno == EPROTO ? (send ? "short write" : "short read")
+		: errno == EPIPE && !send && task == 0 ? "task 1 is gone"
+						       : strerror(errno);
+
+	instance_failed(p->ic, "task %u: %s: %s", task, call_name(p, send), why);
+	return -1;
+}
+
 /*
- * Task 1: write then read until task 0 closes its ends (EOF or EPIPE, the
- * normal end). Returns 0, or -1 after instance_failed().
+ * A signal interrupted task 1. With pipes and sockets it goes on until
+ * task 0 closes its ends; with eventfd and futex there is no such end, so
+ * it leaves at the stop.
+ */
+static bool task1_stops(const struct pair *p)
+{
+	return !p->ends_close && !instance_running(p->ic);
+}
+
+/*
+ * Task 1: send then wait until task 0 closes its ends (EOF or EPIPE, the
+ * normal end) or, without ends to close, until the stop. Returns 0, or -1
+ * after instance_failed().
  */
 static int task1_loop(struct pair *p)
 {
-	int32_t token = 0;
-
 	if (instance_ready(p->ic))
 		return -1;
 	for (;;) {
-		ssize_t n = write(p->up[1], &token, sizeof(token));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EPIPE)
-			return 0;
-		if (n != (ssize_t)sizeof(token)) {
-			instance_failed(p->ic, "task 1: write: %s",
-					n < 0 ? strerror(errno) : "short write");
-			return -1;
+		while (channel_send(p->up)) {
+			if (errno == EINTR && !task1_stops(p))
+				continue;
+			if (errno == EINTR || errno == EPIPE)
+				return 0;
+			return pair_failed(p, 1, true);
 		}
-		do
-			n = read(p->down[0], &token, sizeof(token));
-		while (n < 0 && errno == EINTR);
-		if (n == 0)
-			return 0;
-		if (n != (ssize_t)sizeof(token)) {
-			instance_failed(p->ic, "task 1: read: %s",
-					n < 0 ? strerror(errno) : "short read");
-			return -1;
+		while (channel_wait(p->down)) {
+			if (errno == EINTR && !task1_stops(p))
+				continue;
+			if (errno == EINTR || errno == EPIPE)
+				return 0;
+			return pair_failed(p, 1, false);
 		}
 	}
 }
 
-/* Task 0: read then write, one op per round trip, until the window ends. */
+/* Task 0: wait then send, one op per round trip, until the window ends. */
 static int task0_loop(struct pair *p)
 {
 	uint64_t *ops = instance_ops(p->ic);
-	int32_t token;
 
 	while (instance_running(p->ic)) {
-		ssize_t n = read(p->up[0], &token, sizeof(token));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n != (ssize_t)sizeof(token)) {
-			instance_failed(p->ic, "task 0: read: %s",
-					n < 0 ? strerror(errno)
-					      : n == 0 ? "task 1 is gone" : "short read");
-			return -1;
+		if (channel_wait(p->up)) {
+			if (errno == EINTR)
+				continue;
+			return pair_failed(p, 0, false);
 		}
-		do
-			n = write(p->down[1], &token, sizeof(token));
-		while (n < 0 && errno == EINTR);
-		if (n != (ssize_t)sizeof(token)) {
-			instance_failed(p->ic, "task 0: write: %s",
-					n < 0 ? strerror(errno) : "short write");
-			return -1;
-		}
+		while (channel_send(p->down))
+			if (errno != EINTR)
+				return pair_failed(p, 0, true);
 		(*ops)++;
 	}
 	return 0;
+}
+
+/* Task 0's ends: closing them ends task 1 when ends_close. */
+static void close_task0_ends(struct pair *p)
+{
+	if (!p->ends_close)
+		return;
+	close_fd(&p->up->rfd);
+	close_fd(&p->down->wfd);
+}
+
+static void close_task1_ends(struct pair *p)
+{
+	if (!p->ends_close)
+		return;
+	close_fd(&p->up->wfd);
+	close_fd(&p->down->rfd);
 }
 
 static void *task1_thread(void *arg)
@@ -143,15 +185,16 @@ static void *task1_thread(void *arg)
 	sigset_t set;
 	intptr_t rc;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGALRM);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (p->ends_close) {
+		sigemptyset(&set);
+		sigaddset(&set, SIGALRM);
+		pthread_sigmask(SIG_BLOCK, &set, NULL);
+	}
 	if (instance_thread_register(p->ic, 1))
 		return (void *)(intptr_t)-1;
 	rc = task1_loop(p);
 	/* task 0 may still wait in a read: our ends closing wakes it */
-	close_fd(&p->up[1]);
-	close_fd(&p->down[0]);
+	close_task1_ends(p);
 	instance_thread_collect(p->ic);
 	return (void *)rc;
 }
@@ -168,8 +211,7 @@ static int run_threads(struct pair *p)
 		return -1;
 	}
 	rc = instance_ready(p->ic) ? -1 : task0_loop(p);
-	close_fd(&p->up[0]);
-	close_fd(&p->down[1]);
+	close_task0_ends(p);
 	pthread_join(th, &ret);
 	return rc || (intptr_t)ret ? -1 : 0;
 }
@@ -182,16 +224,13 @@ static int run_processes(struct pair *p)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		close_fd(&p->up[0]);
-		close_fd(&p->down[1]);
+		close_task0_ends(p);
 		rc = task1_loop(p);
 		_exit(rc ? 1 : 0);
 	}
-	close_fd(&p->up[1]);
-	close_fd(&p->down[0]);
+	close_task1_ends(p);
 	rc = instance_ready(p->ic) ? -1 : task0_loop(p);
-	close_fd(&p->up[0]);
-	close_fd(&p->down[1]);
+	close_task0_ends(p);
 	if (rc)
 		kill(pid, SIGKILL);
 	status = instance_reap_child(p->ic, pid);
@@ -205,8 +244,9 @@ static int run_processes(struct pair *p)
 static int pingpong_instance(const void *params, struct instance_ctx *ic)
 {
 	const struct pingpong_params *pp = params;
-	struct pair p = { .up = { -1, -1 }, .down = { -1, -1 }, .ic = ic };
+	struct pair p = { .ic = ic };
 	struct sigaction sa;
+	char err[256];
 	int rc;
 
 	/* a vanished peer must give EPIPE (a reason or the normal end), not kill */
@@ -215,18 +255,24 @@ static int pingpong_instance(const void *params, struct instance_ctx *ic)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
 
-	if (pipe(p.up) || pipe(p.down)) {
-		instance_failed(ic, "cannot create a pipe: %s", strerror(errno));
-		close_fd(&p.up[0]);
-		close_fd(&p.up[1]);
+	if (channel_set_open(&p.cs, pp->channel, 2, !pp->threads, err, sizeof(err))) {
+		instance_failed(ic, "%s", err);
 		return -1;
 	}
+	p.up = &p.cs.ch[0];
+	p.down = &p.cs.ch[1];
+	p.ends_close = pp->channel == CHANNEL_PIPE || pp->channel == CHANNEL_UNIX;
 	rc = pp->threads ? run_threads(&p) : run_processes(&p);
-	close_fd(&p.up[0]);
-	close_fd(&p.up[1]);
-	close_fd(&p.down[0]);
-	close_fd(&p.down[1]);
+	channel_set_close(&p.cs);
 	return rc;
+}
+
+/* Both channels are created in the instance process before task 1. */
+static unsigned pingpong_fds(const void *params)
+{
+	const struct pingpong_params *pp = params;
+
+	return 2 * channel_fds(pp->channel);
 }
 
 /* Two tasks, one group: task 0 (ping) and task 1 (pong). */
@@ -261,5 +307,6 @@ const struct workload workload_pingpong = {
 	.tasks = pingpong_tasks,
 	.layout = pingpong_layout,
 	.roles = pingpong_roles,
+	.fds = pingpong_fds,
 	.instance = pingpong_instance,
 };

@@ -1,0 +1,138 @@
+#!/bin/sh
+# pingpong --channel pipe|eventfd|futex|unix: every channel runs as processes
+# and as threads in every placement; the default is perf bench sched pipe's
+# program, system call for system call (strace: per round trip two 4-byte
+# reads and two 4-byte writes on pipes, nothing else), and each other
+# channel makes its own calls (eventfd's 8-byte counter, the futex calls,
+# shared between processes and private between threads, a socketpair);
+# ring at N = 2 makes the same calls per hop as pingpong per half round trip.
+. "$(dirname "$0")/lib.sh"
+
+command -v jq >/dev/null || skip_all "jq is not installed"
+short="-t 50ms -n 1 --warmup 0 --no-store"
+ncpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //' | tr ',' '\n' |
+	awk -F- '{ n += ($2 == "" ? 1 : $2 - $1 + 1) } END { print n + 0 }')
+[ "$ncpu" -gt 0 ] || ncpu=$(getconf _NPROCESSORS_ONLN)
+
+total=0
+for channel in pipe eventfd futex unix; do
+	for placement in any same-cpu cross-cpu spread; do
+		for mode in processes threads; do
+			name="$channel $placement $mode"
+			if [ "$placement" = cross-cpu ] && [ "$ncpu" -lt 2 ]; then
+				skip "cross-cpu needs two allowed CPUs ($name)"
+				continue
+			fi
+			flag=""
+			[ "$mode" = threads ] && flag=--threads
+			run_cmd wb run pingpong --channel "$channel" --placement "$placement" $flag \
+				$short --format json
+			ops=$(printf '%s\n' "$OUT" | jq -r '.samples[0].ops' 2>/dev/null)
+			st=$(printf '%s\n' "$OUT" | jq -r '.samples[0].status' 2>/dev/null)
+			# a loaded machine may leave a task off its CPU for the whole
+			# window: the round trips are summed over every run below
+			if [ "$RC" = 0 ] && [ "$st" = ok ] && [ "${ops:-x}" -ge 0 ] 2>/dev/null; then
+				ok 0 "$name: exit 0, a good sample, $ops round trips"
+				total=$((total + ops))
+			else
+				ok 1 "$name: exit 0, a good sample"
+				diag "rc=$RC status=$st ops=$ops" "$OUT" "$ERR"
+			fi
+		done
+	done
+done
+
+ok "[ $total -gt 0 ]" "round trips were counted ($total in all)"
+
+run_cmd wb run pingpong --channel futex -t 50ms -n 1 --warmup 0 --no-store
+like "$OUT" "^profile: custom \\(based on perf-bench-sched-pipe\\)$|profile: custom \\(based on perf-bench-sched-pipe\\)" \
+	"another channel than perf's pipe makes the profile custom"
+run_cmd wb run pingpong --channel pipe -t 50ms -n 1 --warmup 0 --no-store
+like "$OUT" "profile: perf-bench-sched-pipe$" "--channel pipe is perf bench's profile"
+run_cmd wb run pingpong --channel smoke $short
+is "$RC" 2 "--channel smoke: exit 2"
+like "$ERR" "'--channel'.*'smoke'.*pipe\\|eventfd\\|futex\\|unix" "it names the option, the value and the channels"
+
+command -v strace >/dev/null || { skip "strace is not installed"; done_testing; exit; }
+strace -f -o /dev/null true 2>/dev/null || { skip "strace cannot trace here"; done_testing; exit; }
+
+# trace NAME ARGS...: run wakebench under strace, one file per task (no
+# interleaved lines), then count the calls that move a token
+trace() {
+	d="$TMP/strace-$1"
+	shift
+	mkdir -p "$d"
+	strace -f -ff -o "$d/t" -e trace=read,write,futex,pipe,pipe2,socketpair,eventfd2 \
+		-e signal=none "$WAKEBENCH" run "$@" -t 500ms -n 1 --warmup 0 --no-store \
+		--format json >"$d/out" 2>"$d/err"
+	RC=$?
+	ops=$(jq -r '.samples[0].ops' "$d/out" 2>/dev/null)
+	r4=$(cat "$d"/t.* | grep -Ec '^read\([0-9]+, .*, 4\) += 4$')
+	w4=$(cat "$d"/t.* | grep -Ec '^write\([0-9]+, .*, 4\) += 4$')
+	r8=$(cat "$d"/t.* | grep -Ec '^read\([0-9]+, .*, 8\) += 8$')
+	w8=$(cat "$d"/t.* | grep -Ec '^write\([0-9]+, .*, 8\) += 8$')
+	fwait=$(cat "$d"/t.* | grep -Ec '^futex\(.*FUTEX_WAIT,')
+	fwaitp=$(cat "$d"/t.* | grep -Ec '^futex\(.*FUTEX_WAIT_PRIVATE,')
+	fwake=$(cat "$d"/t.* | grep -Ec '^futex\(.*FUTEX_WAKE(_PRIVATE)?,')
+	spair=$(cat "$d"/t.* | grep -Ec '^socketpair\(AF_UNIX, SOCK_STREAM')
+	efd=$(cat "$d"/t.* | grep -Ec '^eventfd2\(')
+	ncalls="r4=$r4 w4=$w4 r8=$r8 w8=$w8 wait=$fwait wait_private=$fwaitp wake=$fwake"
+}
+# near COUNT WANT: within 2 of WANT (the round trip in flight at the stop)
+near() { [ "$1" -ge $(($2 - 2)) ] && [ "$1" -le $(($2 + 2)) ]; }
+
+for mode in processes threads; do
+	flag=""
+	[ "$mode" = threads ] && flag=--threads
+	trace pipe-$mode pingpong $flag
+	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 10 ] && near "$r4" $((2 * ops)) && near "$w4" $((2 * ops)) &&
+		[ "$r8" = 0 ] && [ "$w8" = 0 ] && [ "$spair" = 0 ] && [ "$efd" = 0 ] &&
+		[ "$fwait" -lt 20 ] && [ "$fwaitp" -lt 20 ]; then
+		ok 0 "default ($mode): per round trip 2 reads and 2 writes of 4 bytes, nothing else ($ops ops, $ncalls)"
+	else
+		ok 1 "default ($mode): per round trip 2 reads and 2 writes of 4 bytes, nothing else"
+		diag "rc=$RC ops=$ops $ncalls spair=$spair efd=$efd"
+	fi
+
+	trace eventfd-$mode pingpong --channel eventfd $flag
+	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 10 ] && near "$r8" $((2 * ops)) && near "$w8" $((2 * ops)) &&
+		[ "$r4" = 0 ] && [ "$w4" = 0 ] && [ "$efd" = 2 ]; then
+		ok 0 "eventfd ($mode): two eventfds, 8-byte reads and writes ($ops ops, $ncalls)"
+	else
+		ok 1 "eventfd ($mode): two eventfds, 8-byte reads and writes"
+		diag "rc=$RC ops=$ops $ncalls efd=$efd"
+	fi
+
+	trace unix-$mode pingpong --channel unix $flag
+	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 10 ] && near "$r4" $((2 * ops)) && near "$w4" $((2 * ops)) &&
+		[ "$spair" = 2 ]; then
+		ok 0 "unix ($mode): two socketpairs, 4-byte reads and writes ($ops ops, $ncalls)"
+	else
+		ok 1 "unix ($mode): two socketpairs, 4-byte reads and writes"
+		diag "rc=$RC ops=$ops $ncalls spair=$spair"
+	fi
+
+	# a futex wait per round trip at most per task, a wake only for a sleeper
+	trace futex-$mode pingpong --channel futex $flag
+	if [ "$mode" = processes ]; then waits=$fwait others=$fwaitp; else waits=$fwaitp others=0; fi
+	if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 10 ] && [ "$r4" = 0 ] && [ "$w4" = 0 ] &&
+		[ "$r8" = 0 ] && [ "$waits" -gt 0 ] && [ "$waits" -le $((2 * ops + 20)) ] &&
+		[ "$fwake" -le $((2 * ops + 20)) ] && [ "$others" -lt 20 ]; then
+		ok 0 "futex ($mode): futex calls only, $( [ "$mode" = processes ] && echo shared || echo private) ($ops ops, $ncalls)"
+	else
+		ok 1 "futex ($mode): futex calls only, shared between processes, private between threads"
+		diag "rc=$RC ops=$ops $ncalls"
+	fi
+done
+
+# ring at N = 2: the same calls per hop as pingpong per half round trip, as lat_ctx's
+trace ring-pipe ring -N 2
+# (the overhead loop before the window is a write and a read each time too)
+if [ "$RC" = 0 ] && [ "${ops:-0}" -gt 10 ] && [ "$r4" -ge "$ops" ] && near "$w4" "$r4" &&
+	[ "$r8" = 0 ] && [ "$fwait" -lt 20 ]; then
+	ok 0 "ring -N 2 over pipes: a 4-byte write and read per hop, plus the overhead loop ($ops hops, $ncalls)"
+else
+	ok 1 "ring -N 2 over pipes: a 4-byte write and read per hop"
+	diag "rc=$RC ops=$ops $ncalls"
+fi
+done_testing
