@@ -259,6 +259,7 @@ struct msg_task {
 	const int *out; /* sender: the write ends of its group's fds channels */
 	pid_t tid;      /* the process, or the thread (for the abort kick) */
 	pthread_t th;
+	int status;     /* processes: as reaped */
 };
 
 struct msg_run {
@@ -451,15 +452,22 @@ static void set_handler(int sig, void (*fn)(int))
 
 /* ---- processes ---- */
 
-/* Set by SIGCHLD in task 0 when a process ended other than with status 0. */
+/*
+ * Set by SIGCHLD in task 0 when a process ended other than with status 0:
+ * the first such process (signals do not queue: a later one may be missed,
+ * the alive pipe and the reaping still see it).
+ */
 static volatile sig_atomic_t child_failed;
+static volatile pid_t child_failed_pid;
 
 static void on_sigchld(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
 	(void)uc;
-	if (si->si_code != CLD_EXITED || si->si_status != 0)
+	if ((si->si_code != CLD_EXITED || si->si_status != 0) && !child_failed) {
+		child_failed_pid = si->si_pid;
 		child_failed = 1;
+	}
 }
 
 /* In the child: run the task and exit. */
@@ -542,7 +550,7 @@ static int fork_group(struct msg_run *r, unsigned g, unsigned *nforked)
  * in it or a SIGCHLD for a failed process means a task failed: SIGKILL the
  * rest and wait for them all the same. Notes the end when nothing failed.
  */
-static void wait_processes(struct msg_run *r)
+static bool wait_processes(struct msg_run *r)
 {
 	bool killed = false;
 
@@ -556,7 +564,7 @@ static void wait_processes(struct msg_run *r)
 			/* left to the reaping below, which waits for each */
 			instance_failed(r->ic, "cannot wait for the tasks: %s", strerror(errno));
 			kill_processes(r, r->nworkers);
-			return;
+			return true;
 		}
 		if ((n == 1 || child_failed) && !killed) {
 			kill_processes(r, r->nworkers);
@@ -565,6 +573,7 @@ static void wait_processes(struct msg_run *r)
 	}
 	if (!killed && !child_failed)
 		r->sh->end_ns = now_ns();
+	return killed;
 }
 
 /* After a failure: wait until every process forked so far has gone (EOF). */
@@ -579,35 +588,56 @@ static void drain_alive(struct msg_run *r)
 	}
 }
 
-/* Reap every process, their counters read first; the first bad status fails the instance. */
-static int reap_processes(struct msg_run *r, unsigned n)
+/* Did this process fail, rather than die of our SIGKILL after another failed? */
+static bool first_failure(const struct msg_task *t, bool killed)
 {
-	int rc = 0;
+	if (t->status == 0)
+		return false;
+	if (child_failed_pid > 0)
+		return t->tid == child_failed_pid;
+	return !(killed && WIFSIGNALED(t->status) && WTERMSIG(t->status) == SIGKILL);
+}
+
+/*
+ * Reap every process, its counters read first. A bad status fails the
+ * instance, naming the process that failed first (the one SIGCHLD
+ * reported), not one that our SIGKILL ended.
+ */
+static int reap_processes(struct msg_run *r, unsigned n, bool killed)
+{
+	struct msg_task *culprit = NULL;
 	unsigned i;
+	char how[64];
 
 	for (i = 0; i < n; i++) {
 		struct msg_task *t = &r->t[i];
-		int status = instance_reap_child(r->ic, t->tid);
 
-		if (status != 0 && !rc) {
-			char how[64];
-
-			if (status < 0)
-				snprintf(how, sizeof(how), "cannot be reaped: %s", strerror(errno));
-			else
-				describe_status(status, how, sizeof(how));
-			instance_failed(r->ic, "task %u (%s %u of group %u) %s", t->task,
-					role_name(t), t->k, t->group, how);
-			rc = -1;
-		}
+		t->status = instance_reap_child(r->ic, t->tid);
+		if (t->status < 0)
+			instance_failed(r->ic, "task %u (%s %u of group %u) cannot be reaped: %s",
+					t->task, role_name(t), t->k, t->group, strerror(errno));
 	}
-	return rc;
+	for (i = 0; i < n && !culprit; i++)
+		if (first_failure(&r->t[i], killed))
+			culprit = &r->t[i];
+	for (i = 0; i < n && !culprit; i++)
+		if (r->t[i].status != 0)
+			culprit = &r->t[i];
+	if (!culprit)
+		return 0;
+	if (culprit->status > 0) {
+		describe_status(culprit->status, how, sizeof(how));
+		instance_failed(r->ic, "task %u (%s %u of group %u) %s", culprit->task,
+				role_name(culprit), culprit->k, culprit->group, how);
+	}
+	return -1;
 }
 
 static int run_processes(struct msg_run *r)
 {
 	unsigned g, nforked = 0;
 	struct sigaction sa, old;
+	bool killed = false;
 	int rc = 0;
 
 	r->rd = xcalloc(r->mp->fds, sizeof(*r->rd));
@@ -622,21 +652,23 @@ static int run_processes(struct msg_run *r)
 	close_fd(&r->alive[1]); /* from now on only the tasks hold it */
 	if (!rc && instance_ready(r->ic))
 		rc = -1;
+	child_failed = 0;
+	child_failed_pid = 0;
 	if (rc) {
 		kill_processes(r, nforked);
+		killed = true;
 		drain_alive(r);
 	} else {
 		r->sh->start_ns = now_ns();
-		child_failed = 0;
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_sigaction = on_sigchld;
 		sa.sa_flags = SA_SIGINFO | SA_NOCLDSTOP; /* no SA_RESTART: it wakes the read */
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGCHLD, &sa, &old);
-		wait_processes(r);
+		killed = wait_processes(r);
 		sigaction(SIGCHLD, &old, NULL);
 	}
-	if (reap_processes(r, nforked))
+	if (reap_processes(r, nforked, killed))
 		rc = -1;
 out:
 	close_fd(&r->alive[0]);
