@@ -700,6 +700,9 @@ static void thread_done(struct msg_task *t)
 		futex(&sh->ndone, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
 		return;
 	}
+	/* after a failure, wake task 0 (the count has moved: no wakeup is lost) */
+	if (__atomic_load_n(&sh->aborted, __ATOMIC_RELAXED))
+		futex(&sh->ndone, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
 	while (v < t->r->nworkers && keep_going(t)) {
 		futex(&sh->ndone, FUTEX_WAIT_PRIVATE, v, NULL);
 		v = __atomic_load_n(&sh->ndone, __ATOMIC_ACQUIRE);
@@ -714,10 +717,8 @@ static void *thread_main(void *arg)
 	__atomic_store_n(&t->tid, (pid_t)gettid(), __ATOMIC_RELEASE);
 	if (instance_thread_register(t->r->ic, t->task) == 0)
 		rc = task_run(t);
-	if (rc) {
+	if (rc)
 		__atomic_store_n(&t->r->sh->aborted, 1, __ATOMIC_RELAXED);
-		futex(&t->r->sh->ndone, FUTEX_WAKE_PRIVATE, INT_MAX, NULL); /* wake task 0 */
-	}
 	thread_done(t);
 	instance_thread_collect(t->r->ic);
 	return (void *)rc;
