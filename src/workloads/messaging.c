@@ -712,15 +712,18 @@ static void thread_done(struct msg_task *t)
 static void *thread_main(void *arg)
 {
 	struct msg_task *t = arg;
+	bool registered;
 	intptr_t rc = -1;
 
 	__atomic_store_n(&t->tid, (pid_t)gettid(), __ATOMIC_RELEASE);
-	if (instance_thread_register(t->r->ic, t->task) == 0)
+	registered = instance_thread_register(t->r->ic, t->task) == 0;
+	if (registered)
 		rc = task_run(t);
 	if (rc)
 		__atomic_store_n(&t->r->sh->aborted, 1, __ATOMIC_RELAXED);
 	thread_done(t);
-	instance_thread_collect(t->r->ic);
+	if (registered)
+		instance_thread_collect(t->r->ic);
 	return (void *)rc;
 }
 
