@@ -22,8 +22,9 @@
  * k < fds, sender k - fds after).
  *
  * Timing: hackbench's "Time:" runs from the start signal until every task
- * has exited and been reaped (wait() or pthread_join()). Here the release
- * is the runner's common start, and the end is noted when the last task
+ * has exited and been reaped (wait() or pthread_join()). Here the start
+ * is the runner's common release (the earliest clock reading of a task
+ * leaving it), and the end is noted when the last task
  * has exited, before its counters are read and it is reaped, so that the
  * reading of 2 * fds * groups tasks' /proc counters stays out of the time:
  *  - processes: every task holds the write end of an "alive" pipe until it
@@ -163,7 +164,7 @@ enum { ROLE_MAIN = 0, ROLE_RECEIVER, ROLE_SENDER };
  * and abort flag that tasks of a threaded instance wait on.
  */
 struct messaging_shared {
-	uint64_t start_ns;    /* task 0, just after the release */
+	uint64_t start_ns;    /* the release: the earliest clock read of a task after it */
 	uint64_t end_ns;      /* the last sender or receiver exited (threads: finished) */
 	uint64_t last_msg_ns; /* the last message read in full, latest over receivers */
 	uint64_t messages;    /* messages read, added by each receiver at its end */
@@ -348,6 +349,22 @@ static void note_latest(uint64_t *latest, uint64_t v)
 		;
 }
 
+/*
+ * Every task reads the clock as it leaves the start barrier and the earliest
+ * reading is the start: hackbench reads it just before it writes the start
+ * byte, and of 401 tasks woken at once the first runs right away, while
+ * task 0 may wait behind the others for its CPU.
+ */
+static void note_start(struct messaging_shared *sh)
+{
+	uint64_t now = now_ns(), seen = __atomic_load_n(&sh->start_ns, __ATOMIC_RELAXED);
+
+	while ((seen == 0 || now < seen) &&
+	       !__atomic_compare_exchange_n(&sh->start_ns, &seen, now, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED))
+		;
+}
+
 /* Read fds * loops messages, one op each. 0 done or stopped, -1 failed. */
 static int receiver_loop(struct msg_task *t, char *buf)
 {
@@ -403,6 +420,7 @@ static int task_run(struct msg_task *t)
 		free(buf);
 		return -1;
 	}
+	note_start(t->r->sh);
 	rc = t->sender ? sender_loop(t, buf) : receiver_loop(t, buf);
 	free(buf);
 	return rc;
@@ -809,7 +827,7 @@ static int run_threads(struct msg_run *r)
 		r->unjoined = true;
 		return -1;
 	}
-	r->sh->start_ns = now_ns();
+	note_start(r->sh);
 	wait_threads(r);
 	for (i = 0; i < r->nworkers; i++) {
 		void *ret;
