@@ -260,7 +260,6 @@ struct msg_task {
 	const int *out; /* sender: the write ends of its group's fds channels */
 	pid_t tid;      /* the process, or the thread (for the abort kick) */
 	pthread_t th;
-	int status;     /* processes: as reaped */
 };
 
 struct msg_run {
@@ -311,7 +310,28 @@ static void task_failed(struct msg_task *t, const char *what, int err)
 	__atomic_store_n(&t->r->sh->aborted, 1, __ATOMIC_RELAXED);
 }
 
-/* Write loops messages to every receiver of the group. 0 done or stopped, -1 failed. */
+/* Loops return 0 (done, or stopped), -1 (failed, reason given), or this. */
+#define MSG_PEER_GONE (-2)
+/* The exit status of a process whose peer went away first. */
+#define MSG_EXIT_PEER_GONE 3
+
+/*
+ * A read or write failed. EPIPE, ECONNRESET and end of file mean the other
+ * side is gone: a process leaves the reason to task 0, which names the
+ * task that went first (a receiver killed by a signal, not its senders'
+ * EPIPE); a thread cannot die alone, so it says what it saw.
+ */
+static int io_failed(struct msg_task *t, const char *what, int err)
+{
+	if (!t->r->mp->threads && (err == EPIPE || err == ECONNRESET || err == 0)) {
+		__atomic_store_n(&t->r->sh->aborted, 1, __ATOMIC_RELAXED);
+		return MSG_PEER_GONE;
+	}
+	task_failed(t, what, err);
+	return -1;
+}
+
+/* Write loops messages to every receiver of the group. */
 static int sender_loop(struct msg_task *t, const char *buf)
 {
 	const struct messaging_params *mp = t->r->mp;
@@ -331,8 +351,7 @@ static int sender_loop(struct msg_task *t, const char *buf)
 					if (!keep_going(t))
 						return 0;
 				} else {
-					task_failed(t, "write", n < 0 ? errno : EIO);
-					return -1;
+					return io_failed(t, "write", n < 0 ? errno : EIO);
 				}
 			}
 		}
@@ -365,7 +384,7 @@ static void note_start(struct messaging_shared *sh)
 		;
 }
 
-/* Read fds * loops messages, one op each. 0 done or stopped, -1 failed. */
+/* Read fds * loops messages, one op each. */
 static int receiver_loop(struct msg_task *t, char *buf)
 {
 	const struct messaging_params *mp = t->r->mp;
@@ -385,8 +404,7 @@ static int receiver_loop(struct msg_task *t, char *buf)
 				if (!keep_going(t))
 					goto out;
 			} else {
-				task_failed(t, "read", n < 0 ? errno : 0);
-				rc = -1;
+				rc = io_failed(t, "read", n < 0 ? errno : 0);
 				goto out;
 			}
 		}
@@ -442,17 +460,6 @@ static struct msg_task *task_init(struct msg_run *r, unsigned i)
 	return t;
 }
 
-/* "exited with status 3", "killed by SIGSEGV" */
-static void describe_status(int status, char *buf, size_t len)
-{
-	if (WIFEXITED(status))
-		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, len, "killed by %s", runner_signal_name(WTERMSIG(status)));
-	else
-		snprintf(buf, len, "ended with status 0x%x", (unsigned)status);
-}
-
 static void on_kick(int sig)
 {
 	(void)sig;
@@ -471,18 +478,19 @@ static void set_handler(int sig, void (*fn)(int))
 /* ---- processes ---- */
 
 /*
- * Set by SIGCHLD in task 0 when a process ended other than with status 0:
- * the first such process (signals do not queue: a later one may be missed,
- * the alive pipe and the reaping still see it).
+ * Set by SIGCHLD in task 0 when a process ended other than with status 0,
+ * before task 0 began to kill them: the first such process (signals do not
+ * queue: a later one may be missed; the alive pipe and the reaping still
+ * see it).
  */
-static volatile sig_atomic_t child_failed;
+static volatile sig_atomic_t child_failed, killing;
 static volatile pid_t child_failed_pid;
 
 static void on_sigchld(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
 	(void)uc;
-	if ((si->si_code != CLD_EXITED || si->si_status != 0) && !child_failed) {
+	if ((si->si_code != CLD_EXITED || si->si_status != 0) && !child_failed && !killing) {
 		child_failed_pid = si->si_pid;
 		child_failed = 1;
 	}
@@ -504,12 +512,14 @@ static NORETURN void process_task(struct msg_task *t)
 		if (write(t->r->alive[1], &b, 1) < 0)
 			rc = -1;
 	}
-	_exit(rc ? 1 : 0);
+	_exit(rc == 0 ? 0 : rc == MSG_PEER_GONE ? MSG_EXIT_PEER_GONE : 1);
 }
 
 static void kill_processes(struct msg_run *r, unsigned n)
 {
 	unsigned i;
+
+	killing = 1;
 
 	for (i = 0; i < n; i++)
 		kill(r->t[i].tid, SIGKILL);
@@ -606,49 +616,85 @@ static void drain_alive(struct msg_run *r)
 	}
 }
 
-/* Did this process fail, rather than die of our SIGKILL after another failed? */
-static bool first_failure(const struct msg_task *t, bool killed)
+/* How an exited process ended: its siginfo, without reaping it. */
+static int peek_status(pid_t pid, siginfo_t *si)
 {
-	if (t->status == 0)
-		return false;
-	if (child_failed_pid > 0)
-		return t->tid == child_failed_pid;
-	return !(killed && WIFSIGNALED(t->status) && WTERMSIG(t->status) == SIGKILL);
+	int rc;
+
+	memset(si, 0, sizeof(*si));
+	do
+		rc = waitid(P_PID, (id_t)pid, si, WEXITED | WNOWAIT);
+	while (rc < 0 && errno == EINTR);
+	return rc;
+}
+
+/* 0: fine; 3: killed by us after another failed; 2: its peer went away; 1: it failed. */
+static int failure_rank(const siginfo_t *si, bool killed)
+{
+	if (si->si_code == CLD_EXITED && si->si_status == 0)
+		return 0;
+	if (killed && si->si_code == CLD_KILLED && si->si_status == SIGKILL)
+		return 3;
+	if (si->si_code == CLD_EXITED && si->si_status == MSG_EXIT_PEER_GONE)
+		return 2;
+	return 1;
 }
 
 /*
- * Reap every process, its counters read first. A bad status fails the
- * instance, naming the process that failed first (the one SIGCHLD
- * reported), not one that our SIGKILL ended.
+ * Every process has exited: name the one that failed first (the one SIGCHLD
+ * reported, else the first that failed on its own, else one whose peer went
+ * away), then reap them all, their counters read first. 0, or -1 when any
+ * ended badly.
  */
 static int reap_processes(struct msg_run *r, unsigned n, bool killed)
 {
 	struct msg_task *culprit = NULL;
+	siginfo_t si, csi;
+	int best = 4, rc = 0;
 	unsigned i;
-	char how[64];
 
 	for (i = 0; i < n; i++) {
 		struct msg_task *t = &r->t[i];
+		int rank;
 
-		t->status = instance_reap_child(r->ic, t->tid);
-		if (t->status < 0)
-			instance_failed(r->ic, "task %u (%s %u of group %u) cannot be reaped: %s",
-					t->task, role_name(t), t->k, t->group, strerror(errno));
+		if (peek_status(t->tid, &si))
+			continue;
+		rank = failure_rank(&si, killed);
+		if (!rank)
+			continue;
+		rc = -1;
+		/* the first failure SIGCHLD reported outranks the order of creation */
+		if (child_failed_pid > 0 && t->tid == child_failed_pid)
+			rank = 0;
+		if (rank < best) {
+			culprit = t;
+			csi = si;
+			best = rank;
+		}
 	}
-	for (i = 0; i < n && !culprit; i++)
-		if (first_failure(&r->t[i], killed))
-			culprit = &r->t[i];
-	for (i = 0; i < n && !culprit; i++)
-		if (r->t[i].status != 0)
-			culprit = &r->t[i];
-	if (!culprit)
-		return 0;
-	if (culprit->status > 0) {
-		describe_status(culprit->status, how, sizeof(how));
+	if (culprit) {
+		char how[64];
+
+		if (csi.si_code == CLD_EXITED && csi.si_status == MSG_EXIT_PEER_GONE)
+			snprintf(how, sizeof(how), "found its %s gone",
+				 culprit->sender ? "receiver" : "senders");
+		else if (csi.si_code == CLD_EXITED)
+			snprintf(how, sizeof(how), "exited with status %d", csi.si_status);
+		else
+			snprintf(how, sizeof(how), "killed by %s", runner_signal_name(csi.si_status));
 		instance_failed(r->ic, "task %u (%s %u of group %u) %s", culprit->task,
 				role_name(culprit), culprit->k, culprit->group, how);
 	}
-	return -1;
+	for (i = 0; i < n; i++) {
+		struct msg_task *t = &r->t[i];
+
+		if (instance_reap_child(r->ic, t->tid) < 0) {
+			instance_failed(r->ic, "task %u (%s %u of group %u) cannot be reaped: %s",
+					t->task, role_name(t), t->k, t->group, strerror(errno));
+			rc = -1;
+		}
+	}
+	return rc;
 }
 
 static int run_processes(struct msg_run *r)
@@ -672,6 +718,7 @@ static int run_processes(struct msg_run *r)
 		rc = -1;
 	child_failed = 0;
 	child_failed_pid = 0;
+	killing = 0;
 	if (rc) {
 		kill_processes(r, nforked);
 		killed = true;
