@@ -724,7 +724,7 @@ static int run_processes(struct msg_run *r)
 		killed = true;
 		drain_alive(r);
 	} else {
-		r->sh->start_ns = now_ns();
+		note_start(r->sh);
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_sigaction = on_sigchld;
 		sa.sa_flags = SA_SIGINFO | SA_NOCLDSTOP; /* no SA_RESTART: it wakes the read */

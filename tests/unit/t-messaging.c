@@ -4,7 +4,7 @@
  * ranges and checks, and tiny runs through the runner as processes and
  * threads, over socketpairs and pipes: exactly groups * fds * fds * loops
  * messages are counted, and its metrics keep their formulas (messages/s
- * is messages over run time; delivery <= run time <= real_s). A run cut
+ * is messages over run time; delivery time <= run time). A run cut
  * by its -t limit fails and leaves no task. Never asserts speed.
  */
 #include <dirent.h>
@@ -339,8 +339,10 @@ static void check_good(const struct sample *s, uint64_t messages)
 	delivery_s = metric(s, "messaging_delivery_s");
 	assert_true(run_s > 0);
 	assert_true(delivery_s > 0 && delivery_s <= run_s);
-	/* the runner's real_s adds the reading of counters and the reaping */
-	assert_true(run_s <= s->real_s);
+	/*
+	 * Not compared with real_s: the runner's start is task 0's clock once
+	 * it runs after the release, which may be after the first sender ran.
+	 */
 	assert_close(metric(s, "messages_per_s"), (double)messages / run_s,
 		     1e-9 * (double)messages / run_s);
 }
