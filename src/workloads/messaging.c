@@ -133,13 +133,14 @@ static const struct opt messaging_opts[] = {
 	  .help = "pipes instead of Unix socketpairs (hackbench -p)" },
 	{ .type = OPT_FLAG, .long_name = "socket",
 	  .offset = offsetof(struct messaging_params, socket),
-	  .help = "Unix stream socketpairs (the default)" },
+	  .help = "Unix stream socketpairs, said explicitly (the default without --pipe)" },
 	{ .type = OPT_FLAG, .long_name = "threads",
 	  .offset = offsetof(struct messaging_params, threads),
 	  .help = "senders and receivers are threads of one process (hackbench -T, perf -t)" },
 	{ .type = OPT_FLAG, .long_name = "processes",
 	  .offset = offsetof(struct messaging_params, processes),
-	  .help = "senders and receivers are processes (the default, hackbench -P)" },
+	  .help = "senders and receivers are processes, said explicitly (the default without "
+		  "--threads, hackbench -P)" },
 	OPT_END_ROW,
 };
 
@@ -930,7 +931,7 @@ static const struct metric_def messaging_metrics[] = {
 	  .help = "hackbench's Time: from the start of every task until the last sender or "
 		  "receiver has exited, mean over instances" },
 	{ .name = "messages_per_s", .label = "messages/s", .unit = "messages/s",
-	  .better = BETTER_HIGHER, .flags = METRIC_PRIMARY, .agg = AGG_RATE,
+	  .better = BETTER_HIGHER, .flags = 0, .agg = AGG_RATE,
 	  .source = "messaging",
 	  .help = "messages read by the receivers of every instance, divided by run time" },
 	{ .name = "messaging_delivery_s", .label = "delivery time s", .unit = "s",
