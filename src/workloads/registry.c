@@ -8,11 +8,13 @@
 
 extern const struct workload workload_pipe;
 extern const struct workload workload_pingpong;
+extern const struct workload workload_messaging;
 extern const struct workload workload_ring;
 
 const struct workload *const workloads[] = {
 	&workload_pipe,
 	&workload_pingpong,
+	&workload_messaging,
 	&workload_ring,
 	NULL,
 };
