@@ -33,6 +33,7 @@
 #include "util/text.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -249,12 +250,13 @@ static const char *self_exe(void)
 }
 
 /*
- * Run argv (argv[0] a path) and wait; the child's stdout goes to our
- * stderr when quiet_stdout (results on stdout stay bisect's own). Returns
- * the wait status, or -1.
+ * Run argv (argv[0] a name, path the program) and wait. The child's stdout
+ * is captured into capture (its stderr dropped), or with hide_stdout goes
+ * to /dev/null (the measurements' tables: stdout is bisect's verdicts; -v
+ * shows them on stderr), else to our stderr. Returns the wait status, or -1.
  */
-static int spawn_wait(const char *path, const char **argv, bool stdout_to_stderr,
-		      char *capture, size_t caplen)
+static int spawn_wait(const char *path, const char **argv, bool hide_stdout, char *capture,
+		      size_t caplen)
 {
 	int status, pfd[2] = {-1, -1};
 	pid_t pid;
@@ -281,7 +283,12 @@ static int spawn_wait(const char *path, const char **argv, bool stdout_to_stderr
 			close(pfd[1]);
 			if (freopen("/dev/null", "w", stderr) == NULL)
 				_exit(127);
-		} else if (stdout_to_stderr) {
+		} else if (hide_stdout) {
+			int fd = open("/dev/null", O_WRONLY);
+
+			if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+				_exit(127);
+		} else {
 			dup2(STDERR_FILENO, STDOUT_FILENO);
 		}
 		{
@@ -438,7 +445,9 @@ static void metric_values_release(struct metric_values *mv)
 
 /*
  * The log median of each boot of the experiments in s. Returns the number
- * of boots (into *med, malloc'd), or -1 after saying why.
+ * of boots (into *med, malloc'd), or after saying why -2 when the metric
+ * is not there to be had (not stored, unavailable, not positive), -1 on
+ * any other failure.
  */
 static ssize_t boot_levels(struct store *st, const struct expset *s, const char *metric,
 			   const char *what, double **med)
@@ -457,16 +466,21 @@ static ssize_t boot_levels(struct store *st, const struct expset *s, const char 
 		}
 	}
 	if (!mv.n) {
-		if (mv.unavailable)
-			error("bisect: %s: metric '%s' was not measured: %s", what, metric, mv.why);
-		else if (mv.nonpositive)
+		k = -1;
+		if (mv.unavailable) {
+			error("bisect: %s: metric '%s' was not measured: %s (option '--metric')",
+			      what, metric, mv.why);
+			k = -2;
+		} else if (mv.nonpositive) {
 			error("bisect: %s: metric '%s' is not positive in any sample (levels are "
-			      "compared as ratios)",
+			      "compared as ratios; option '--metric')",
 			      what, metric);
-		else
+			k = -2;
+		} else {
 			error("bisect: %s: no completed sample", what);
+		}
 		metric_values_release(&mv);
-		return -1;
+		return k;
 	}
 	*med = xmalloc(mv.n * sizeof(**med));
 	k = stats_boot_log_medians(mv.x, mv.boot, mv.n, *med, NULL);
@@ -817,7 +831,7 @@ static enum measure_outcome measure_once(struct bisect_run_ctx *rc, const char *
 	argv[n++] = "--label";
 	argv[n++] = label;
 	argv[n] = NULL;
-	status = spawn_wait(self_exe(), argv, true, NULL, 0);
+	status = spawn_wait(self_exe(), argv, !rc->ctx->verbose, NULL, 0);
 	free(argv);
 	if (status < 0)
 		return MEASURE_ERROR;
@@ -989,7 +1003,8 @@ static enum measure_outcome run_step(struct bisect_run_ctx *rc, const struct bis
 		if (o != MEASURE_OK)
 			return o;
 		bisect_step_add_boot(s, level);
-		debug("bisect: '%s': boot %zu level %.4g", label, s->boots, exp(level));
+		info("bisect: '%s': boot %zu: %s %.4g (median)%s", label, s->boots, rc->p->metric,
+		     exp(level), s->done ? "" : "; not decided yet");
 	}
 	return MEASURE_OK;
 }
@@ -1023,6 +1038,8 @@ static int load_refs(struct bisect_run_ctx *rc, const struct strlist *refs, cons
 			return WORKER_USAGE;
 		}
 	n = boot_levels(rc->st, s, rc->p->metric, opt, med);
+	if (n == -2)
+		return WORKER_USAGE; /* a metric the references do not have */
 	if (n < 0)
 		return WORKER_ERROR;
 	*k = (size_t)n;
@@ -1368,7 +1385,10 @@ static int run_refs(struct run_state *rs, struct bisect_refs_seq *seq)
 
 			if (o == MEASURE_BOOT_FAILED) {
 				warning("bisect: run: reference '%s': a boot failed", rs->labels[i]);
-			} else if (o != MEASURE_OK) {
+			} else if (o == MEASURE_OK) {
+				info("bisect: reference %s: boot %zu: %s %.4g (median)",
+				     rs->labels[i], seq->pairs + 1, rc->p->metric, exp(lv[which]));
+			} else {
 				error("bisect: run: reference image %zu '%s': %s", i + 1,
 				      rc->p->kernels.v[i], why);
 				ret = -1;
