@@ -611,6 +611,22 @@ static int env_mismatch(struct store *st, int64_t good, int64_t bad, int64_t can
 						 n > 1 ? ", " : "", e->key, cv ? cv : "absent",
 						 e->value);
 	}
+	/*
+	 * A strong virtualisation key only the candidate has: booted in vm, the
+	 * references not (other keys may be missing from older references).
+	 */
+	for (i = 0; i < c.n; i++) {
+		const struct env_entry *e = &c.e[i];
+
+		if (e->impact != IMPACT_STRONG || strncmp(e->key, "vm.", 3) ||
+		    env_get(&g, e->key) || env_get(&b, e->key))
+			continue;
+		n++;
+		if (used < len)
+			used += (size_t)snprintf(why + used, len - used,
+						 "%s%s '%s' (references: absent)", n > 1 ? ", " : "",
+						 e->key, e->value);
+	}
 	env_release(&g);
 	env_release(&b);
 	env_release(&c);
@@ -786,6 +802,11 @@ static enum measure_outcome measure_once(struct bisect_run_ctx *rc, const char *
 
 	*level = NAN;
 	why[0] = '\0';
+	if (stop_sig) {
+		snprintf(why, whylen, "stopped by %s", strsignal(stop_sig));
+		free(argv);
+		return MEASURE_STOPPED;
+	}
 	if (max_experiment_id(rc->st, label, &before)) {
 		free(argv);
 		return MEASURE_ERROR;
@@ -1571,6 +1592,7 @@ out:
 struct report_row {
 	int64_t exp_id;
 	struct env env;
+	bool done; /* shown as part of a step */
 };
 
 static const char *row_get(const struct report_row *r, const char *k)
@@ -1655,26 +1677,28 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 		jsteps = json_object_new_array();
 		json_object_object_add(jo, "id", json_object_new_string(id));
 	}
-	/* Steps: runs of consecutive experiments of one (role, step, candidate). */
+	for (i = 0; i < nrows; i++)
+		if (!strcmp(row_get(&rows[i], "id"), id) && row_get(&rows[i], "result"))
+			result = row_get(&rows[i], "result");
+	/*
+	 * Steps: the experiments of one (role, step, candidate), in the order
+	 * of their first experiment (the references' boots alternate).
+	 */
 	for (i = 0; i < nrows; i++) {
 		const struct report_row *r = &rows[i], *nx;
 		const char *verdict;
 		size_t j, nexp = 1;
 
-		if (strcmp(row_get(r, "id"), id))
+		if (rows[i].done || strcmp(row_get(r, "id"), id))
 			continue;
-		if (row_get(r, "result"))
-			result = row_get(r, "result");
 		for (j = i + 1; j < nrows; j++) {
 			nx = &rows[j];
-			if (strcmp(row_get(nx, "id"), id))
-				continue;
-			if (strcmp(row_get(nx, "role") ?: "", row_get(r, "role") ?: "") ||
+			if (nx->done || strcmp(row_get(nx, "id"), id) ||
+			    strcmp(row_get(nx, "role") ?: "", row_get(r, "role") ?: "") ||
 			    strcmp(row_get(nx, "candidate") ?: "", row_get(r, "candidate") ?: "") ||
 			    strcmp(row_get(nx, "step") ?: "", row_get(r, "step") ?: ""))
-				break;
-			if (row_get(nx, "result"))
-				result = row_get(nx, "result");
+				continue;
+			rows[j].done = true;
 			nexp++;
 		}
 		if (!nsel && !jo)
@@ -1738,7 +1762,6 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 				       row_num(r, "boots"));
 			free(cand);
 		}
-		i = j - 1;
 	}
 	if (jo) {
 		json_object_object_add(jo, "steps", jsteps);

@@ -20,8 +20,8 @@
 /* The chance that one step calls a candidate on the wrong side (doc/bisect.md). */
 #define BISECT_ALPHA_DEFAULT 0.01
 /* Boots of the candidate in one step (vm); and of each reference in `bisect run`. */
-#define BISECT_MAX_BOOTS_DEFAULT     6
-#define BISECT_MAX_REF_BOOTS_DEFAULT 6
+#define BISECT_MAX_BOOTS_DEFAULT     32
+#define BISECT_MAX_REF_BOOTS_DEFAULT 32
 #define BISECT_MAX_BOOTS	     64
 /* `bisect run` measures the references until their separation is known to +-50%. */
 #define BISECT_REF_PRECISION 0.5

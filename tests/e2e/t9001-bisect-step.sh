@@ -47,6 +47,8 @@ refs wide-hi 4 0.4
 refs wide-lo 0.25 0.4
 refs gov-hi 1 0.05 cpu.governor=performance
 refs gov-lo 0.1 0.05 cpu.governor=performance
+refs vm-hi 1 0.05 vm.accel=tcg
+refs vm-lo 0.1 0.05 vm.accel=tcg
 refs same-a 1 0.05
 refs same-b 1.01 0.05
 
@@ -69,6 +71,10 @@ step --good gov-hi --bad gov-lo --label c-env
 is "$RC" 125 "a strong key differs from both references: skip 125"
 like "$ERR" "environment differs .* cpu\\.governor 'absent[^']*' \\(references 'performance'\\)" \
 	"the key and both values are named"
+
+step --good vm-hi --bad vm-lo --label c-vm
+is "$RC" 125 "references booted in vm, the candidate not: skip 125"
+like "$ERR" "vm\\.accel 'absent' \\(references 'tcg'\\)" "vm.accel named"
 
 # The metric: another one, and one that was not measured.
 step --good hi --bad lo --label c-metric --metric ops_per_cpu_s
