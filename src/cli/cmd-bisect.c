@@ -509,6 +509,9 @@ static int resolve_ref(struct store *st, const char *ref, struct expset *s)
 			return -1;
 	}
 	for (i = 0; i < n; i++) {
+		/* an ab's samples are two arms: not one kernel's level */
+		if (strcmp(v[i].kind, "run"))
+			continue;
 		if (!s->params) {
 			s->params = xstrdup(v[i].params_json ? v[i].params_json : "{}");
 			s->workload = xstrdup(v[i].workload);
@@ -516,7 +519,9 @@ static int resolve_ref(struct store *st, const char *ref, struct expset *s)
 		expset_add(s, v[i].id);
 	}
 	store_experiments_free(v, n);
-	return 0;
+	return s->n ? 0 : error("bisect: '%s' has no 'run' experiment (an 'ab' is two arms, "
+				"not one kernel's level)",
+				ref);
 }
 
 /* The experiments with this label whose id is above min_id. */
@@ -933,7 +938,6 @@ struct step_record {
 
 static void store_step_keys(struct store *st, const struct expset *e, const struct step_record *r)
 {
-	char buf[64];
 	size_t i;
 
 	for (i = 0; i < e->n; i++) {
@@ -978,7 +982,6 @@ static void store_step_keys(struct store *st, const struct expset *e, const stru
 			KEY("result", "%s", r->result);
 #undef KEY
 	}
-	(void)buf;
 }
 
 /* "position 0.97 [0.61, 1.33] at 99.8%, 4 boots, between-boot sd 9.1%" */
