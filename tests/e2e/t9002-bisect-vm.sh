@@ -13,8 +13,10 @@
 # the source tree (scripts/fetch-kernel.sh), as t6002 does; the test is
 # skipped only when they cannot be had. The references (the first and the
 # last image, booted most) are the cloud flavours, which boot in about 10 s
-# under TCG against 25-50 s for the regular ones. 3-5 minutes on a 2-CPU
-# host.
+# under TCG against 25-50 s for the regular ones. About 4 minutes on a
+# quiet 2-CPU host; on one so loaded that boots spread beyond what the boot
+# budget can resolve, "no result" is the honest outcome and is accepted
+# (the result checks are skipped, saying so), never a wrong image.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] ||
