@@ -1618,13 +1618,71 @@ static json_object *json_num_or_null(double x)
 	return isfinite(x) ? json_object_new_double(x) : NULL;
 }
 
+/* One step of a report: JSON into jsteps, or a text line. */
+static void report_step(const struct report_row *r, size_t nexp, json_object *jsteps)
+{
+	const char *verdict;
+
+	verdict = row_get(r, "verdict");
+	if (jsteps) {
+		json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "role",
+				       json_object_new_string(row_get(r, "role") ?: ""));
+		json_object_object_add(s, "candidate",
+				       json_object_new_string(row_get(r, "candidate") ?: ""));
+		if (row_get(r, "step"))
+			json_object_object_add(s, "step",
+					       json_object_new_int64((int64_t)row_num(r, "step")));
+		if (row_get(r, "index"))
+			json_object_object_add(
+			    s, "index", json_object_new_int64((int64_t)row_num(r, "index") + 1));
+		json_object_object_add(s, "experiments", json_object_new_int64((int64_t)nexp));
+		if (verdict) {
+			json_object_object_add(s, "verdict", json_object_new_string(verdict));
+			json_object_object_add(s, "boots",
+					       json_object_new_int64((int64_t)row_num(r, "boots")));
+			json_object_object_add(s, "position",
+					       json_num_or_null(row_num(r, "position")));
+			json_object_object_add(s, "position_lo",
+					       json_num_or_null(row_num(r, "position_lo")));
+			json_object_object_add(s, "position_hi",
+					       json_num_or_null(row_num(r, "position_hi")));
+			json_object_object_add(s, "level",
+					       json_num_or_null(row_num(r, "level")));
+			json_object_object_add(s, "vs_good",
+					       json_num_or_null(row_num(r, "vs_good")));
+			json_object_object_add(s, "vs_bad",
+					       json_num_or_null(row_num(r, "vs_bad")));
+		}
+		json_object_array_add(jsteps, s);
+	} else {
+		char *cand = text_printable(row_get(r, "candidate") ?: "?", 0);
+
+		printf("  %-15s %s: ", row_get(r, "role") ?: "?", cand);
+		if (!verdict)
+			printf("%zu boot%s measured\n", nexp, nexp == 1 ? "" : "s");
+		else if (isfinite(row_num(r, "position")))
+			printf("%s, position %.2f [%.2f, %.2f] at %.2f%%, %+.1f%% vs good, "
+			       "%+.1f%% vs bad, %.0f boot%s\n",
+			       verdict, row_num(r, "position"), row_num(r, "position_lo"),
+			       row_num(r, "position_hi"), 100 * row_num(r, "level"),
+			       100 * row_num(r, "vs_good"), 100 * row_num(r, "vs_bad"),
+			       row_num(r, "boots"), row_num(r, "boots") == 1 ? "" : "s");
+		else
+			printf("%s (%s), %.0f boots\n", verdict, row_get(r, "why") ?: "no boot",
+			       row_num(r, "boots"));
+		free(cand);
+	}
+}
+
 static int report_main(struct bisect_params *p, struct ctx *ctx)
 {
 	struct store *st;
 	struct store_experiment *v;
 	struct report_row *rows = NULL;
 	size_t n, i, nrows = 0, nsel = 0;
-	const char *id = NULL, *result = NULL;
+	const char *id = NULL, *result = NULL, *kind = NULL;
 	json_object *jo = NULL, *jsteps = NULL;
 	int ret = EXIT_RUNTIME;
 
@@ -1689,7 +1747,6 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 	 */
 	for (i = 0; i < nrows; i++) {
 		const struct report_row *r = &rows[i], *nx;
-		const char *verdict;
 		size_t j, nexp = 1;
 
 		if (rows[i].done || strcmp(row_get(r, "id"), id))
@@ -1704,6 +1761,8 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 			rows[j].done = true;
 			nexp++;
 		}
+		if (!nsel)
+			kind = row_get(r, "kind");
 		if (!nsel && !jo)
 			printf("bisection %s (%s), metric %s\n", id, row_get(r, "kind") ?: "?",
 			       row_get(r, "metric") ?: "?");
@@ -1714,57 +1773,7 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 					       json_object_new_string(row_get(r, "metric") ?: ""));
 		}
 		nsel++;
-		verdict = row_get(r, "verdict");
-		if (jo) {
-			json_object *s = json_object_new_object();
-
-			json_object_object_add(s, "role",
-					       json_object_new_string(row_get(r, "role") ?: ""));
-			json_object_object_add(s, "candidate",
-					       json_object_new_string(row_get(r, "candidate") ?: ""));
-			if (row_get(r, "step"))
-				json_object_object_add(s, "step",
-						       json_object_new_int64((int64_t)row_num(r, "step")));
-			if (row_get(r, "index"))
-				json_object_object_add(
-				    s, "index", json_object_new_int64((int64_t)row_num(r, "index") + 1));
-			json_object_object_add(s, "experiments", json_object_new_int64((int64_t)nexp));
-			if (verdict) {
-				json_object_object_add(s, "verdict", json_object_new_string(verdict));
-				json_object_object_add(s, "boots",
-						       json_object_new_int64((int64_t)row_num(r, "boots")));
-				json_object_object_add(s, "position",
-						       json_num_or_null(row_num(r, "position")));
-				json_object_object_add(s, "position_lo",
-						       json_num_or_null(row_num(r, "position_lo")));
-				json_object_object_add(s, "position_hi",
-						       json_num_or_null(row_num(r, "position_hi")));
-				json_object_object_add(s, "level",
-						       json_num_or_null(row_num(r, "level")));
-				json_object_object_add(s, "vs_good",
-						       json_num_or_null(row_num(r, "vs_good")));
-				json_object_object_add(s, "vs_bad",
-						       json_num_or_null(row_num(r, "vs_bad")));
-			}
-			json_object_array_add(jsteps, s);
-		} else {
-			char *cand = text_printable(row_get(r, "candidate") ?: "?", 0);
-
-			printf("  %-15s %s: ", row_get(r, "role") ?: "?", cand);
-			if (!verdict)
-				printf("%zu boot%s measured\n", nexp, nexp == 1 ? "" : "s");
-			else if (isfinite(row_num(r, "position")))
-				printf("%s, position %.2f [%.2f, %.2f] at %.2f%%, %+.1f%% vs good, "
-				       "%+.1f%% vs bad, %.0f boot%s\n",
-				       verdict, row_num(r, "position"), row_num(r, "position_lo"),
-				       row_num(r, "position_hi"), 100 * row_num(r, "level"),
-				       100 * row_num(r, "vs_good"), 100 * row_num(r, "vs_bad"),
-				       row_num(r, "boots"), row_num(r, "boots") == 1 ? "" : "s");
-			else
-				printf("%s (%s), %.0f boots\n", verdict, row_get(r, "why") ?: "no boot",
-				       row_num(r, "boots"));
-			free(cand);
-		}
+		report_step(r, nexp, jsteps);
 	}
 	if (jo) {
 		json_object_object_add(jo, "steps", jsteps);
@@ -1773,9 +1782,10 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 								      JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(jo);
 	} else {
-		char *res_txt = text_printable(result ? result : "none stored (a git bisection: see "
-								 "git bisect log)",
-					       0);
+		const char *none = kind && !strcmp(kind, "run")
+				       ? "none stored (interrupted, or still running)"
+				       : "none stored (a git bisection: see git bisect log)";
+		char *res_txt = text_printable(result ? result : none, 0);
 
 		printf("result: %s\n", res_txt);
 		free(res_txt);
