@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	{ "export", cmd_export, "stored data as JSON or CSV for other tools" },
 	{ "import", cmd_import, "merge another store (another machine's) by experiment UUID" },
 	{ "vm", cmd_vm, "boot kernels with qemu, run a subcommand inside, import the results" },
+	{ "bisect", cmd_bisect, "find the kernel that changed a metric: a step for git bisect run, or a list of images" },
 };
 
 static void usage(FILE *f)
