@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched-trace.bpf.c: the in-kernel half of --trace=bpf (sys/trace-bpf.c).
+ *
+ * Three BTF tracepoint programs (tp_btf: the tracepoint's arguments are the
+ * kernel's own pointers, read through CO-RE) follow the workload's tasks
+ * only, those user space put in the tasks map, and aggregate in the kernel:
+ * per CPU, a log-linear histogram of the wakeup-to-run latency and one of
+ * the run-queue wait, and the counts of wakings, timed wakeups, wakeups run
+ * on the previous CPU, switches out, preemptions and migrations. Nothing is
+ * streamed: user space reads and resets the maps between samples.
+ *
+ * The per-task logic is the perf tracer's (trace_analysis_event() in
+ * sys/trace.c) so that the two agree:
+ *   sched_waking of a task not on a CPU and with no pending wakeup starts
+ *     a wakeup; its target CPU (task_cpu: where it last ran) is noted;
+ *   sched_switch out of a task: a switch out; preempted when the kernel
+ *     says so or the task is still TASK_RUNNING (no blocking state), and
+ *     then it waits on the run queue from now;
+ *   sched_switch into a task ends its pending wakeup (latency, previous
+ *     CPU or not) or its wait after a preemption (run-queue wait).
+ * The run-queue wait is the time from becoming runnable (a wakeup, or a
+ * switch out while still runnable) to the next switch-in.
+ */
+#include "core.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "sched-trace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, WB_MAX_TASKS);
+	__type(key, __u32);
+	__type(value, struct wb_task);
+} tasks SEC(".maps");
+
+/* WB_NHIST per possible CPU: user space sets max_entries before loading */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, WB_NHIST);
+	__type(key, __u32);
+	__type(value, struct wb_hist);
+} hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct wb_counts);
+} counts SEC(".maps");
+
+static __always_inline struct wb_counts *cpu_counts(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&counts, &zero);
+}
+
+static __always_inline void hist_add(__u32 cpu, __u32 kind, __u64 v)
+{
+	__u32 key = cpu * WB_NHIST + kind;
+	struct wb_hist *h = bpf_map_lookup_elem(&hists, &key);
+	__u32 idx;
+
+	if (!h)
+		return;
+	h->count++;
+	h->sum += v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	if (v >> WB_HIST_MAX_BITS) {
+		h->overflow++;
+		return;
+	}
+	idx = wb_hist_index(v);
+	if (idx < WB_HIST_BUCKETS)
+		h->buckets[idx]++;
+}
+
+static __always_inline int task_cpu_of(struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->cpu))
+		return (int)BPF_CORE_READ(p, cpu);
+	return (int)BPF_CORE_READ(p, thread_info.cpu);
+}
+
+/* A switched-out task with no blocking state bit is still runnable. */
+static __always_inline bool still_running(struct task_struct *p)
+{
+	struct task_struct___pre514 *old = (void *)p;
+
+	if (bpf_core_field_exists(p->__state))
+		return BPF_CORE_READ(p, __state) == 0;
+	return BPF_CORE_READ(old, state) == 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(wb_waking, struct task_struct *p)
+{
+	__u32 tid = (__u32)BPF_CORE_READ(p, pid);
+	struct wb_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct wb_counts *c;
+
+	if (!t)
+		return 0;
+	c = cpu_counts();
+	if (c) {
+		c->events++;
+		c->wakings++;
+	}
+	/* a wakeup of a task still on its CPU ends no wait: nothing to time */
+	if (t->on_cpu || t->wake_pending)
+		return 0;
+	t->wake_pending = 1;
+	t->wake_ns = bpf_ktime_get_ns();
+	t->wake_prev_cpu = task_cpu_of(p);
+	t->runnable = 0; /* the wakeup's wait is timed from the waking */
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 prev_tid = (__u32)BPF_CORE_READ(prev, pid);
+	__u32 next_tid = (__u32)BPF_CORE_READ(next, pid);
+	struct wb_task *t;
+	struct wb_counts *c = NULL;
+	__u64 now = 0;
+	__u32 cpu;
+
+	t = prev_tid ? bpf_map_lookup_elem(&tasks, &prev_tid) : NULL;
+	if (t) {
+		now = bpf_ktime_get_ns();
+		c = cpu_counts();
+		if (c) {
+			c->events++;
+			c->switches_out++;
+		}
+		t->on_cpu = 0;
+		t->wake_pending = 0;
+		t->runnable = 0;
+		if (preempt || still_running(prev)) {
+			if (c)
+				c->preempted++;
+			t->runnable = 1;
+			t->runnable_ns = now;
+		}
+	}
+	t = next_tid ? bpf_map_lookup_elem(&tasks, &next_tid) : NULL;
+	if (!t)
+		return 0;
+	if (!now)
+		now = bpf_ktime_get_ns();
+	if (!c) {
+		c = cpu_counts();
+		if (c)
+			c->events++;
+	}
+	cpu = bpf_get_smp_processor_id();
+	t->on_cpu = 1;
+	if (t->wake_pending) {
+		__u64 lat = now >= t->wake_ns ? now - t->wake_ns : 0;
+
+		hist_add(cpu, WB_HIST_WAKEUP, lat);
+		hist_add(cpu, WB_HIST_RUNQ, lat);
+		if (c) {
+			c->wakeups_run++;
+			if ((int)cpu == t->wake_prev_cpu)
+				c->wake_prev_cpu++;
+		}
+	} else if (t->runnable) {
+		hist_add(cpu, WB_HIST_RUNQ, now >= t->runnable_ns ? now - t->runnable_ns : 0);
+	}
+	t->wake_pending = 0;
+	t->runnable = 0;
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(wb_migrate, struct task_struct *p, int dest_cpu)
+{
+	__u32 tid = (__u32)BPF_CORE_READ(p, pid);
+	struct wb_counts *c;
+
+	if (!bpf_map_lookup_elem(&tasks, &tid))
+		return 0;
+	c = cpu_counts();
+	if (c) {
+		c->events++;
+		c->migrations++;
+	}
+	return 0;
+}
