@@ -18,6 +18,7 @@
 #include "util/opts.h"
 
 struct instance_ctx;
+struct metric_def;
 struct run_params;
 
 struct profile {
@@ -30,6 +31,9 @@ struct workload {
 	const char *name;    /* "pipe" */
 	const char *summary; /* one line */
 	const char *op_name; /* what one op is in tables: "bogo ops", "round trips" */
+	const char *primary; /* registry name of the primary metric: "ops_per_s" */
+	/* This workload's own metrics (runner/metrics.h), { NULL } terminated; may be NULL. */
+	const struct metric_def *metrics;
 	const char *unit;    /* primary metric unit: "ops/s" */
 	int better;          /* enum better of the primary metric (ops_per_s) */
 
