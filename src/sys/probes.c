@@ -44,12 +44,18 @@ const struct opt probe_opts[] = {
 	  .help = "count context switches and migrations with per-task perf software "
 		  "counters (root or CAP_PERFMON); they slow context switches, see "
 		  "doc/evidence.md" },
+	{ .type = OPT_FLAG, .long_name = "ceiling",
+	  .offset = offsetof(struct probe_params, ceiling),
+	  .help = "after every sample, the same pipe data path without wakeups (one task "
+		  "writes and reads its own pipe, pipe and pingpong): the scheduler and "
+		  "wakeup share of the cost, see doc/evidence.md" },
 	OPT_END_ROW,
 };
 
 const struct probe_params probe_defaults = {
 	.trace = TRACE_OFF,
 	.perf_counters = false,
+	.ceiling = false,
 };
 
 #define SAMPLER_PERIOD_NS 100000000ULL /* 10 Hz */

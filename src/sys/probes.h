@@ -35,6 +35,7 @@ enum trace_mode {
 struct probe_params {
 	int trace;          /* enum trace_mode */
 	bool perf_counters; /* --perf-counters: per-task perf software counters */
+	bool ceiling;       /* --ceiling: the no-wakeup ceiling after every sample (ceiling.h) */
 };
 
 extern const struct opt probe_opts[];
