@@ -118,6 +118,18 @@ bool bpf_tracer_built(void)
 	return true;
 }
 
+/* The largest tid + 1 (kernel.pid_max; the 64-bit limit when unreadable). */
+static uint32_t pid_max(void)
+{
+	char line[32];
+	uint64_t v;
+
+	if (read_line_file("/proc/sys/kernel/pid_max", line, sizeof(line)) ||
+	    parse_u64(line, &v) || v < 2 || v > 4194304)
+		return 4194304;
+	return (uint32_t)v;
+}
+
 struct bpf_tracer *bpf_tracer_new(char *why, size_t len)
 {
 	struct bpf_tracer *t;
@@ -151,7 +163,8 @@ struct bpf_tracer *bpf_tracer_new(char *why, size_t len)
 		err = errno;
 		goto fail;
 	}
-	if (bpf_map__set_max_entries(t->skel->maps.hists, (uint32_t)(n * WB_NHIST))) {
+	if (bpf_map__set_max_entries(t->skel->maps.slots, pid_max() + 1) ||
+	    bpf_map__set_max_entries(t->skel->maps.hists, (uint32_t)(n * WB_NHIST))) {
 		err = errno;
 		goto fail;
 	}
@@ -192,16 +205,18 @@ static uint64_t prog_misses(struct bpf_tracer *t)
 
 static int reset_maps(struct bpf_tracer *t)
 {
-	int tfd = bpf_map__fd(t->skel->maps.tasks), hfd = bpf_map__fd(t->skel->maps.hists);
+	int sfd = bpf_map__fd(t->skel->maps.slots), hfd = bpf_map__fd(t->skel->maps.hists);
 	int cfd = bpf_map__fd(t->skel->maps.counts);
 	struct wb_counts *zero = xcalloc((size_t)t->ncpus, sizeof(*zero));
 	uint32_t key = 0, k;
+	uint16_t none = 0;
 	size_t i;
 	int ret = 0;
 
+	/* the previous sample's tasks are no longer followed */
 	for (i = 0; i < t->ntids; i++) {
 		key = (uint32_t)t->tids[i];
-		bpf_map_delete_elem(tfd, &key);
+		bpf_map_update_elem(sfd, &key, &none, BPF_ANY);
 	}
 	memset(t->scratch, 0, sizeof(*t->scratch));
 	t->scratch->min = UINT64_MAX;
@@ -217,7 +232,7 @@ static int reset_maps(struct bpf_tracer *t)
 
 int bpf_tracer_start(struct bpf_tracer *t, const pid_t *tids, size_t n)
 {
-	int tfd = bpf_map__fd(t->skel->maps.tasks);
+	int tfd = bpf_map__fd(t->skel->maps.tasks), sfd = bpf_map__fd(t->skel->maps.slots);
 	struct wb_task task;
 	size_t i;
 
@@ -238,10 +253,12 @@ int bpf_tracer_start(struct bpf_tracer *t, const pid_t *tids, size_t n)
 	t->ntids = 0;
 	memset(&task, 0, sizeof(task));
 	for (i = 0; i < n; i++) {
-		uint32_t key = (uint32_t)tids[i];
+		uint32_t key = (uint32_t)tids[i], slot = (uint32_t)i + 1;
+		uint16_t s16 = (uint16_t)slot;
 
-		if (bpf_map_update_elem(tfd, &key, &task, BPF_ANY)) {
-			error("--trace=bpf: cannot add task %d to the BPF map: %s", (int)tids[i],
+		if (bpf_map_update_elem(tfd, &slot, &task, BPF_ANY) ||
+		    bpf_map_update_elem(sfd, &key, &s16, BPF_ANY)) {
+			error("--trace=bpf: cannot add task %d to the BPF maps: %s", (int)tids[i],
 			      strerror(errno));
 			return -1;
 		}

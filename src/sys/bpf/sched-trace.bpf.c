@@ -3,8 +3,9 @@
  * sched-trace.bpf.c: the in-kernel half of --trace=bpf (sys/trace-bpf.c).
  *
  * Three BTF tracepoint programs (tp_btf: the tracepoint's arguments are the
- * kernel's own pointers, read through CO-RE) follow the workload's tasks
- * only, those user space put in the tasks map, and aggregate in the kernel:
+ * kernel's own typed pointers, read directly at CO-RE-relocated offsets, no
+ * helper call) follow the workload's tasks only, those user space put in the
+ * slots map, and aggregate in the kernel:
  * per CPU, a log-linear histogram of the wakeup-to-run latency and one of
  * the run-queue wait, and the counts of wakings, timed wakeups, wakeups run
  * on the previous CPU, switches out, preemptions and migrations. Nothing is
@@ -31,12 +32,36 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+/*
+ * The filter: slots[tid] is the task's index into tasks (0: not followed).
+ * Both are arrays, whose lookups the verifier inlines, so a context switch
+ * of any task of the machine costs two bounds checks and two loads here, no
+ * hash and no helper call. User space sizes slots to pid_max + 1.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, WB_MAX_TASKS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 32768);
+	__type(key, __u32);
+	__type(value, __u16);
+} slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, WB_MAX_TASKS + 1);
 	__type(key, __u32);
 	__type(value, struct wb_task);
 } tasks SEC(".maps");
+
+static __always_inline struct wb_task *task_of(__u32 tid)
+{
+	__u16 *slot = bpf_map_lookup_elem(&slots, &tid);
+	__u32 k;
+
+	if (!slot || !*slot)
+		return 0;
+	k = *slot;
+	return bpf_map_lookup_elem(&tasks, &k);
+}
 
 /* WB_NHIST per possible CPU: user space sets max_entries before loading */
 struct {
@@ -86,8 +111,8 @@ static __always_inline void hist_add(__u32 cpu, __u32 kind, __u64 v)
 static __always_inline int task_cpu_of(struct task_struct *p)
 {
 	if (bpf_core_field_exists(p->cpu))
-		return (int)BPF_CORE_READ(p, cpu);
-	return (int)BPF_CORE_READ(p, thread_info.cpu);
+		return (int)p->cpu;
+	return (int)p->thread_info.cpu;
 }
 
 /* A switched-out task with no blocking state bit is still runnable. */
@@ -96,15 +121,14 @@ static __always_inline bool still_running(struct task_struct *p)
 	struct task_struct___pre514 *old = (void *)p;
 
 	if (bpf_core_field_exists(p->__state))
-		return BPF_CORE_READ(p, __state) == 0;
-	return BPF_CORE_READ(old, state) == 0;
+		return p->__state == 0;
+	return old->state == 0;
 }
 
 SEC("tp_btf/sched_waking")
 int BPF_PROG(wb_waking, struct task_struct *p)
 {
-	__u32 tid = (__u32)BPF_CORE_READ(p, pid);
-	struct wb_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct wb_task *t = task_of((__u32)p->pid);
 	struct wb_counts *c;
 
 	if (!t)
@@ -127,14 +151,12 @@ int BPF_PROG(wb_waking, struct task_struct *p)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 prev_tid = (__u32)BPF_CORE_READ(prev, pid);
-	__u32 next_tid = (__u32)BPF_CORE_READ(next, pid);
 	struct wb_task *t;
 	struct wb_counts *c = NULL;
 	__u64 now = 0;
 	__u32 cpu;
 
-	t = prev_tid ? bpf_map_lookup_elem(&tasks, &prev_tid) : NULL;
+	t = task_of((__u32)prev->pid);
 	if (t) {
 		now = bpf_ktime_get_ns();
 		c = cpu_counts();
@@ -152,7 +174,7 @@ int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_stru
 			t->runnable_ns = now;
 		}
 	}
-	t = next_tid ? bpf_map_lookup_elem(&tasks, &next_tid) : NULL;
+	t = task_of((__u32)next->pid);
 	if (!t)
 		return 0;
 	if (!now)
@@ -185,10 +207,9 @@ int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_stru
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(wb_migrate, struct task_struct *p, int dest_cpu)
 {
-	__u32 tid = (__u32)BPF_CORE_READ(p, pid);
 	struct wb_counts *c;
 
-	if (!bpf_map_lookup_elem(&tasks, &tid))
+	if (!task_of((__u32)p->pid))
 		return 0;
 	c = cpu_counts();
 	if (c) {

@@ -20,7 +20,7 @@
 /* The two histograms of every CPU: key cpu * WB_NHIST + kind in the hists map. */
 enum wb_hist_kind { WB_HIST_WAKEUP = 0, WB_HIST_RUNQ, WB_NHIST };
 
-#define WB_MAX_TASKS 32768 /* entries of the tasks map */
+#define WB_MAX_TASKS 32768 /* entries of the tasks map (slots are 16 bits) */
 
 /* One histogram, written by one CPU only (the one the task was switched in on). */
 struct wb_hist {
@@ -42,9 +42,9 @@ struct wb_counts {
 };
 
 /*
- * The tracked state of one workload task, keyed by tid in the tasks map.
- * User space inserts every tid before a sample (zeroed) and the programs
- * only look entries up, so no program allocates.
+ * The tracked state of one workload task: entry slots[tid] (1..) of the
+ * tasks array. User space zeroes the entries and fills slots before a
+ * sample; the programs only look them up, so no program allocates.
  */
 struct wb_task {
 	unsigned long long wake_ns;     /* sched_waking time of a pending wakeup */
