@@ -43,7 +43,7 @@ struct bpf_tracer {
 	uint64_t misses0; /* recursion misses of the programs at the start */
 	struct trace_analysis an;
 	bool an_live;
-	struct wb_hist *scratch;
+	struct wb_cpu *scratch;
 };
 
 /* The last line libbpf printed while loading: the verifier's or libbpf's reason. */
@@ -164,7 +164,7 @@ struct bpf_tracer *bpf_tracer_new(char *why, size_t len)
 		goto fail;
 	}
 	if (bpf_map__set_max_entries(t->skel->maps.slots, pid_max() + 1) ||
-	    bpf_map__set_max_entries(t->skel->maps.hists, (uint32_t)(n * WB_NHIST))) {
+	    bpf_map__set_max_entries(t->skel->maps.cpus, (uint32_t)n)) {
 		err = errno;
 		goto fail;
 	}
@@ -205,9 +205,7 @@ static uint64_t prog_misses(struct bpf_tracer *t)
 
 static int reset_maps(struct bpf_tracer *t)
 {
-	int sfd = bpf_map__fd(t->skel->maps.slots), hfd = bpf_map__fd(t->skel->maps.hists);
-	int cfd = bpf_map__fd(t->skel->maps.counts);
-	struct wb_counts *zero = xcalloc((size_t)t->ncpus, sizeof(*zero));
+	int sfd = bpf_map__fd(t->skel->maps.slots), cfd = bpf_map__fd(t->skel->maps.cpus);
 	uint32_t key = 0, k;
 	uint16_t none = 0;
 	size_t i;
@@ -219,14 +217,11 @@ static int reset_maps(struct bpf_tracer *t)
 		bpf_map_update_elem(sfd, &key, &none, BPF_ANY);
 	}
 	memset(t->scratch, 0, sizeof(*t->scratch));
-	t->scratch->min = UINT64_MAX;
-	for (k = 0; k < (uint32_t)(t->ncpus * WB_NHIST); k++)
-		if (bpf_map_update_elem(hfd, &k, t->scratch, BPF_ANY))
+	for (k = 0; k < WB_NHIST; k++)
+		t->scratch->hist[k].min = UINT64_MAX;
+	for (k = 0; k < (uint32_t)t->ncpus; k++)
+		if (bpf_map_update_elem(cfd, &k, t->scratch, BPF_ANY))
 			ret = -1;
-	key = 0;
-	if (bpf_map_update_elem(cfd, &key, zero, BPF_ANY))
-		ret = -1;
-	free(zero);
 	return ret;
 }
 
@@ -272,59 +267,61 @@ int bpf_tracer_start(struct bpf_tracer *t, const pid_t *tids, size_t n)
 	return 0;
 }
 
-/* A kernel histogram as a struct hist (NULL when empty). */
-static struct hist *to_hist(const struct wb_hist *w)
+/* Add a kernel histogram to *h (allocated on first use). */
+static void add_hist(struct hist **h, const struct wb_hist *w)
 {
-	struct hist *h;
+	struct hist *x;
+	size_t i;
 
 	if (!w->count)
-		return NULL;
-	h = xmalloc(sizeof(*h));
-	h->count = w->count;
-	h->overflow = w->overflow;
-	h->min = w->min;
-	h->max = w->max;
-	h->sum = (double)w->sum;
-	memcpy(h->buckets, w->buckets, sizeof(h->buckets));
-	return h;
+		return;
+	if (!*h) {
+		*h = xmalloc(sizeof(**h));
+		hist_init(*h);
+	}
+	x = *h;
+	x->count += w->count;
+	x->overflow += w->overflow;
+	x->sum += (double)w->sum;
+	if (w->min < x->min)
+		x->min = w->min;
+	if (w->max > x->max)
+		x->max = w->max;
+	for (i = 0; i < HIST_BUCKETS; i++)
+		x->buckets[i] += w->buckets[i];
 }
 
 void bpf_tracer_stop(struct bpf_tracer *t, const struct trace_analysis **out)
 {
-	int hfd = bpf_map__fd(t->skel->maps.hists), cfd = bpf_map__fd(t->skel->maps.counts);
-	struct wb_counts *c = xcalloc((size_t)t->ncpus, sizeof(*c));
+	int cfd = bpf_map__fd(t->skel->maps.cpus);
 	struct trace_analysis *an = &t->an;
-	uint32_t key = 0, k;
-	int cpu;
+	const struct wb_cpu *c = t->scratch;
+	uint32_t k;
 
 	sched_trace_bpf__detach(t->skel);
 	if (t->an_live)
 		trace_analysis_release(an);
 	trace_analysis_init(an, t->tids, t->ntids, 0);
 	t->an_live = true;
-	if (!bpf_map_lookup_elem(cfd, &key, c)) {
-		for (cpu = 0; cpu < t->ncpus; cpu++) {
-			an->records += c[cpu].events;
-			an->wakings += c[cpu].wakings;
-			an->wakeups_run += c[cpu].wakeups_run;
-			an->wake_prev_cpu += c[cpu].wake_prev_cpu;
-			an->switches_out += c[cpu].switches_out;
-			an->preempted += c[cpu].preempted;
-			an->migrations += c[cpu].migrations;
-		}
-	} else {
-		warning("--trace=bpf: cannot read the BPF counters: %s", strerror(errno));
-	}
-	for (k = 0; k < (uint32_t)(t->ncpus * WB_NHIST); k++) {
-		if (bpf_map_lookup_elem(hfd, &k, t->scratch))
+	for (k = 0; k < (uint32_t)t->ncpus; k++) {
+		if (bpf_map_lookup_elem(cfd, &k, t->scratch)) {
+			warning("--trace=bpf: cannot read the BPF records of CPU %u: %s", k,
+				strerror(errno));
 			continue;
-		if (k % WB_NHIST == WB_HIST_WAKEUP)
-			an->lat[k / WB_NHIST] = to_hist(t->scratch);
-		else
-			an->runq[k / WB_NHIST] = to_hist(t->scratch);
+		}
+		an->records += c->c.events;
+		an->wakings += c->c.wakings;
+		an->wakeups_run += c->c.wakeups_run;
+		an->wake_prev_cpu += c->c.wake_prev_cpu;
+		an->switches_out += c->c.switches_out;
+		an->preempted += c->c.preempted;
+		an->migrations += c->c.migrations;
+		/* a wakeup's run-queue wait is its latency: runq is both histograms */
+		add_hist(&an->lat[k], &c->hist[WB_HIST_WAKEUP]);
+		add_hist(&an->runq[k], &c->hist[WB_HIST_WAKEUP]);
+		add_hist(&an->runq[k], &c->hist[WB_HIST_PREEMPT]);
 	}
 	an->lost = prog_misses(t) - t->misses0;
-	free(c);
 	*out = an;
 }
 

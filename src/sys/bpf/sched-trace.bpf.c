@@ -7,7 +7,8 @@
  * helper call) follow the workload's tasks only, those user space put in the
  * slots map, and aggregate in the kernel:
  * per CPU, a log-linear histogram of the wakeup-to-run latency and one of
- * the run-queue wait, and the counts of wakings, timed wakeups, wakeups run
+ * the wait after a preemption (the run-queue wait is both together), and
+ * the counts of wakings, timed wakeups, wakeups run
  * on the previous CPU, switches out, preemptions and migrations. Nothing is
  * streamed: user space reads and resets the maps between samples.
  *
@@ -63,36 +64,23 @@ static __always_inline struct wb_task *task_of(__u32 tid)
 	return bpf_map_lookup_elem(&tasks, &k);
 }
 
-/* WB_NHIST per possible CPU: user space sets max_entries before loading */
+/* one entry per possible CPU: user space sets max_entries before loading */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, WB_NHIST);
-	__type(key, __u32);
-	__type(value, struct wb_hist);
-} hists SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct wb_counts);
-} counts SEC(".maps");
+	__type(value, struct wb_cpu);
+} cpus SEC(".maps");
 
-static __always_inline struct wb_counts *cpu_counts(void)
+static __always_inline struct wb_cpu *this_cpu(__u32 cpu)
 {
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&counts, &zero);
+	return bpf_map_lookup_elem(&cpus, &cpu);
 }
 
-static __always_inline void hist_add(__u32 cpu, __u32 kind, __u64 v)
+static __always_inline void hist_add(struct wb_hist *h, __u64 v)
 {
-	__u32 key = cpu * WB_NHIST + kind;
-	struct wb_hist *h = bpf_map_lookup_elem(&hists, &key);
 	__u32 idx;
 
-	if (!h)
-		return;
 	h->count++;
 	h->sum += v;
 	if (v < h->min)
@@ -129,14 +117,14 @@ SEC("tp_btf/sched_waking")
 int BPF_PROG(wb_waking, struct task_struct *p)
 {
 	struct wb_task *t = task_of((__u32)p->pid);
-	struct wb_counts *c;
+	struct wb_cpu *c;
 
 	if (!t)
 		return 0;
-	c = cpu_counts();
+	c = this_cpu(bpf_get_smp_processor_id());
 	if (c) {
-		c->events++;
-		c->wakings++;
+		c->c.events++;
+		c->c.wakings++;
 	}
 	/* a wakeup of a task still on its CPU ends no wait: nothing to time */
 	if (t->on_cpu || t->wake_pending)
@@ -151,70 +139,58 @@ int BPF_PROG(wb_waking, struct task_struct *p)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	struct wb_task *t;
-	struct wb_counts *c = NULL;
-	__u64 now = 0;
-	__u32 cpu;
+	struct wb_task *t = task_of((__u32)prev->pid), *n = task_of((__u32)next->pid);
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct wb_cpu *c;
+	__u64 now;
 
-	t = task_of((__u32)prev->pid);
+	if (!t && !n)
+		return 0;
+	c = this_cpu(cpu);
+	if (!c)
+		return 0;
+	now = bpf_ktime_get_ns();
 	if (t) {
-		now = bpf_ktime_get_ns();
-		c = cpu_counts();
-		if (c) {
-			c->events++;
-			c->switches_out++;
-		}
+		c->c.events++;
+		c->c.switches_out++;
 		t->on_cpu = 0;
 		t->wake_pending = 0;
 		t->runnable = 0;
 		if (preempt || still_running(prev)) {
-			if (c)
-				c->preempted++;
+			c->c.preempted++;
 			t->runnable = 1;
 			t->runnable_ns = now;
 		}
 	}
-	t = task_of((__u32)next->pid);
-	if (!t)
+	if (!n)
 		return 0;
-	if (!now)
-		now = bpf_ktime_get_ns();
-	if (!c) {
-		c = cpu_counts();
-		if (c)
-			c->events++;
+	if (!t)
+		c->c.events++;
+	n->on_cpu = 1;
+	if (n->wake_pending) {
+		hist_add(&c->hist[WB_HIST_WAKEUP], now >= n->wake_ns ? now - n->wake_ns : 0);
+		c->c.wakeups_run++;
+		if ((int)cpu == n->wake_prev_cpu)
+			c->c.wake_prev_cpu++;
+	} else if (n->runnable) {
+		hist_add(&c->hist[WB_HIST_PREEMPT], now >= n->runnable_ns ? now - n->runnable_ns : 0);
 	}
-	cpu = bpf_get_smp_processor_id();
-	t->on_cpu = 1;
-	if (t->wake_pending) {
-		__u64 lat = now >= t->wake_ns ? now - t->wake_ns : 0;
-
-		hist_add(cpu, WB_HIST_WAKEUP, lat);
-		hist_add(cpu, WB_HIST_RUNQ, lat);
-		if (c) {
-			c->wakeups_run++;
-			if ((int)cpu == t->wake_prev_cpu)
-				c->wake_prev_cpu++;
-		}
-	} else if (t->runnable) {
-		hist_add(cpu, WB_HIST_RUNQ, now >= t->runnable_ns ? now - t->runnable_ns : 0);
-	}
-	t->wake_pending = 0;
-	t->runnable = 0;
+	n->wake_pending = 0;
+	n->runnable = 0;
 	return 0;
 }
 
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(wb_migrate, struct task_struct *p, int dest_cpu)
 {
-	struct wb_counts *c;
+	struct wb_cpu *c;
 
 	if (!task_of((__u32)p->pid))
 		return 0;
-	c = cpu_counts();
+	c = this_cpu(bpf_get_smp_processor_id());
 	if (c) {
-		c->events++;
-		c->migrations++;
+		c->c.events++;
+		c->c.migrations++;
 	}
 	return 0;
 }

@@ -17,8 +17,12 @@
 #define WB_HIST_GROUPS	 (WB_HIST_MAX_BITS - WB_HIST_SUB_BITS + 1)
 #define WB_HIST_BUCKETS	 (WB_HIST_GROUPS << WB_HIST_SUB_BITS)
 
-/* The two histograms of every CPU: key cpu * WB_NHIST + kind in the hists map. */
-enum wb_hist_kind { WB_HIST_WAKEUP = 0, WB_HIST_RUNQ, WB_NHIST };
+/*
+ * The two histograms of every CPU: the wakeup-to-run latency, and the wait
+ * after a preemption. The run-queue wait is both merged (a wakeup's wait is
+ * its latency), so each event records into one histogram only.
+ */
+enum wb_hist_kind { WB_HIST_WAKEUP = 0, WB_HIST_PREEMPT, WB_NHIST };
 
 #define WB_MAX_TASKS 32768 /* entries of the tasks map (slots are 16 bits) */
 
@@ -30,7 +34,7 @@ struct wb_hist {
 	unsigned long long buckets[WB_HIST_BUCKETS];
 };
 
-/* Per-CPU counters (a per-CPU array of one entry). */
+/* Counts of one CPU. */
 struct wb_counts {
 	unsigned long long events; /* tracepoint hits of workload tasks */
 	unsigned long long wakings;
@@ -39,6 +43,16 @@ struct wb_counts {
 	unsigned long long switches_out;
 	unsigned long long preempted;
 	unsigned long long migrations;
+};
+
+/*
+ * What one CPU records (entry cpu of the cpus array): written by that CPU
+ * only, the counts next to the latency histogram's header, so that one
+ * lookup and few cache lines serve an event.
+ */
+struct wb_cpu {
+	struct wb_counts c;
+	struct wb_hist hist[WB_NHIST];
 };
 
 /*
