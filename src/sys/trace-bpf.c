@@ -65,14 +65,20 @@ static int capture_print(enum libbpf_print_level level, const char *fmt, va_list
 	return 0;
 }
 
-/* "confidentiality" when the kernel is locked down, else "" (none or no LSM). */
+/*
+ * "integrity" or "confidentiality" when the kernel is locked down, "" when
+ * it is not, "unknown" when securityfs is not mounted to tell.
+ */
 static void lockdown_mode(char *buf, size_t len)
 {
 	char line[128], *l, *r;
 
 	buf[0] = '\0';
-	if (read_line_file("/sys/kernel/security/lockdown", line, sizeof(line)))
+	if (read_line_file("/sys/kernel/security/lockdown", line, sizeof(line))) {
+		if (errno == ENOENT)
+			snprintf(buf, len, "unknown");
 		return;
+	}
 	l = strchr(line, '[');
 	r = l ? strchr(l, ']') : NULL;
 	if (!l || !r || (size_t)(r - l - 1) >= len)
@@ -90,17 +96,31 @@ static void load_reason(int err, char *why, size_t len)
 	switch (err) {
 	case EPERM:
 	case EACCES:
-		if (lock[0] && geteuid() == 0)
+		/* root refused: lockdown=confidentiality or a security module */
+		if (geteuid() == 0 && !strcmp(lock, "unknown"))
+			snprintf(why, len,
+				 "--trace=bpf: the kernel refuses the BPF programs to root (%s): "
+				 "lockdown=confidentiality or a security module (securityfs is not "
+				 "mounted to tell)",
+				 strerror(err));
+		else if (geteuid() == 0 && lock[0])
 			snprintf(why, len,
 				 "--trace=bpf: the kernel is locked down (lockdown=%s) and refuses "
 				 "the BPF programs (%s)",
 				 lock, strerror(err));
+		else if (geteuid() == 0)
+			snprintf(why, len,
+				 "--trace=bpf: the kernel refuses the BPF programs to root (%s): a "
+				 "security module",
+				 strerror(err));
 		else
 			snprintf(why, len,
 				 "--trace=bpf needs root or CAP_BPF and CAP_PERFMON (loading the BPF "
 				 "programs: %s)%s%s",
-				 strerror(err), lock[0] ? "; the kernel is also locked down: " : "",
-				 lock);
+				 strerror(err),
+				 lock[0] && strcmp(lock, "unknown") ? "; the kernel is also locked down: "
+								     : "",
+				 lock[0] && strcmp(lock, "unknown") ? lock : "");
 		return;
 	case ENOSYS:
 		snprintf(why, len, "--trace=bpf: the bpf(2) system call is not available (%s)",
