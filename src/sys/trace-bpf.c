@@ -46,22 +46,40 @@ struct bpf_tracer {
 	struct wb_cpu *scratch;
 };
 
-/* The last line libbpf printed while loading: the verifier's or libbpf's reason. */
-static char last_msg[256];
+/*
+ * What libbpf printed while loading: its last line, and the verifier's
+ * complaint (the log line before "processed N insns") when it rejected a
+ * program (EACCES, which is not a permission problem then).
+ */
+static char last_msg[256], verifier_msg[256];
+
+static void note_verifier(const char *log)
+{
+	const char *p = strstr(log, "\nprocessed "), *b;
+
+	if (!p)
+		return;
+	for (b = p; b > log && b[-1] != '\n'; b--)
+		;
+	if (b == log)
+		return;
+	snprintf(verifier_msg, sizeof(verifier_msg), "%.*s", (int)(p - b), b);
+}
 
 static int capture_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[sizeof(last_msg)];
+	static char text[65536];
 	size_t n;
 
 	if (level == LIBBPF_DEBUG)
 		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	n = strlen(line);
-	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
-		line[--n] = '\0';
+	vsnprintf(text, sizeof(text), fmt, ap);
+	note_verifier(text);
+	n = strlen(text);
+	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
+		text[--n] = '\0';
 	if (n)
-		memcpy(last_msg, line, n + 1);
+		snprintf(last_msg, sizeof(last_msg), "%s", text);
 	return 0;
 }
 
@@ -93,6 +111,11 @@ static void load_reason(int err, char *why, size_t len)
 	char lock[64];
 
 	lockdown_mode(lock, sizeof(lock));
+	if (err == EACCES && verifier_msg[0]) {
+		snprintf(why, len, "--trace=bpf: the kernel's verifier rejected the BPF programs: %s",
+			 verifier_msg);
+		return;
+	}
 	switch (err) {
 	case EPERM:
 	case EACCES:
@@ -176,7 +199,7 @@ struct bpf_tracer *bpf_tracer_new(char *why, size_t len)
 	}
 	t = xcalloc(1, sizeof(*t));
 	t->ncpus = n;
-	last_msg[0] = '\0';
+	last_msg[0] = verifier_msg[0] = '\0';
 	old = libbpf_set_print(capture_print);
 	t->skel = sched_trace_bpf__open();
 	if (!t->skel) {

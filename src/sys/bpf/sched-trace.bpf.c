@@ -139,18 +139,17 @@ int BPF_PROG(wb_waking, struct task_struct *p)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	struct wb_task *t = task_of((__u32)prev->pid), *n = task_of((__u32)next->pid);
+	struct wb_task *t = task_of((__u32)prev->pid), *n;
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct wb_cpu *c;
-	__u64 now;
+	struct wb_cpu *c = 0;
+	__u64 now = 0;
 
-	if (!t && !n)
-		return 0;
-	c = this_cpu(cpu);
-	if (!c)
-		return 0;
-	now = bpf_ktime_get_ns();
+	/* neither task followed is the common case: two array loads and out */
 	if (t) {
+		c = this_cpu(cpu);
+		if (!c)
+			return 0;
+		now = bpf_ktime_get_ns();
 		c->c.events++;
 		c->c.switches_out++;
 		t->on_cpu = 0;
@@ -162,10 +161,16 @@ int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_stru
 			t->runnable_ns = now;
 		}
 	}
+	n = task_of((__u32)next->pid);
 	if (!n)
 		return 0;
-	if (!t)
+	if (!c) {
+		c = this_cpu(cpu);
+		if (!c)
+			return 0;
+		now = bpf_ktime_get_ns();
 		c->c.events++;
+	}
 	n->on_cpu = 1;
 	if (n->wake_pending) {
 		hist_add(&c->hist[WB_HIST_WAKEUP], now >= n->wake_ns ? now - n->wake_ns : 0);
