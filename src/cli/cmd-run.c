@@ -39,6 +39,7 @@ struct run_state {
 	unsigned measured; /* measured (non-warm-up) samples done */
 	unsigned nstored;  /* samples committed to the store, warm-up included */
 	const struct ceiling_shape *ceiling; /* --ceiling: measured after each sample */
+	const char *tracer;                  /* the tracer that runs: "bpf", "perf" or NULL */
 };
 
 /*
@@ -198,10 +199,11 @@ static void print_header(const struct run_state *st)
 	format_duration(rp->duration_ns, dur, sizeof(dur));
 	format_duration(rp->warmup_ns, warm, sizeof(warm));
 	report_profile_text(stdout, st->wl->name, st->ex.profile);
-	printf("%llu instance%s, %llu sample%s of %s, warm-up %s, placement %s%s%s\n",
+	printf("%llu instance%s, %llu sample%s of %s, warm-up %s, placement %s%s%s%s%s\n",
 	       (unsigned long long)rp->instances, rp->instances == 1 ? "" : "s",
 	       (unsigned long long)rp->samples, rp->samples == 1 ? "" : "s", dur,
 	       rp->warmup_ns ? warm : "none", placement_names[rp->placement],
+	       st->tracer ? ", tracer " : "", st->tracer ? st->tracer : "",
 	       st->ex.label ? ", label " : "", st->ex.label ? st->ex.label : "");
 	fflush(stdout);
 }
@@ -331,6 +333,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	st.wl = wl;
 	st.rp = &rp;
 	st.ceiling = pp.ceiling ? &ceiling : NULL;
+	st.tracer = probes_tracer(&ps);
 	st.samples = xcalloc(rp.samples + 1, sizeof(*st.samples));
 	if (experiment_begin(&st.ex, ctx, "run", wl, profile[0] ? profile : NULL, base_profile,
 			     eo.v.label, params) ||
