@@ -271,10 +271,9 @@ static void trace_probe_stop(void *state, struct sample *s)
 {
 	const struct trace_analysis *an;
 	struct hist *lat = xmalloc(sizeof(*lat));
+	struct trace_probe *tp = state;
 	double lost_share;
 	size_t i;
-
-	struct trace_probe *tp = state;
 
 	if (tp->bpf)
 		bpf_tracer_stop(tp->bpf, &an);
