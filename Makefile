@@ -61,7 +61,7 @@ ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -D_GNU_SOURCE -iquote src $(PKG_CFLAGS) $(
 ALL_LDFLAGS = $(LDFLAGS) $(SAN) $(CROSS_LDFLAGS)
 LIBS = $(PKG_LIBS) -lm -lpthread
 
-SRCS := $(sort $(shell find src -name '*.c' ! -name main.c))
+SRCS := $(sort $(shell find src -name '*.c' ! -name main.c ! -name '*.bpf.c'))
 OBJS := $(SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libwakebench.a
 BIN := $(BUILD)/wakebench
@@ -99,6 +99,38 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The BPF tracer (doc/evidence.md): src/sys/bpf/sched-trace.bpf.c built by clang's
+# BPF target (little-endian, the same object for x86-64 and arm64: it names only
+# CO-RE-relocated fields, from src/sys/bpf/core.h rather than a vmlinux.h dumped from
+# this machine's kernel) and embedded through a bpftool skeleton generated in
+# $(BUILD)/gen. Both are host tools, so a cross build gets the same object. Without
+# them wakebench still builds and --trace=bpf says why it cannot trace.
+BPF_CLANG ?= clang
+BPFTOOL ?= $(firstword $(shell command -v bpftool 2>/dev/null) $(wildcard /usr/sbin/bpftool /sbin/bpftool))
+BPF_CFLAGS := -target bpfel -g -O2 -Wall -Werror -I src/sys/bpf
+BPF_OBJ := $(BUILD)/bpf/sched-trace.bpf.o
+BPF_SKEL := $(BUILD)/gen/sched-trace.skel.h
+BPF_MISSING := $(if $(shell command -v $(BPF_CLANG) 2>/dev/null),,$(BPF_CLANG) not found)
+BPF_MISSING += $(if $(BPFTOOL),,bpftool not found)
+BPF_MISSING += $(if $(wildcard /usr/include/bpf/bpf_helpers.h),,libbpf-dev's bpf_helpers.h not found)
+BPF_MISSING := $(strip $(BPF_MISSING))
+ifeq ($(BPF_MISSING),)
+$(BUILD)/src/sys/trace-bpf.o: $(BPF_SKEL)
+$(BUILD)/src/sys/trace-bpf.o: ALL_CFLAGS += -DWAKEBENCH_BPF -I $(BUILD)/gen
+else
+$(BUILD)/src/sys/trace-bpf.o: ALL_CFLAGS += -DWAKEBENCH_BPF_MISSING='"$(BPF_MISSING) at build time"'
+endif
+
+$(BPF_OBJ): src/sys/bpf/sched-trace.bpf.c src/sys/bpf/sched-trace.h src/sys/bpf/core.h
+	@mkdir -p $(@D)
+	@echo "  BPF     $@"
+	@$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+$(BPF_SKEL): $(BPF_OBJ)
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	@$(BPFTOOL) gen skeleton $< name sched_trace_bpf >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/t-%: tests/unit/t-%.c tests/unit/harness.h $(LIB)
 	@mkdir -p $(@D)

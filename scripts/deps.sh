@@ -16,6 +16,9 @@ what=${1:-build}
 arch=$(dpkg --print-architecture 2>/dev/null || echo unknown)
 
 pkgs="gcc make pkg-config libc6-dev libsqlite3-dev libjson-c-dev uuid-dev libgsl-dev libbpf-dev zlib1g-dev libssl-dev"
+# the BPF tracer's object (clang's BPF target, llvm) and its skeleton (bpftool),
+# host tools for native and cross builds alike
+pkgs="$pkgs clang llvm bpftool"
 if [ "$what" = test ]; then
 	pkgs="$pkgs libcmocka-dev libfuse3-dev fuse3 perl jq python3 strace procps util-linux sqlite3 busybox-static cpio"
 	case "$arch" in

@@ -39,6 +39,7 @@
 #include "stats/stats.h"
 #include "sys/env.h"
 #include "sys/features.h"
+#include "runner/ceiling.h"
 #include "sys/probes.h"
 
 #include <json-c/json.h>
@@ -145,6 +146,7 @@ struct ab_state {
 	const struct ab_params *ap;
 	const struct run_spec *spec;
 	uint64_t warmup_ns;
+	const struct ceiling_shape *ceiling; /* --ceiling: measured after each sample */
 
 	struct features_session fs;
 	unsigned nfeat, narms;
@@ -276,6 +278,8 @@ static long one_sample(struct ab_state *st, unsigned m, bool warmup)
 		return -1;
 	}
 	s->warmup = warmup;
+	if (st->ceiling && !warmup && s->status == SAMPLE_OK)
+		ceiling_sample(st->spec, st->ceiling, st->rp->duration_ns, s);
 	if (experiment_add_sample(&st->ex, st->arms[m].config_id, s)) {
 		/* lost (the store's own line said why): neither counted nor printed */
 		progress_clear(&st->progress);
@@ -652,6 +656,13 @@ static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t 
 
 		snprintf(title, sizeof(title), "%s: %s", arm_label(st, m), st->arms[m].name);
 		report_summary_text(stdout, title, &rs[m]);
+		if (st->ceiling) {
+			const struct metric_summary *ms = report_summary_get(&rs[m], "sched_share");
+
+			ceiling_summary_line(ms && ms->available ? &ms->sum : NULL,
+					     ms ? ms->why : NULL, buf, sizeof(buf));
+			printf("  %s\n", buf);
+		}
 	}
 	printf("\neffects on %s (paired, %s vs %s%s%s):\n", st->ptitle,
 	       st->nfeat == 1 ? "B" : "with the token", st->nfeat == 1 ? "A" : "without",
@@ -957,6 +968,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	struct experiment_opts eo;
 	struct opts_result res;
 	struct probe_set ps = { 0 };
+	struct ceiling_shape ceiling;
 	struct opt_group fixed[4], groups[6], pgroups[4];
 	struct report_summary rs[AB_MAX_ARMS];
 	struct ab_effect eff[3];
@@ -1039,8 +1051,12 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	st.ap = &ap;
 	st.spec = &spec;
 
-	rc = cli_kernel_prepare(ctx, "ab", CLI_NEED_DEBUGFS | CLI_CHANGES_FEATURES |
-					       (pp.trace ? CLI_NEED_TRACEFS : 0));
+	if (pp.ceiling && ceiling_shape_of(&spec, &ceiling, err, sizeof(err)))
+		die_usage("ab: %s", err);
+	st.ceiling = pp.ceiling ? &ceiling : NULL;
+	rc = cli_kernel_prepare(ctx, "ab",
+				CLI_NEED_DEBUGFS | CLI_CHANGES_FEATURES |
+					(pp.trace && pp.trace != TRACE_BPF ? CLI_NEED_TRACEFS : 0));
 	if (!rc)
 		rc = check_features(&st, &ap.features);
 	if (rc) {
@@ -1070,6 +1086,11 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	pgroups[2].base = wlp;
 	pgroups[3] = groups[4];
 	params = experiment_params_json(pgroups, ARRAY_SIZE(pgroups));
+	/* what --trace resolved to: the tracer that ran, or off */
+	if (pp.trace)
+		json_object_object_add(params, "tracer",
+				       json_object_new_string(probes_tracer(&ps) ? probes_tracer(&ps)
+										 : "off"));
 	if (experiment_begin(&st.ex, ctx, "ab", wl, profile[0] ? profile : NULL, base_profile,
 			     eo.v.label, params)) {
 		ret = EXIT_RUNTIME;

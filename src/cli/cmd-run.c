@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/experiment.h"
 #include "cli/report.h"
+#include "runner/ceiling.h"
 #include "runner/metrics.h"
 #include "sys/probes.h"
 
@@ -37,6 +38,8 @@ struct run_state {
 	struct progress progress;
 	unsigned measured; /* measured (non-warm-up) samples done */
 	unsigned nstored;  /* samples committed to the store, warm-up included */
+	const struct ceiling_shape *ceiling; /* --ceiling: measured after each sample */
+	const char *tracer;                  /* the tracer that runs: "bpf", "perf" or NULL */
 };
 
 /*
@@ -129,6 +132,8 @@ static int one_sample(struct run_state *st, const struct run_spec *spec, bool wa
 	if (runner_sample(spec, duration_ns, s))
 		return -1;
 	s->warmup = warmup;
+	if (st->ceiling && !warmup && s->status == SAMPLE_OK)
+		ceiling_sample(spec, st->ceiling, duration_ns, s);
 	if (experiment_add_sample(&st->ex, st->config_id, s)) {
 		lost_sample(st, warmup);
 		return 0;
@@ -195,10 +200,11 @@ static void print_header(const struct run_state *st)
 	format_duration(rp->duration_ns, dur, sizeof(dur));
 	format_duration(rp->warmup_ns, warm, sizeof(warm));
 	report_profile_text(stdout, st->wl->name, st->ex.profile);
-	printf("%llu instance%s, %llu sample%s of %s, warm-up %s, placement %s%s%s\n",
+	printf("%llu instance%s, %llu sample%s of %s, warm-up %s, placement %s%s%s%s%s\n",
 	       (unsigned long long)rp->instances, rp->instances == 1 ? "" : "s",
 	       (unsigned long long)rp->samples, rp->samples == 1 ? "" : "s", dur,
 	       rp->warmup_ns ? warm : "none", placement_names[rp->placement],
+	       st->tracer ? ", tracer " : "", st->tracer ? st->tracer : "",
 	       st->ex.label ? ", label " : "", st->ex.label ? st->ex.label : "");
 	fflush(stdout);
 }
@@ -254,6 +260,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	struct opts_result res;
 	struct probe_params pp = probe_defaults;
 	struct probe_set ps = { 0 };
+	struct ceiling_shape ceiling;
 	struct opt_group fixed[3], groups[5], pgroups[3];
 	struct report_summary rs;
 	struct run_state st;
@@ -298,7 +305,11 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 
 	experiment_resolve(wl, &eo, &groups[1], wlp, profile, sizeof(profile), &base_profile);
 	experiment_spec("run", wl, wlp, &rp, &spec);
-	ret = cli_kernel_prepare(ctx, "run", CLI_NEED_DEBUGFS | (pp.trace ? CLI_NEED_TRACEFS : 0));
+	if (pp.ceiling && ceiling_shape_of(&spec, &ceiling, err, sizeof(err)))
+		die_usage("run: %s", err);
+	ret = cli_kernel_prepare(ctx, "run",
+				 CLI_NEED_DEBUGFS |
+					 (pp.trace && pp.trace != TRACE_BPF ? CLI_NEED_TRACEFS : 0));
 	if (ret)
 		goto out;
 	if (probes_setup(&ps, &pp, ctx->debugfs, err, sizeof(err)))
@@ -312,11 +323,18 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	pgroups[1].base = wlp;
 	pgroups[2] = fixed[1];
 	params = experiment_params_json(pgroups, ARRAY_SIZE(pgroups));
+	/* what --trace resolved to: the tracer that ran, or off */
+	if (pp.trace)
+		json_object_object_add(params, "tracer",
+				       json_object_new_string(probes_tracer(&ps) ? probes_tracer(&ps)
+										 : "off"));
 
 	runner_signals_install();
 	st.ctx = ctx;
 	st.wl = wl;
 	st.rp = &rp;
+	st.ceiling = pp.ceiling ? &ceiling : NULL;
+	st.tracer = probes_tracer(&ps);
 	st.samples = xcalloc(rp.samples + 1, sizeof(*st.samples));
 	if (experiment_begin(&st.ex, ctx, "run", wl, profile[0] ? profile : NULL, base_profile,
 			     eo.v.label, params) ||
@@ -363,6 +381,14 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 		report_summary_text(stdout, NULL, &rs);
 		if (overhead[0])
 			printf("%s\n", overhead);
+		if (pp.ceiling) {
+			const struct metric_summary *ms = report_summary_get(&rs, "sched_share");
+			char line[256];
+
+			ceiling_summary_line(ms && ms->available ? &ms->sum : NULL,
+					     ms ? ms->why : NULL, line, sizeof(line));
+			printf("%s\n", line);
+		}
 		report_env_text(stdout, st.ex.have_env_end ? &st.ex.env_end : &st.ex.env_start);
 		if (!ctx->no_store && !st.ex.store_failed && !ctx->quiet)
 			printf("stored: experiment %s in %s\n", st.ex.info.uuid,

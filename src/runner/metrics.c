@@ -71,6 +71,18 @@ static const struct metric_def common_metrics[] = {
 	  "traced wakeups of the tasks per op (--trace)" },
 	{ "trace_migrations_per_kop", "traced migrations/1000 ops", "", BETTER_LOWER,
 	  EV | METRIC_PER_OP, AGG_RATIO, "trace", "traced migrations per 1000 ops (--trace)" },
+	{ "runq_wait_p50_ns", "run-queue wait p50 ns", "ns", BETTER_LOWER, EV, AGG_HIST, "trace",
+	  "median time runnable before running: from a wakeup or a preemption (--trace)" },
+	{ "runq_wait_p99_ns", "run-queue wait p99 ns", "ns", BETTER_LOWER, EV, AGG_HIST, "trace",
+	  "99th percentile of the traced run-queue wait (--trace)" },
+	{ "runq_wait_max_ns", "run-queue wait max ns", "ns", BETTER_LOWER, EV, AGG_HIST, "trace",
+	  "largest traced run-queue wait (--trace)" },
+	/* the no-wakeup ceiling (--ceiling, doc/evidence.md) */
+	{ "ceiling_pairs_per_cpu_s", "ceiling write+read/CPU-s", "pairs/s", BETTER_HIGHER, 0,
+	  AGG_RATE, "ceiling",
+	  "write+read pairs per CPU-second of one task on its own pipe, no wakeup (--ceiling)" },
+	{ "sched_share", "scheduler and wakeup share", "", BETTER_LOWER, EV, AGG_RATIO, "ceiling",
+	  "share of the CPU time per op beyond the no-wakeup data path (--ceiling)" },
 
 	/* sched/debug sampler */
 	{ "delayed_mean", "delayed entities mean", "", BETTER_NEUTRAL, EV, AGG_MEAN,

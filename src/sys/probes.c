@@ -19,6 +19,7 @@
 #include "sys/perf.h"
 #include "sys/sched_debug.h"
 #include "sys/trace.h"
+#include "sys/trace-bpf.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -27,26 +28,34 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const trace_choices[] = { "off", "on", "auto", NULL };
+static const char *const trace_choices[] = { "off", "on", "auto", "bpf", "perf", NULL };
 
 const struct opt probe_opts[] = {
 	{ .type = OPT_CHOICE, .long_name = "trace",
 	  .offset = offsetof(struct probe_params, trace), .argh = "MODE",
-	  .help = "sched tracepoints of the workload's tasks (root or CAP_PERFMON): wakeup "
-		  "latency percentiles, preemptions, wakeup placement, migrations; "
-		  "--trace=auto traces only when permitted",
+	  .help = "sched tracepoints of the workload's tasks (root, or CAP_BPF and "
+		  "CAP_PERFMON): wakeup latency and run-queue wait percentiles, preemptions, "
+		  "wakeup placement, migrations; bpf aggregates in the kernel, perf streams "
+		  "records; on (plain --trace) is bpf, else perf, else exit 77; auto is the "
+		  "same but goes on untraced",
 	  .choices = trace_choices, .implied = "on", .flags = OPT_OPTIONAL_ARG },
 	{ .type = OPT_FLAG, .long_name = "perf-counters",
 	  .offset = offsetof(struct probe_params, perf_counters),
 	  .help = "count context switches and migrations with per-task perf software "
 		  "counters (root or CAP_PERFMON); they slow context switches, see "
 		  "doc/evidence.md" },
+	{ .type = OPT_FLAG, .long_name = "ceiling",
+	  .offset = offsetof(struct probe_params, ceiling),
+	  .help = "after every sample, the same pipe data path without wakeups (one task "
+		  "writes and reads its own pipe, pipe and pingpong): the scheduler and "
+		  "wakeup share of the cost, see doc/evidence.md" },
 	OPT_END_ROW,
 };
 
 const struct probe_params probe_defaults = {
 	.trace = TRACE_OFF,
 	.perf_counters = false,
+	.ceiling = false,
 };
 
 #define SAMPLER_PERIOD_NS 100000000ULL /* 10 Hz */
@@ -220,10 +229,29 @@ static const struct {
 	{ "wakeup_lat_max_ns", 1.0 },
 };
 
+/* The tracer of a trace probe: one of the two. */
+struct trace_probe {
+	struct tracer *perf;
+	struct bpf_tracer *bpf;
+};
+
 static int trace_probe_start(void *state, const pid_t *tids, size_t ntids)
 {
-	return tracer_start(state, tids, ntids);
+	struct trace_probe *tp = state;
+
+	if (tp->bpf)
+		return bpf_tracer_start(tp->bpf, tids, ntids);
+	return tracer_start(tp->perf, tids, ntids);
 }
+
+static const struct {
+	const char *name;
+	double p;
+} runq_percentiles[] = {
+	{ "runq_wait_p50_ns", 0.50 },
+	{ "runq_wait_p99_ns", 0.99 },
+	{ "runq_wait_max_ns", 1.0 },
+};
 
 static void trace_unavailable(struct sample *s, const char *why)
 {
@@ -231,6 +259,8 @@ static void trace_unavailable(struct sample *s, const char *why)
 
 	for (i = 0; i < ARRAY_SIZE(trace_percentiles); i++)
 		sample_na(s, trace_percentiles[i].name, "%s", why);
+	for (i = 0; i < ARRAY_SIZE(runq_percentiles); i++)
+		sample_na(s, runq_percentiles[i].name, "%s", why);
 	sample_na(s, "preempt_share", "%s", why);
 	sample_na(s, "wake_prev_cpu_share", "%s", why);
 	sample_na(s, "wakeups_per_op", "%s", why);
@@ -241,10 +271,14 @@ static void trace_probe_stop(void *state, struct sample *s)
 {
 	const struct trace_analysis *an;
 	struct hist *lat = xmalloc(sizeof(*lat));
+	struct trace_probe *tp = state;
 	double lost_share;
 	size_t i;
 
-	tracer_stop(state, &an);
+	if (tp->bpf)
+		bpf_tracer_stop(tp->bpf, &an);
+	else
+		tracer_stop(tp->perf, &an);
 	lost_share = an->lost ? (double)an->lost / (double)(an->lost + an->records) : 0.0;
 	sample_put(s, "trace_lost_records", (double)an->lost);
 	sample_put(s, "trace_low_confidence", lost_share > LOW_CONFIDENCE_LOST_SHARE);
@@ -271,6 +305,15 @@ static void trace_probe_stop(void *state, struct sample *s)
 		else
 			sample_na(s, trace_percentiles[i].name,
 				  "unavailable (no wakeup of the workload was traced)");
+	}
+	trace_analysis_runq(an, lat);
+	for (i = 0; i < ARRAY_SIZE(runq_percentiles); i++) {
+		if (lat->count)
+			sample_put(s, runq_percentiles[i].name,
+				   (double)hist_percentile(lat, runq_percentiles[i].p));
+		else
+			sample_na(s, runq_percentiles[i].name,
+				  "unavailable (no run-queue wait of the workload was traced)");
 	}
 	if (an->switches_out)
 		sample_put(s, "preempt_share", (double)an->preempted / (double)an->switches_out);
@@ -309,20 +352,40 @@ int probes_setup(struct probe_set *ps, const struct probe_params *pp, const char
 	struct perf_probe *perf;
 	struct delayed_probe *dp;
 
-	struct tracer *tracer = NULL;
-	char why[512];
+	struct trace_probe *tracer = NULL;
+	struct bpf_tracer *bt = NULL;
+	struct tracer *pt = NULL;
+	char why[512], why_bpf[512] = "";
+	int mode = pp ? pp->trace : TRACE_OFF;
 
 	memset(ps, 0, sizeof(*ps));
 	if (!debugfs)
 		debugfs = "/sys/kernel/debug";
-	if (pp && pp->trace != TRACE_OFF) {
-		tracer = tracer_new(debugfs, why, sizeof(why));
-		if (!tracer && pp->trace == TRACE_ON) {
-			snprintf(err, errlen, "%s", why);
+	/* the tracer: BPF where it loads, else perf (on, auto), or exactly the one asked for */
+	if (mode == TRACE_BPF || mode == TRACE_ON || mode == TRACE_AUTO)
+		bt = bpf_tracer_new(why_bpf, sizeof(why_bpf));
+	if (!bt && mode == TRACE_BPF) {
+		snprintf(err, errlen, "%s", why_bpf);
+		return -1;
+	}
+	if (!bt && mode != TRACE_OFF) {
+		pt = tracer_new(debugfs, why, sizeof(why));
+		if (pt && mode != TRACE_PERF)
+			info("tracing with perf records, not BPF: %s", why_bpf);
+		if (!pt && mode == TRACE_AUTO)
+			warning("running without tracing (--trace=auto): %s; %s", why_bpf, why);
+		if (!pt && mode != TRACE_AUTO) {
+			if (mode == TRACE_ON)
+				snprintf(err, errlen, "%s; %s", why_bpf, why);
+			else
+				snprintf(err, errlen, "%s", why);
 			return -1;
 		}
-		if (!tracer)
-			warning("running without tracing (--trace=auto): %s", why);
+	}
+	if (bt || pt) {
+		tracer = xcalloc(1, sizeof(*tracer));
+		tracer->bpf = bt;
+		tracer->perf = pt;
 	}
 
 	if (pp && pp->perf_counters) {
@@ -353,8 +416,12 @@ void probes_release(struct probe_set *ps)
 
 			sched_debug_sampler_stop(&dp->sampler);
 		} else if (p->ops == &trace_probe_ops) {
-			tracer_free(p->state);
-			continue;
+			struct trace_probe *tp = p->state;
+
+			if (tp->bpf)
+				bpf_tracer_free(tp->bpf);
+			else
+				tracer_free(tp->perf);
 		}
 		free(p->state);
 	}
@@ -365,6 +432,16 @@ void probes_release(struct probe_set *ps)
 bool probes_tracing(const struct probe_set *ps)
 {
 	return ps->n && ps->probes[ps->n - 1].ops == &trace_probe_ops;
+}
+
+const char *probes_tracer(const struct probe_set *ps)
+{
+	const struct trace_probe *tp;
+
+	if (!probes_tracing(ps))
+		return NULL;
+	tp = ps->probes[ps->n - 1].state;
+	return tp->bpf ? "bpf" : "perf";
 }
 
 struct probe_set probes_untraced(const struct probe_set *ps)

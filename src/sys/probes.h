@@ -19,15 +19,23 @@
 #include "runner/runner.h"
 #include "util/opts.h"
 
+/*
+ * Which tracer: BPF (in-kernel aggregation, trace-bpf.h) or perf (records
+ * streamed to user space, trace.h). on and auto prefer BPF and fall back to
+ * perf, saying why; they differ when neither can trace.
+ */
 enum trace_mode {
 	TRACE_OFF = 0,
-	TRACE_ON,   /* --trace: exit 77 when tracing is not permitted */
-	TRACE_AUTO, /* --trace=auto: trace when permitted, else say so and go on */
+	TRACE_ON,   /* --trace: BPF, else perf; exit 77 when neither can trace */
+	TRACE_AUTO, /* --trace=auto: BPF, else perf, else say why and go on untraced */
+	TRACE_BPF,  /* --trace=bpf: the BPF tracer or exit 77 */
+	TRACE_PERF, /* --trace=perf: the perf tracer or exit 77 */
 };
 
 struct probe_params {
 	int trace;          /* enum trace_mode */
 	bool perf_counters; /* --perf-counters: per-task perf software counters */
+	bool ceiling;       /* --ceiling: the no-wakeup ceiling after every sample (ceiling.h) */
 };
 
 extern const struct opt probe_opts[];
@@ -49,6 +57,8 @@ void probes_release(struct probe_set *ps);
 
 /* Does the set trace (--trace granted)? */
 bool probes_tracing(const struct probe_set *ps);
+/* The tracer that runs: "bpf", "perf", or NULL when none. */
+const char *probes_tracer(const struct probe_set *ps);
 
 /*
  * The same probes without the tracer: a view into ps (do not release it),

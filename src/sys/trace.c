@@ -406,6 +406,16 @@ static struct trace_task *task_of(struct trace_analysis *a, int32_t tid)
 	return bsearch(&key, a->tasks, a->ntasks, sizeof(*a->tasks), cmp_task);
 }
 
+/* Record v in the histogram of one CPU, allocated on first use. */
+static void record_on(struct hist **h, int32_t cpu, uint64_t v)
+{
+	if (!h[cpu]) {
+		h[cpu] = xmalloc(sizeof(struct hist));
+		hist_init(h[cpu]);
+	}
+	hist_record(h[cpu], v);
+}
+
 void trace_analysis_event(struct trace_analysis *a, const struct tev *ev)
 {
 	struct trace_task *t;
@@ -420,6 +430,7 @@ void trace_analysis_event(struct trace_analysis *a, const struct tev *ev)
 		if (t->on_cpu || t->wake_pending)
 			return;
 		t->wake_pending = true;
+		t->runnable = false; /* its wait is timed from the waking */
 		t->wake_ns = ev->time_ns;
 		t->wake_prev_cpu = (int32_t)ev->arg;
 		return;
@@ -427,8 +438,12 @@ void trace_analysis_event(struct trace_analysis *a, const struct tev *ev)
 		t = task_of(a, ev->pid);
 		if (t) {
 			a->switches_out++;
-			if (!((uint64_t)ev->arg & a->blocking_mask))
+			t->runnable = false;
+			if (!((uint64_t)ev->arg & a->blocking_mask)) {
 				a->preempted++;
+				t->runnable = true;
+				t->runnable_ns = ev->time_ns;
+			}
 			t->on_cpu = false;
 			/* it ran, so a pending wakeup ended at a switch-in not seen (lost) */
 			t->wake_pending = false;
@@ -437,18 +452,20 @@ void trace_analysis_event(struct trace_analysis *a, const struct tev *ev)
 		if (t) {
 			t->on_cpu = true;
 			if (t->wake_pending && ev->cpu >= 0 && ev->cpu < TRACE_MAX_CPUS) {
-				if (!a->lat[ev->cpu]) {
-					a->lat[ev->cpu] = xmalloc(sizeof(struct hist));
-					hist_init(a->lat[ev->cpu]);
-				}
-				hist_record(a->lat[ev->cpu], ev->time_ns >= t->wake_ns
-								     ? ev->time_ns - t->wake_ns
-								     : 0);
+				uint64_t lat = ev->time_ns >= t->wake_ns ? ev->time_ns - t->wake_ns : 0;
+
+				record_on(a->lat, ev->cpu, lat);
+				record_on(a->runq, ev->cpu, lat);
 				a->wakeups_run++;
 				if (ev->cpu == t->wake_prev_cpu)
 					a->wake_prev_cpu++;
+			} else if (t->runnable && ev->cpu >= 0 && ev->cpu < TRACE_MAX_CPUS) {
+				record_on(a->runq, ev->cpu,
+					  ev->time_ns >= t->runnable_ns ? ev->time_ns - t->runnable_ns
+									: 0);
 			}
 			t->wake_pending = false;
+			t->runnable = false;
 		}
 		return;
 	case TEV_MIGRATE:
@@ -463,8 +480,10 @@ void trace_analysis_event(struct trace_analysis *a, const struct tev *ev)
 		 */
 		size_t i;
 
-		for (i = 0; i < a->ntasks; i++)
+		for (i = 0; i < a->ntasks; i++) {
 			a->tasks[i].wake_pending = false;
+			a->tasks[i].runnable = false;
+		}
 		return;
 	}
 	}
@@ -480,12 +499,24 @@ void trace_analysis_latency(const struct trace_analysis *a, struct hist *out)
 			hist_merge(out, a->lat[c]);
 }
 
+void trace_analysis_runq(const struct trace_analysis *a, struct hist *out)
+{
+	int c;
+
+	hist_init(out);
+	for (c = 0; c < TRACE_MAX_CPUS; c++)
+		if (a->runq[c])
+			hist_merge(out, a->runq[c]);
+}
+
 void trace_analysis_release(struct trace_analysis *a)
 {
 	int c;
 
-	for (c = 0; c < TRACE_MAX_CPUS; c++)
+	for (c = 0; c < TRACE_MAX_CPUS; c++) {
 		free(a->lat[c]);
+		free(a->runq[c]);
+	}
 	free(a->tasks);
 	memset(a, 0, sizeof(*a));
 }

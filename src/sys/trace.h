@@ -101,8 +101,10 @@ struct trace_task {
 	pid_t tid;
 	bool on_cpu;
 	bool wake_pending;
+	bool runnable; /* switched out still runnable: waiting on a run queue */
 	int32_t wake_prev_cpu;
 	uint64_t wake_ns;
+	uint64_t runnable_ns;
 };
 
 #define TRACE_MAX_CPUS 1024
@@ -112,6 +114,8 @@ struct trace_analysis {
 	struct trace_task *tasks; /* sorted by tid */
 	size_t ntasks;
 	struct hist *lat[TRACE_MAX_CPUS]; /* wakeup-to-run latency by the CPU it ran on */
+	/* run-queue wait (from a wakeup or a preemption to the switch-in), by CPU */
+	struct hist *runq[TRACE_MAX_CPUS];
 	uint64_t wakings, wakeups_run, wake_prev_cpu;
 	uint64_t switches_out, preempted, migrations;
 	uint64_t records, lost; /* read from the buffers / reported lost by the kernel */
@@ -124,6 +128,8 @@ void trace_analysis_init(struct trace_analysis *a, const pid_t *tids, size_t n,
 void trace_analysis_event(struct trace_analysis *a, const struct tev *ev);
 /* Merge the per-CPU latency histograms into out. */
 void trace_analysis_latency(const struct trace_analysis *a, struct hist *out);
+/* The same for the run-queue wait. */
+void trace_analysis_runq(const struct trace_analysis *a, struct hist *out);
 void trace_analysis_release(struct trace_analysis *a);
 
 /* ---- the tracer ---- */

@@ -14,7 +14,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 tracing_on=$(cat /sys/kernel/tracing/tracing_on 2>/dev/null)
 events_enabled=$(cat /sys/kernel/tracing/events/sched/enable 2>/dev/null)
 
-run_cmd wb run pingpong --trace --placement same-cpu -t 300ms -n 1 --warmup 0 -j 1 --no-store --format json
+run_cmd wb run pingpong --trace=perf --placement same-cpu -t 300ms -n 1 --warmup 0 -j 1 --no-store --format json
 is "$RC" 0 "run pingpong --trace exits 0"
 printf '%s\n' "$OUT" >"$TMP/run.json"
 m() { jq -r ".samples[0].metrics.$1.$2" "$TMP/run.json"; }
@@ -47,8 +47,8 @@ is "$(jq -r '.samples[0].metrics.wakeup_lat_p50_ns | has("value")' "$TMP/run.jso
 # across two CPUs every wakeup is recorded on the waker's CPU and ends on the
 # other: the merge of the CPUs' buffers must put them in order
 if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
-	run_cmd wb run pingpong --trace --placement cross-cpu -t 300ms -n 1 --warmup 0 -j 1 --no-store --format json
-	is "$RC" 0 "run pingpong --trace --placement cross-cpu exits 0"
+	run_cmd wb run pingpong --trace=perf --placement cross-cpu -t 300ms -n 1 --warmup 0 -j 1 --no-store --format json
+	is "$RC" 0 "run pingpong --trace=perf --placement cross-cpu exits 0"
 	printf '%s\n' "$OUT" >"$TMP/run.json"
 	p50=$(m wakeup_lat_p50_ns value); max=$(m wakeup_lat_max_ns value)
 	if le 1 "$p50" && le "$p50" "$max"; then ok 0 "cross-cpu: 0 < p50 <= max ($p50 $max ns)"; else

@@ -1,0 +1,301 @@
+/*
+ * t-trace-bpf.c: the BPF tracer (sys/trace-bpf.c).
+ *
+ * - its histogram index is stats/hist.c's, value for value;
+ * - agreement: the BPF and the perf tracer follow the same sleeper at once
+ *   (one task pinned to a CPU, woken by a timer after each 500 us sleep):
+ *   the counts are equal exactly when neither lost an event, and every
+ *   latency and run-queue wait percentile agrees within the histogram's
+ *   resolution plus the time between the two tracers' clock reads (one's
+ *   handler runs before the other's at every tracepoint);
+ * - as nobody it refuses with the reason (CAP_BPF), and without root it skips.
+ * Where BPF cannot load here (not root, lockdown, qemu-user), a skip with the
+ * reason.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "stats/hist.h"
+#include "sys/bpf/sched-trace.h"
+#include "sys/trace-bpf.h"
+#include "sys/trace.h"
+#include "runner/runner.h"
+#include "util/util.h"
+
+static void test_hist_index(void **state)
+{
+	uint64_t v, seed = 88172645463325252ULL;
+	unsigned b, i;
+
+	(void)state;
+	for (v = 0; v < 70000; v++)
+		assert_int_equal(wb_hist_index(v), hist_index(v));
+	for (b = 1; b < HIST_MAX_BITS; b++) {
+		uint64_t p = 1ULL << b;
+
+		assert_int_equal(wb_hist_index(p - 1), hist_index(p - 1));
+		assert_int_equal(wb_hist_index(p), hist_index(p));
+		assert_int_equal(wb_hist_index(p + 1), hist_index(p + 1));
+	}
+	for (i = 0; i < 200000; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		v = seed >> (24 + seed % 40); /* every magnitude below 2^40 */
+		assert_int_equal(wb_hist_index(v), hist_index(v));
+	}
+	assert_int_equal(wb_hist_index((1ULL << HIST_MAX_BITS) - 1), HIST_BUCKETS - 1);
+}
+
+#define PERIOD_NS 500000L
+#define WAKEUPS	  400
+
+static long child_nvcsw(pid_t pid)
+{
+	char path[64], line[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* The sleeper: pinned, waits for the start, WAKEUPS absolute-timer sleeps, then parks. */
+static NORETURN void sleeper(int start_fd, int done_fd, int cpu)
+{
+	struct timespec next;
+	struct rusage ru;
+	cpu_set_t set;
+	long nv;
+	char c;
+	int i;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		_exit(1);
+	/* the parent starts the tracers once this task blocks for the start */
+	getrusage(RUSAGE_SELF, &ru);
+	nv = ru.ru_nvcsw;
+	if (write(done_fd, &nv, sizeof(nv)) != sizeof(nv))
+		_exit(3);
+	if (read(start_fd, &c, 1) != 1)
+		_exit(2);
+	/*
+	 * Relative sleeps, so that each one blocks even where timers are
+	 * coarse (an absolute schedule falls behind a jiffy-rounded timer and
+	 * its late deadlines no longer sleep).
+	 */
+	next.tv_sec = 0;
+	next.tv_nsec = PERIOD_NS;
+	for (i = 0; i < WAKEUPS; i++)
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &next, NULL);
+	/* the switch out of pause() is the last event: the parent waits for it */
+	getrusage(RUSAGE_SELF, &ru);
+	nv = ru.ru_nvcsw;
+	if (write(done_fd, &nv, sizeof(nv)) != sizeof(nv))
+		_exit(3);
+	for (;;)
+		pause();
+}
+
+/* Within the histogram's resolution, plus the tracers' different clock reads. */
+static void assert_agree(const char *what, uint64_t bpf, uint64_t perf)
+{
+	/*
+	 * Two buckets' width, plus the two tracers' handlers: at each
+	 * tracepoint they run one after the other, so each reads the clock
+	 * later than the other by the first one's run (about 1 us here; the
+	 * sign follows the attach order).
+	 */
+	double tol = 2.0 * HIST_REL_ERROR * (double)(bpf > perf ? bpf : perf) + 2500.0;
+	double d = bpf > perf ? (double)(bpf - perf) : (double)(perf - bpf);
+
+	print_message("# %s: bpf %llu ns, perf %llu ns (difference %.0f ns, tolerance %.0f)\n",
+		      what, (unsigned long long)bpf, (unsigned long long)perf, d, tol);
+	if (d > tol)
+		fail_msg("%s: bpf %llu and perf %llu differ by more than %.0f ns", what,
+			 (unsigned long long)bpf, (unsigned long long)perf, tol);
+}
+
+static void test_agreement(void **state)
+{
+	const struct trace_analysis *ab, *ap;
+	struct bpf_tracer *bt;
+	struct tracer *pt;
+	struct hist *hb, *hp;
+	int start[2], done[2], st, cpus[CPU_SETSIZE];
+	static const double ps[] = { 0.5, 0.9, 0.99, 1.0 };
+	char why[512];
+	long nv;
+	pid_t pid;
+	size_t i;
+
+	(void)state;
+	bt = bpf_tracer_new(why, sizeof(why));
+	/* a rejected or broken object is a defect of the build, never a skip */
+	if (!bt && (strstr(why, "verifier") || strstr(why, "loading the BPF programs failed")))
+		fail_msg("%s", why);
+	if (!bt) {
+		wb_skip("%s", why);
+		return;
+	}
+	if (*wb_mounts_why) {
+		bpf_tracer_free(bt);
+		wb_skip("the perf tracer needs tracefs: %s", wb_mounts_why);
+		return;
+	}
+	pt = tracer_new("/sys/kernel/debug", why, sizeof(why));
+	if (!pt) {
+		bpf_tracer_free(bt);
+		wb_skip("the perf tracer cannot run here: %s", why);
+		return;
+	}
+	assert_true(runner_allowed_cpus(cpus, CPU_SETSIZE) > 0);
+	assert_int_equal(pipe(start), 0);
+	assert_int_equal(pipe(done), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		close(start[1]);
+		close(done[0]);
+		sleeper(start[0], done[1], cpus[0]);
+	}
+	close(start[0]);
+	close(done[1]);
+	assert_int_equal(read(done[0], &nv, sizeof(nv)), (ssize_t)sizeof(nv));
+	while (child_nvcsw(pid) <= nv) /* blocked on the start pipe, switched out */
+		sched_yield();
+	assert_int_equal(tracer_start(pt, &pid, 1), 0);
+	assert_int_equal(bpf_tracer_start(bt, &pid, 1), 0);
+	assert_int_equal(write(start[1], "g", 1), 1);
+	assert_int_equal(read(done[0], &nv, sizeof(nv)), (ssize_t)sizeof(nv));
+	while (child_nvcsw(pid) <= nv) /* its last switch out has happened */
+		sched_yield();
+	bpf_tracer_stop(bt, &ab);
+	tracer_stop(pt, &ap);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+
+	print_message("# bpf:  wakings %llu timed %llu prev-cpu %llu switches %llu preempted %llu "
+		      "migrations %llu events %llu lost %llu\n",
+		      (unsigned long long)ab->wakings, (unsigned long long)ab->wakeups_run,
+		      (unsigned long long)ab->wake_prev_cpu, (unsigned long long)ab->switches_out,
+		      (unsigned long long)ab->preempted, (unsigned long long)ab->migrations,
+		      (unsigned long long)ab->records, (unsigned long long)ab->lost);
+	print_message("# perf: wakings %llu timed %llu prev-cpu %llu switches %llu preempted %llu "
+		      "migrations %llu records %llu lost %llu\n",
+		      (unsigned long long)ap->wakings, (unsigned long long)ap->wakeups_run,
+		      (unsigned long long)ap->wake_prev_cpu, (unsigned long long)ap->switches_out,
+		      (unsigned long long)ap->preempted, (unsigned long long)ap->migrations,
+		      (unsigned long long)ap->records, (unsigned long long)ap->lost);
+	/* every sleep is one wakeup, at least */
+	assert_true(ab->wakeups_run >= WAKEUPS);
+	if (!ab->lost && !ap->lost) {
+		assert_int_equal(ab->wakings, ap->wakings);
+		assert_int_equal(ab->wakeups_run, ap->wakeups_run);
+		assert_int_equal(ab->wake_prev_cpu, ap->wake_prev_cpu);
+		assert_int_equal(ab->switches_out, ap->switches_out);
+		assert_int_equal(ab->preempted, ap->preempted);
+		assert_int_equal(ab->migrations, ap->migrations);
+	} else {
+		print_message("# counts not compared: lost events (bpf %llu, perf %llu)\n",
+			      (unsigned long long)ab->lost, (unsigned long long)ap->lost);
+	}
+	hb = malloc(sizeof(*hb));
+	hp = malloc(sizeof(*hp));
+	trace_analysis_latency(ab, hb);
+	trace_analysis_latency(ap, hp);
+	assert_int_equal(hb->count, ab->wakeups_run);
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "wakeup latency p%g", ps[i] * 100);
+		assert_agree(what, hist_percentile(hb, ps[i]), hist_percentile(hp, ps[i]));
+	}
+	trace_analysis_runq(ab, hb);
+	trace_analysis_runq(ap, hp);
+	assert_true(hb->count >= ab->wakeups_run);
+	for (i = 0; i < ARRAY_SIZE(ps); i++) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "run-queue wait p%g", ps[i] * 100);
+		assert_agree(what, hist_percentile(hb, ps[i]), hist_percentile(hp, ps[i]));
+	}
+	free(hb);
+	free(hp);
+	bpf_tracer_free(bt);
+	tracer_free(pt);
+}
+
+/* As nobody: refused, with the capability named. */
+static void test_unprivileged(void **state)
+{
+	char why[512];
+	int st;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0) {
+		wb_skip("needs root to become nobody");
+		return;
+	}
+	if (!bpf_tracer_built()) {
+		bpf_tracer_new(why, sizeof(why));
+		wb_skip("%s", why);
+		return;
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct bpf_tracer *bt;
+
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(10);
+		bt = bpf_tracer_new(why, sizeof(why));
+		if (bt)
+			_exit(11);
+		printf("# as nobody: %s\n", why);
+		fflush(stdout);
+		if (!strstr(why, "CAP_BPF") && !strstr(why, "bpf(2)"))
+			_exit(12);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hist_index),
+		cmocka_unit_test(test_agreement),
+		cmocka_unit_test(test_unprivileged),
+	};
+
+	wb_kernel_mounts();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
