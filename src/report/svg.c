@@ -249,7 +249,7 @@ void svg_fmt_num(double v, int digits, char *buf, size_t len)
 			snprintf(buf, len, "%.*g%s", digits, v / si[i].f, si[i].suffix);
 			return;
 		}
-	if (a >= 1e4 || a == 0)
+	if (a >= 1000 || a == 0)
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.*g", digits, v);

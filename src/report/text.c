@@ -303,8 +303,9 @@ static void email_evidence(const struct rep *r, struct sbuf *out)
 			if (!any)
 				email_line(out, "%s", "");
 			if (!any)
-				email_line(out, "Evidence that moved (95%% CI of the change excludes 0; "
-						"exploratory, no verdicts):");
+				email_line(out, "Evidence that moved (95%% CI of the change excludes 0;");
+			if (!any)
+				email_line(out, "exploratory, no verdicts):");
 			any = true;
 			if (!moved++)
 				email_line(out, "  %s vs %s:", t, r->g[0].title);
@@ -313,7 +314,7 @@ static void email_evidence(const struct rep *r, struct sbuf *out)
 			compact(rep_num(e, "median"), bb, sizeof(bb));
 			rep_fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
 			interval(eff, true, ci, sizeof(ci));
-			email_line(out, "    %-24s %8s -> %-8s %7s %s", m.label, a, bb, chg, ci);
+			email_line(out, "    %-20s %8s -> %-8s %7s %s", m.label, a, bb, chg, ci);
 		}
 		free(t);
 	}
@@ -479,10 +480,8 @@ static void md_table(const struct rep *r, struct sbuf *out)
 		interval(eff, true, cci, sizeof(cci));
 		rep_fmt_p(g, p, sizeof(p));
 		sbuf_addf(out, " | %s | %s | %s | **", chg, cci, p);
-		md_cell(out, rep_str(g, "verdict") ?: "?");
-		sbuf_puts(out, "** ");
-		md_cell(out, rep_str(g, "verdict_text") ?: "");
-		sbuf_puts(out, " |\n");
+		md_cell(out, rep_str(g, "verdict_text") ?: rep_str(g, "verdict") ?: "?");
+		sbuf_puts(out, "** |\n");
 	}
 }
 
