@@ -144,24 +144,18 @@ static char *auto_by(struct store *st, const int64_t *ids, size_t n)
 
 /* ---- the raw data: export's document, captured from stdout ---- */
 
-static int capture_export(struct store *st, const struct rep *r, struct sbuf *doc)
+static int capture_export(struct store *st, const struct store_experiment *exps, size_t n,
+			  struct sbuf *doc)
 {
-	struct store_experiment *shown = xcalloc(r->nexps + 1, sizeof(*shown));
 	struct store_config *cfgs = NULL;
 	struct store_filter all = { 0 };
-	size_t i, n = 0, ncfg = 0;
+	size_t ncfg = 0, got;
 	FILE *tmp = tmpfile();
 	char buf[65536];
 	int saved = -1, ret = -1;
-	size_t got;
 
-	if (!tmp) {
-		free(shown);
+	if (!tmp)
 		return error_errno("report: cannot create a temporary file for the raw data");
-	}
-	for (i = 0; i < r->nexps; i++)
-		if (r->exp_n[i])
-			shown[n++] = r->exps[i]; /* borrowed: never freed from here */
 	if (store_list_configs(st, &all, &cfgs, &ncfg))
 		goto out;
 	fflush(stdout);
@@ -170,7 +164,7 @@ static int capture_export(struct store *st, const struct rep *r, struct sbuf *do
 		error_errno("report: cannot redirect the raw data to a temporary file");
 		goto out;
 	}
-	ret = export_json(st, shown, n, cfgs, ncfg);
+	ret = export_json(st, exps, n, cfgs, ncfg);
 	if (fflush(stdout) || ferror(stdout)) {
 		error_errno("report: cannot write the raw data to a temporary file");
 		clearerr(stdout);
@@ -190,27 +184,65 @@ out:
 		close(saved);
 	fclose(tmp);
 	store_configs_free(cfgs, ncfg);
-	free(shown);
 	return ret;
+}
+
+/*
+ * With a limit and many experiments, the size of the encoded data is
+ * first estimated from the first experiment's (per stored sample), so that
+ * a report far over the limit does not export and compress everything
+ * only to leave it out. Returns the estimate, 0 when there is none.
+ */
+static size_t estimate_encoded(struct store *st, const struct store_experiment *exps, size_t n)
+{
+	struct sbuf one = { 0 }, enc = { 0 };
+	size_t i, total = 0, bytes = 0, est = 0;
+
+	for (i = 0; i < n; i++)
+		total += exps[i].nsamples > 0 ? (size_t)exps[i].nsamples : 0;
+	if (n < 4 || exps[0].nsamples <= 0 || (size_t)exps[0].nsamples * 4 > total)
+		return 0;
+	if (!capture_export(st, exps, 1, &one) &&
+	    !embed_write(&enc, one.buf ? one.buf : "", one.len, 0, &bytes))
+		est = (size_t)((double)bytes / (double)exps[0].nsamples * (double)total);
+	sbuf_release(&one);
+	sbuf_release(&enc);
+	return est;
 }
 
 static void embed_data(struct store *st, const struct report_params *p, struct rep *r, int *ret)
 {
+	struct store_experiment *shown = xcalloc(r->nexps + 1, sizeof(*shown));
 	struct sbuf doc = { 0 };
-	size_t encoded = 0;
-	char limit[32];
+	size_t encoded = 0, n = 0, i, est = 0;
+	char limit[32], size[32];
 
 	if (p->no_data) {
 		r->data_why = xstrdup("--no-data was given; 'wakebench export' writes the data");
+		free(shown);
 		return;
 	}
-	if (capture_export(st, r, &doc)) {
+	for (i = 0; i < r->nexps; i++)
+		if (r->exp_n[i])
+			shown[n++] = r->exps[i]; /* borrowed: never freed from here */
+	format_size(p->data_limit, limit, sizeof(limit));
+	/* far over the limit (a fifth more than it, estimated): not exported at all */
+	if (p->data_limit)
+		est = estimate_encoded(st, shown, n);
+	if (est > p->data_limit / 5 * 6) {
+		format_size(est, size, sizeof(size));
+		r->data_why = xasprintf("encoded, the raw data would take about %s (estimated from "
+					"its first experiment), more than --data-limit %s; "
+					"'wakebench export' with the same filters writes it, or raise "
+					"--data-limit (0: no limit)",
+					size, limit);
+		warning("report: the raw data is not embedded: about %s, more than --data-limit %s "
+			"(--data-limit 0 embeds it whatever its size)",
+			size, limit);
+	} else if (capture_export(st, shown, n, &doc)) {
 		*ret = EXIT_RUNTIME;
-		return;
-	}
-	if (embed_write(&r->data, doc.buf ? doc.buf : "", doc.len, (size_t)p->data_limit,
-			&encoded)) {
-		format_size(p->data_limit, limit, sizeof(limit));
+	} else if (embed_write(&r->data, doc.buf ? doc.buf : "", doc.len, (size_t)p->data_limit,
+			       &encoded)) {
 		r->data_why = xasprintf("encoded, the raw data (%zu bytes of JSON) would exceed "
 					"--data-limit %s; 'wakebench export' with the same filters "
 					"writes it, or raise --data-limit (0: no limit)",
@@ -220,6 +252,7 @@ static void embed_data(struct store *st, const struct report_params *p, struct r
 			limit);
 	}
 	sbuf_release(&doc);
+	free(shown);
 }
 
 /* ---- output ---- */

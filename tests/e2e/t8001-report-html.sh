@@ -82,9 +82,18 @@ run_cmd wb report --no-data
 like "$OUT" "<p>Not embedded: --no-data was given" "--no-data says it left the data out"
 run_cmd wb report --data-limit 1k
 is "$RC" 0 "a data limit too small still makes the report"
+like "$ERR" "warning: report: the raw data is not embedded: about [0-9.]+[kM]?, more than --data-limit 1k" \
+	"and warns that the data is left out (estimated from the first experiment)"
+like "$OUT" "Not embedded: encoded, the raw data would take about .* more than --data-limit 1k" \
+	"the report says so too"
+# with few experiments the data is encoded and measured, not estimated
+run_cmd wb report 1 2 --data-limit 1k
 like "$ERR" "warning: report: the raw data is not embedded: it would exceed --data-limit 1k" \
-	"and warns that the data is left out"
-like "$OUT" "Not embedded: encoded, the raw data .* would exceed --data-limit 1k" "the report says so too"
+	"two experiments: measured"
+like "$OUT" "Not embedded: encoded, the raw data \\([0-9]+ bytes of JSON\\) would exceed --data-limit 1k" \
+	"and said in the report"
+run_cmd wb report 1 2 --data-limit 1M
+like "$OUT" "<pre id=\"wakebench-data\"" "under the limit it is embedded"
 
 # hostile text from a store: escaped, still well-formed
 S 1 8 6.6.78 "<b>&amp;\"x\"</b> $(printf '\033[31m\377')" host 2400000 kernel.preempt=voluntary
