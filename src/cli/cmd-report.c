@@ -230,7 +230,7 @@ static void embed_data(struct store *st, const struct report_params *p, struct r
 	if (p->data_limit)
 		est = estimate_encoded(st, shown, n);
 	if (est > p->data_limit / 5 * 6) {
-		format_size(est, size, sizeof(size));
+		snprintf(size, sizeof(size), "%.1f MB", (double)est / 1e6);
 		r->data_why = xasprintf("encoded, the raw data would take about %s (estimated from "
 					"its first experiment), more than --data-limit %s; "
 					"'wakebench export' with the same filters writes it, or raise "

@@ -82,7 +82,7 @@ run_cmd wb report --no-data
 like "$OUT" "<p>Not embedded: --no-data was given" "--no-data says it left the data out"
 run_cmd wb report --data-limit 1k
 is "$RC" 0 "a data limit too small still makes the report"
-like "$ERR" "warning: report: the raw data is not embedded: about [0-9.]+[kM]?, more than --data-limit 1k" \
+like "$ERR" "warning: report: the raw data is not embedded: about [0-9.]+ MB, more than --data-limit 1k" \
 	"and warns that the data is left out (estimated from the first experiment)"
 like "$OUT" "Not embedded: encoded, the raw data would take about .* more than --data-limit 1k" \
 	"the report says so too"
