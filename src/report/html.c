@@ -51,7 +51,7 @@ static const char css[] =
 	"figcaption{font-size:.85em;color:#444;max-width:320px}\n"
 	"svg.plot{display:block;background:#fff}svg .area{fill:#fbfbfb;stroke:none}\n"
 	"svg .grid{stroke:#e6e6e6;stroke-width:1}svg .axis{stroke:#555;stroke-width:1}\n"
-	"svg text{font:11px sans-serif;fill:#333}svg .label{font-size:12px}"
+	"svg text{font:11px sans-serif;fill:#333;stroke:none}svg .label{font-size:12px}"
 	"svg .title{font-size:12px;font-weight:bold}\n"
 	"svg .box{fill-opacity:.12;stroke-width:1.5}svg .whisk{stroke-width:1.2}"
 	"svg .med{stroke-width:3}svg .ci{fill-opacity:.45;stroke:none}\n"
