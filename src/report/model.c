@@ -10,32 +10,25 @@
  * checked against the document's n.
  */
 #include "report/render.h"
-#include "cli/report.h"
-#include "workloads/workload.h"
+#include "runner/metrics.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /*
- * The only place the report learns a metric's label, unit and direction.
- * Today: report_metric_label() and the direction stored with the samples
- * (the workload's for the primary metric); with the metric registry this
- * becomes metric_def(name).
+ * The only place the report learns a metric's label, unit and direction:
+ * the metric registry. A name it does not know (a store from a newer
+ * wakebench) keeps its name as label and the direction stored with it.
  */
 void rep_metric(const char *name, int stored_better, struct rep_metric *out)
 {
-	const char *label = report_metric_label(name);
+	const struct metric_def *d = metric_def(name);
 
 	out->name = name;
-	out->label = label;
-	out->better = stored_better;
-	if (strstr(name, "_ns"))
-		out->unit = "ns";
-	else if (!strcmp(name, "ops_per_s") || !strcmp(name, "ops_per_cpu_s"))
-		out->unit = "ops/s";
-	else
-		out->unit = "";
+	out->label = d ? d->label : name;
+	out->unit = d ? d->unit : "";
+	out->better = d ? d->better : stored_better;
 }
 
 static const char *jstr_at(json_object *o, const char *key)
@@ -45,30 +38,6 @@ static const char *jstr_at(json_object *o, const char *key)
 	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
 		       ? json_object_get_string(v)
 		       : NULL;
-}
-
-/* The value of the primary metric in a sample (ops/s and friends are fixed fields). */
-static bool sample_value(const struct sample *s, const char *name, double *v)
-{
-	const struct metric *m;
-
-	if (!strcmp(name, "ops_per_s")) {
-		*v = s->ops_per_s;
-		return true;
-	}
-	if (!strcmp(name, "ops_per_cpu_s")) {
-		*v = s->ops_per_cpu_s;
-		return true;
-	}
-	if (!strcmp(name, "real_s")) {
-		*v = s->real_s;
-		return true;
-	}
-	m = sample_get(s, name);
-	if (!m || !m->available)
-		return false;
-	*v = m->value;
-	return true;
 }
 
 /* A part of a group: the samples of one experiment's config. */
@@ -191,11 +160,10 @@ static int point_time_cmp(const void *pa, const void *pb)
 
 int rep_load(struct store *st, json_object *doc, const struct store_filter *f, struct rep *r)
 {
-	const struct workload *wl;
 	struct load l = { .r = r };
 	json_object *groups, *v;
 	struct store_filter all = { 0 };
-	const char *metric;
+	const char *metric, *better;
 	size_t i, k;
 	int ret = -1;
 
@@ -207,8 +175,10 @@ int rep_load(struct store *st, json_object *doc, const struct store_filter *f, s
 	r->conf = rep_num(doc, "confidence");
 	if (!r->by || !r->workload || !metric || !json_object_object_get_ex(doc, "groups", &groups))
 		return error("report: compare's document lacks by, workload, metric or groups");
-	wl = workload_find(r->workload);
-	rep_metric(metric, wl && wl->better ? wl->better : BETTER_HIGHER, &r->primary);
+	/* compare's direction for its metric (a neutral one is judged as higher is better) */
+	better = jstr_at(doc, "better");
+	rep_metric(metric, better && !strcmp(better, "lower") ? BETTER_LOWER : BETTER_HIGHER,
+		   &r->primary);
 	r->ng = json_object_array_length(groups);
 	r->g = xcalloc(r->ng ? r->ng : 1, sizeof(*r->g));
 	for (i = 0; i < r->ng; i++) {

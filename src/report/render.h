@@ -27,15 +27,15 @@
 /* How a metric is labelled and which way is better (rep_metric()). */
 struct rep_metric {
 	const char *name;
-	const char *label; /* "ops/s (real time)" */
+	const char *label; /* "ops/s", "ctxsw/op" */
 	const char *unit;  /* "ops/s", "ns", "" */
 	int better;        /* enum better */
 };
 
 /*
  * The label, unit and direction of a metric: the one place the report
- * asks. stored_better is the direction stored with the samples (the
- * workload's for the primary metric).
+ * asks (the metric registry, metric_def()). stored_better is the direction
+ * stored with the samples, for a name the registry does not know.
  */
 void rep_metric(const char *name, int stored_better, struct rep_metric *out);
 
