@@ -241,14 +241,16 @@ static void email_table(const struct rep *r, struct sbuf *out)
 			w = l;
 	}
 	w = w > TITLE_MAX ? TITLE_MAX : w;
-	if (strlen(b) <= 6)
+	/* "vs 6.6" as the report's table has it; a longer baseline is named above */
+	if (strlen(b) <= 6) {
 		snprintf(vs, sizeof(vs), "vs %s", b);
-	else
+	} else {
 		snprintf(vs, sizeof(vs), "vs base");
-	if (strcmp(vs, "vs base") == 0)
 		email_line(out, "base: %s", b);
-	email_line(out, "%-*s %8s  %-18s %8s  %s", (int)w, by_title(r->by), r->primary.unit[0]
-		   ? r->primary.unit : "value", "95% CI", vs, "95% CI");
+	}
+	email_line(out, "%-*s %8s  %-18s %8s  %s", (int)w, by_title(r->by),
+		   strlen(r->primary.label) <= 8 ? r->primary.label
+		   : r->primary.unit[0] ? r->primary.unit : "value", "95% CI", vs, "95% CI");
 	for (i = 0; i < r->ng; i++) {
 		json_object *g = r->g[i].j, *eff = rep_obj(g, "effect");
 		char *t = ascii(r->g[i].title), med[32], ci[80], chg[32], cci[80];
