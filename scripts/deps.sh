@@ -21,6 +21,8 @@ pkgs="gcc make pkg-config libc6-dev libsqlite3-dev libjson-c-dev uuid-dev libgsl
 pkgs="$pkgs clang llvm bpftool"
 if [ "$what" = test ]; then
 	pkgs="$pkgs libcmocka-dev libfuse3-dev fuse3 perl jq python3 strace procps util-linux sqlite3 busybox-static cpio"
+	# report's tests: xmllint parses its HTML (t8001), headless Chromium renders it (t8004)
+	pkgs="$pkgs libxml2-utils chromium"
 	case "$arch" in
 	amd64) pkgs="$pkgs qemu-system-x86" ;;
 	arm64) pkgs="$pkgs qemu-system-arm" ;;

@@ -30,6 +30,7 @@ static const struct command commands[] = {
 	{ "show", cmd_show, "one stored experiment in full" },
 	{ "export", cmd_export, "stored data as JSON or CSV for other tools" },
 	{ "import", cmd_import, "merge another store (another machine's) by experiment UUID" },
+	{ "report", cmd_report, "one shareable file: plots, verdicts, evidence, environment, raw data" },
 	{ "vm", cmd_vm, "boot kernels with qemu, run a subcommand inside, import the results" },
 	{ "bisect", cmd_bisect, "find the kernel that changed a metric: a step for git bisect run, or a list of images" },
 };

@@ -127,6 +127,7 @@ int cmd_show(int argc, const char **argv, struct ctx *ctx);
 int cmd_export(int argc, const char **argv, struct ctx *ctx);
 int cmd_import(int argc, const char **argv, struct ctx *ctx);
 int cmd_vm(int argc, const char **argv, struct ctx *ctx);
+int cmd_report(int argc, const char **argv, struct ctx *ctx);
 int cmd_bisect(int argc, const char **argv, struct ctx *ctx);
 
 #endif

@@ -24,6 +24,7 @@
  * variation between them is unknown and how to get more.
  */
 #include "cli/cli.h"
+#include "cli/compare.h"
 #include "cli/filter.h"
 #include "cli/report.h"
 #include "runner/metrics.h"
@@ -169,6 +170,10 @@ struct compare {
 	char what[64]; /* the primary as inference lines name it: "ops/s", "run time s" */
 	char **warnbuf;
 	size_t nwarn;
+	/* compare_document(): only these experiments; each group lists its parts */
+	const int64_t *only;
+	size_t nonly;
+	bool with_parts;
 };
 
 static void push_double(double **v, size_t *n, size_t *alloc, double x)
@@ -340,6 +345,12 @@ static int collect_row(void *arg, const struct store_row *row)
 	size_t i;
 	double v;
 
+	if (c->only) {
+		for (i = 0; i < c->nonly && c->only[i] != row->exp->id; i++)
+			;
+		if (i == c->nonly)
+			return 0;
+	}
 	if (c->nparts && c->parts[c->nparts - 1].exp_id != row->exp->id)
 		c->cur_exp_first = c->nparts;
 	for (i = c->cur_exp_first; i < c->nparts; i++)
@@ -1052,7 +1063,7 @@ static json_object *inference_json(const struct compare *c, const struct group *
 	return o;
 }
 
-static void print_json(const struct compare *c)
+static json_object *compare_json(const struct compare *c)
 {
 	const struct group *base = &c->groups[c->baseline];
 	json_object *root = json_object_new_object(), *groups = json_object_new_array(), *w;
@@ -1081,6 +1092,18 @@ static void print_json(const struct compare *c)
 		for (k = 0; k < g->nparts; k++)
 			json_object_array_add(arr, json_object_new_int64(c->parts[g->parts[k]].exp_id));
 		json_object_object_add(o, "experiments", arr);
+		if (c->with_parts) {
+			arr = json_object_new_array();
+			for (k = 0; k < g->nparts; k++) {
+				const struct part *pt = &c->parts[g->parts[k]];
+				json_object *po = json_object_new_object();
+
+				json_object_object_add(po, "experiment", json_object_new_int64(pt->exp_id));
+				json_object_object_add(po, "config", json_object_new_string(pt->cfg_name));
+				json_object_array_add(arr, po);
+			}
+			json_object_object_add(o, "parts", arr);
+		}
 		json_object_object_add(o, "n", json_object_new_int64((int64_t)g->n));
 		json_object_object_add(o, "boots", json_object_new_int64((int64_t)g->nboots));
 		json_object_object_add(o, "median", jnum(g->sum.median));
@@ -1154,6 +1177,13 @@ static void print_json(const struct compare *c)
 	for (i = 0; i < c->nwarn; i++)
 		json_object_array_add(w, json_object_new_string(c->warnbuf[i]));
 	json_object_object_add(root, "warnings", w);
+	return root;
+}
+
+static void print_json(const struct compare *c)
+{
+	json_object *root = compare_json(c);
+
 	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							  JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
@@ -1320,73 +1350,113 @@ static int pick_baseline(struct compare *c, const char *want)
 	return -1;
 }
 
-static int run_compare(struct store *st, const struct compare_params *p,
-		       const struct store_filter *f, struct ctx *ctx)
+/*
+ * Everything up to the output: read, group, pick the baseline, analyse.
+ * Returns EXIT_OK, or the exit status after saying why.
+ */
+static int compare_build(struct compare *c, const struct compare_params *p,
+			 const struct store_filter *f)
 {
-	struct compare c = { .st = st, .margin = p->margin };
+	struct store *st = c->st;
 	const struct workload *wl;
 	size_t i;
 	int ret = EXIT_RUNTIME;
 
-	if (parse_by(p->by, &c))
+	if (parse_by(p->by, c))
 		die_usage("compare: option '--by': unknown key '%s', allowed "
 			  "kernel|label|profile|host|feature:NAME",
 			  p->by);
 	/* one snapshot: a run storing meanwhile must not add experiments between the lists */
 	if (store_read_begin(st))
 		goto out;
-	if (store_list_experiments(st, f, &c.exps, &c.nexps) ||
-	    store_foreach_sample(st, f, STORE_ROWS_STATS, collect_row, &c)) {
+	if (store_list_experiments(st, f, &c->exps, &c->nexps) ||
+	    store_foreach_sample(st, f, STORE_ROWS_STATS, collect_row, c)) {
 		store_read_end(st);
 		goto out;
 	}
 	store_read_end(st);
-	if (!c.nparts) {
+	if (!c->nparts) {
 		error("compare: no stored samples with status ok match (%zu experiment%s matched the "
 		      "filters)",
-		      c.nexps, c.nexps == 1 ? "" : "s");
+		      c->nexps, c->nexps == 1 ? "" : "s");
 		goto out;
 	}
 	/* one workload: the primary metrics of different workloads are not comparable */
-	c.workload = c.exps[c.parts[0].exp_index].workload;
-	for (i = 1; i < c.nparts; i++)
-		if (strcmp(c.exps[c.parts[i].exp_index].workload, c.workload)) {
+	c->workload = c->exps[c->parts[0].exp_index].workload;
+	for (i = 1; i < c->nparts; i++)
+		if (strcmp(c->exps[c->parts[i].exp_index].workload, c->workload)) {
 			error("compare: the matching experiments ran several workloads ('%s', '%s'): "
 			      "choose one with --workload",
-			      c.workload, c.exps[c.parts[i].exp_index].workload);
+			      c->workload, c->exps[c->parts[i].exp_index].workload);
 			ret = EXIT_USAGE;
 			goto out;
 		}
-	wl = workload_find(c.workload);
-	c.primary = metric_primary(c.workload);
+	wl = workload_find(c->workload);
+	c->primary = metric_primary(c->workload);
 	/* a neutral primary is judged as higher-is-better (stats_verdict) */
-	c.better = c.primary->better;
-	metric_title(c.primary, c.workload, c.what, sizeof(c.what));
-	if (!strcmp(c.primary->unit, "ops/s"))
+	c->better = c->primary->better;
+	metric_title(c->primary, c->workload, c->what, sizeof(c->what));
+	if (!strcmp(c->primary->unit, "ops/s"))
 		/* "pipe bogo ops/s", "pingpong round trips/s", as the report's table */
-		c.unit = xasprintf("%s %s/s", c.workload, wl && wl->op_name ? wl->op_name : "ops");
+		c->unit = xasprintf("%s %s/s", c->workload, wl && wl->op_name ? wl->op_name : "ops");
 	else
-		c.unit = xasprintf("%s %s", c.workload, c.what);
-	if (c.by == BY_FEATURE && check_feature_name(&c)) {
+		c->unit = xasprintf("%s %s", c->workload, c->what);
+	if (c->by == BY_FEATURE && check_feature_name(c)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	form_groups(&c, p->pool);
-	if (pick_baseline(&c, p->baseline)) {
+	form_groups(c, p->pool);
+	if (pick_baseline(c, p->baseline)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	/* the baseline first, the others in order */
-	if (c.baseline) {
-		struct group b = c.groups[c.baseline];
+	if (c->baseline) {
+		struct group b = c->groups[c->baseline];
 
-		memmove(&c.groups[1], &c.groups[0], c.baseline * sizeof(*c.groups));
-		c.groups[0] = b;
-		c.baseline = 0;
+		memmove(&c->groups[1], &c->groups[0], c->baseline * sizeof(*c->groups));
+		c->groups[0] = b;
+		c->baseline = 0;
 	}
-	analyse(&c);
-	for (i = 0; i < c.nwarn; i++)
-		warning("compare: %s", c.warnbuf[i]);
+	analyse(c);
+	for (i = 0; i < c->nwarn; i++)
+		warning("compare: %s", c->warnbuf[i]);
+	return EXIT_OK;
+out:
+	return ret;
+}
+
+int compare_document(struct store *st, const struct compare_request *rq, json_object **out)
+{
+	struct compare_params p = compare_defaults;
+	struct compare c = { .st = st, .only = rq->only, .nonly = rq->nonly, .with_parts = true };
+	struct store_filter none = { 0 };
+	int ret;
+
+	*out = NULL;
+	if (rq->by)
+		p.by = rq->by;
+	p.baseline = rq->baseline;
+	if (rq->margin > 0)
+		p.margin = rq->margin;
+	p.pool = rq->pool;
+	c.margin = p.margin;
+	ret = compare_build(&c, &p, rq->filter ? rq->filter : &none);
+	if (ret == EXIT_OK)
+		*out = compare_json(&c);
+	compare_release(&c);
+	return ret;
+}
+
+static int run_compare(struct store *st, const struct compare_params *p,
+		       const struct store_filter *f, struct ctx *ctx)
+{
+	struct compare c = { .st = st, .margin = p->margin };
+	size_t i;
+	int ret = compare_build(&c, p, f);
+
+	if (ret != EXIT_OK)
+		goto out;
 	if (ctx->format == FMT_JSON)
 		print_json(&c);
 	else if (ctx->format == FMT_CSV)

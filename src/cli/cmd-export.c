@@ -12,6 +12,7 @@
  * that exist. `show --format json` reuses this with --experiment.
  */
 #include "cli/cli.h"
+#include "cli/export.h"
 #include "cli/farm.h"
 #include "cli/filter.h"
 #include "runner/metrics.h"
@@ -218,8 +219,8 @@ fail:
 	return -1;
 }
 
-static int export_json(struct store *st, const struct store_experiment *exps, size_t n,
-		       const struct store_config *cfgs, size_t ncfg)
+int export_json(struct store *st, const struct store_experiment *exps, size_t n,
+		const struct store_config *cfgs, size_t ncfg)
 {
 	json_object *head = json_object_new_object();
 	size_t i;

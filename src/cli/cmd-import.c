@@ -6,24 +6,69 @@
  * nothing. Each file is merged in one transaction and only read (an older
  * schema is upgraded in memory), as untrusted input: a file that fails a
  * check is refused whole, with one line naming it. The store is created
- * only when a file can be merged into it.
+ * only when a file can be merged into it. A report written by `wakebench
+ * report` carries an export in it (report/embed.c): it is checked and
+ * merged as that export.
  */
 #include "cli/cli.h"
 #include "cli/farm.h"
+#include "report/render.h"
 #include "store/store.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const char import_usage[] = "FILE...";
 static const char import_description[] =
 	"Merge other wakebench stores, JSON documents written by 'wakebench export', or\n"
-	"LAVA job logs carrying its framed results (export --format lava), into this one\n"
-	"by experiment UUID; experiments already present are skipped.\n"
+	"LAVA job logs carrying its framed results (export --format lava), or HTML reports\n"
+	"(wakebench report) with their raw data, into this one by experiment UUID;\n"
+	"experiments already present are skipped.\n"
 	"Each FILE is only read.";
+
+/*
+ * A report's raw data as a temporary export file for store_import(): 1 and
+ * *tmp (malloc'd; the caller unlinks it) when path is a report, 0 when it
+ * is not one, -1 after one line when it is one whose data is missing or
+ * damaged.
+ */
+static int report_data(const char *path, char **tmp)
+{
+	const char *dir = getenv("TMPDIR");
+	char *buf, *doc, why[256];
+	size_t len, doclen;
+	int fd;
+
+	*tmp = NULL;
+	if (read_file(path, &buf, &len))
+		return 0; /* store_import() says why it cannot be read */
+	if (!embed_detect(buf, len)) {
+		free(buf);
+		return 0;
+	}
+	if (embed_extract(buf, len, &doc, &doclen, why, sizeof(why))) {
+		free(buf);
+		return error("import: report '%s': %s; nothing imported from it", path, why);
+	}
+	free(buf);
+	*tmp = xasprintf("%s/wakebench-report.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(*tmp);
+	if (fd < 0 || write_full(fd, doc, doclen) != (ssize_t)doclen || close(fd)) {
+		error_errno("import: report '%s': cannot write its data to '%s'", path, *tmp);
+		if (fd >= 0)
+			unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		free(doc);
+		return -1;
+	}
+	free(doc);
+	return 1;
+}
 
 int cmd_import(int argc, const char **argv, struct ctx *ctx)
 {
@@ -50,27 +95,38 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 	for (i = 0; i < res.npos; i++) {
 		int64_t *ids = NULL;
 		size_t added, skipped, k;
+		char *tmp;
+		int rep = report_data(res.pos[i], &tmp), lava, r;
+		/* a report is merged as the export it carries */
+		const char *src = rep == 1 ? tmp : res.pos[i];
+
+		if (rep < 0) {
+			ret = EXIT_RUNTIME;
+			continue;
+		}
 		/* a LAVA job log: only its whole results frames are merged (cli/lava.c) */
-		int lava = lava_log_detect(res.pos[i]) == 1, r;
+		lava = !tmp && lava_log_detect(src) == 1;
 
 		if (!st) {
 			/* a store that does not exist yet is created for a file that merges */
-			if (access(dst, F_OK) && errno == ENOENT && !lava &&
-			    store_import_check(res.pos[i])) {
+			if (access(dst, F_OK) && errno == ENOENT && !lava && store_import_check(src)) {
 				ret = EXIT_RUNTIME;
-				continue;
+				goto next;
 			}
 			if (store_open(dst, STORE_CREATE, &st)) {
 				ret = EXIT_RUNTIME;
+				if (tmp)
+					unlink(tmp);
+				free(tmp);
 				break;
 			}
 		}
-		r = lava ? lava_import_log(st, res.pos[i], &ids, &added, &skipped)
-			 : store_import(st, res.pos[i], &ids, &added, &skipped);
+		r = lava ? lava_import_log(st, src, &ids, &added, &skipped)
+			 : store_import(st, src, &ids, &added, &skipped);
 		if (r) {
 			ret = EXIT_RUNTIME;
 			if (r < 0)
-				continue;
+				goto next;
 		}
 		if (out) {
 			json_object *o = json_object_new_object(), *arr = json_object_new_array();
@@ -86,7 +142,11 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 			printf("%s: %zu experiment%s added, %zu skipped (already present)\n",
 			       res.pos[i], added, added == 1 ? "" : "s", skipped);
 		}
+next:
 		free(ids);
+		if (tmp)
+			unlink(tmp);
+		free(tmp);
 	}
 	if (out) {
 		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |

@@ -1,0 +1,375 @@
+/*
+ * cmd-report.c: `wakebench report [compare filters | EXP...] [-o FILE]`:
+ * one shareable file of stored results: a self-contained HTML page with
+ * the plots (report/html.c), or the text of a mail (--format email) or of
+ * an issue (--format markdown).
+ *
+ * It computes nothing: compare_document() gives the table, the verdicts,
+ * the evidence effects and the environment differences exactly as
+ * `compare` computes them; rep_load() adds the stored samples for the
+ * plots; export_json() gives the raw data that the HTML embeds, so that
+ * `wakebench import report.html` merges it into another store. All of it
+ * is read inside one read snapshot, so a run storing meanwhile cannot make
+ * the plots disagree with the table.
+ *
+ * EXP... (ids or UUID prefixes) limits the report to those experiments;
+ * without --by it then groups by what sets them apart: an `ab`'s feature,
+ * else the kernel, the label or the host.
+ */
+#include "cli/cli.h"
+#include "cli/compare.h"
+#include "cli/export.h"
+#include "cli/filter.h"
+#include "report/render.h"
+#include "store/store.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum report_format { REPORT_HTML, REPORT_EMAIL, REPORT_MARKDOWN };
+
+static const char *const report_formats[] = { "html", "email", "markdown", NULL };
+
+struct report_params {
+	const char *by, *baseline, *output;
+	double margin;
+	bool pool, no_data;
+	int format;
+	uint64_t data_limit;
+	struct filter_params filter;
+};
+
+static const struct report_params report_defaults = {
+	.margin = 0.02,
+	.format = REPORT_HTML,
+	.data_limit = 4ull << 20,
+};
+
+static const struct opt report_opts[] = {
+	{ .type = OPT_STRING, .long_name = "output", .short_name = 'o',
+	  .offset = offsetof(struct report_params, output), .argh = "FILE",
+	  .help = "write the report to FILE (default: standard output)" },
+	{ .type = OPT_CHOICE, .long_name = "format",
+	  .offset = offsetof(struct report_params, format), .argh = "FORMAT",
+	  .choices = report_formats,
+	  .help = "html (plots, self-contained), email (plain text, 72 columns) or markdown" },
+	{ .type = OPT_STRING, .long_name = "by", .offset = offsetof(struct report_params, by),
+	  .argh = "KEY",
+	  .help = "group by kernel|label|profile|host|feature:NAME, as compare (default: "
+		  "kernel; with EXP...: what sets them apart)" },
+	{ .type = OPT_STRING, .long_name = "baseline",
+	  .offset = offsetof(struct report_params, baseline), .argh = "VALUE",
+	  .help = "the group the others are compared with, as compare" },
+	{ .type = OPT_PERCENT, .long_name = "margin",
+	  .offset = offsetof(struct report_params, margin), .argh = "PCT", .min = 0.0001, .max = 1,
+	  .help = "changes smaller than this are no change" },
+	{ .type = OPT_FLAG, .long_name = "pool", .offset = offsetof(struct report_params, pool),
+	  .help = "pool experiments that differ in a strong environment key, as compare" },
+	{ .type = OPT_SIZE, .long_name = "data-limit",
+	  .offset = offsetof(struct report_params, data_limit), .argh = "SIZE",
+	  .help = "html: leave the raw data out (saying so) when its encoding would exceed SIZE; "
+		  "0: no limit" },
+	{ .type = OPT_FLAG, .long_name = "no-data",
+	  .offset = offsetof(struct report_params, no_data),
+	  .help = "html: do not embed the raw data" },
+	OPT_END_ROW,
+};
+
+static const char report_usage[] = "[filters | EXP...] [-o FILE] [--format html|email|markdown]";
+static const char report_description[] =
+	"One shareable file of stored results: compare's table with its verdicts (the same\n"
+	"numbers), and in HTML the plots: per group a box with the median's CI and every\n"
+	"sample, the samples in run order, each change against the baseline with its CI and\n"
+	"the margin, the evidence counters; then the environment differences, the commands\n"
+	"that reproduce each experiment, and the raw data, which 'wakebench import FILE'\n"
+	"merges into another store. Self-contained: no script, font or link outside it.";
+
+/* ---- grouping of explicit experiments ---- */
+
+/* The feature an `ab` experiment toggles: its first config's name up to '='. */
+static char *ab_feature(struct store *st, int64_t exp_id)
+{
+	struct store_filter f = { .exp_id = exp_id };
+	struct store_config *cfgs;
+	size_t n;
+	char *name = NULL;
+
+	if (store_list_configs(st, &f, &cfgs, &n))
+		return NULL;
+	if (n && cfgs[0].name && strchr(cfgs[0].name, '='))
+		name = xasprintf("feature:%.*s", (int)strcspn(cfgs[0].name, "=,"), cfgs[0].name);
+	store_configs_free(cfgs, n);
+	return name;
+}
+
+static bool differ(const char *a, const char *b)
+{
+	return (a == NULL) != (b == NULL) || (a && strcmp(a, b));
+}
+
+/* What sets the experiments apart, as a --by key (malloc'd). */
+static char *auto_by(struct store *st, const int64_t *ids, size_t n)
+{
+	struct store_experiment *all, *first = NULL;
+	bool all_ab = true, kernel = false, label = false, host = false;
+	size_t nall, i, k;
+	char *by = NULL;
+
+	if (store_list_experiments(st, NULL, &all, &nall))
+		return xstrdup("kernel");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < nall; k++) {
+			const struct store_experiment *e = &all[k];
+
+			if (e->id != ids[i])
+				continue;
+			all_ab &= !strcmp(e->kind, "ab");
+			if (!first)
+				first = &all[k];
+			kernel |= differ(e->kernel, first->kernel);
+			label |= differ(e->label, first->label);
+			host |= differ(e->host, first->host);
+		}
+	if (all_ab && n)
+		by = ab_feature(st, ids[0]);
+	if (!by)
+		by = xstrdup(kernel ? "kernel" : label ? "label" : host ? "host" : "kernel");
+	store_experiments_free(all, nall);
+	return by;
+}
+
+/* ---- the raw data: export's document, captured from stdout ---- */
+
+static int capture_export(struct store *st, const struct store_experiment *exps, size_t n,
+			  struct sbuf *doc)
+{
+	struct store_config *cfgs = NULL;
+	struct store_filter all = { 0 };
+	size_t ncfg = 0, got;
+	FILE *tmp = tmpfile();
+	char buf[65536];
+	int saved = -1, ret = -1;
+
+	if (!tmp)
+		return error_errno("report: cannot create a temporary file for the raw data");
+	if (store_list_configs(st, &all, &cfgs, &ncfg))
+		goto out;
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || dup2(fileno(tmp), STDOUT_FILENO) < 0) {
+		error_errno("report: cannot redirect the raw data to a temporary file");
+		goto out;
+	}
+	ret = export_json(st, exps, n, cfgs, ncfg);
+	if (fflush(stdout) || ferror(stdout)) {
+		error_errno("report: cannot write the raw data to a temporary file");
+		clearerr(stdout);
+		ret = -1;
+	}
+	if (dup2(saved, STDOUT_FILENO) < 0)
+		die_errno("report: cannot restore standard output");
+	if (ret)
+		goto out;
+	rewind(tmp);
+	while ((got = fread(buf, 1, sizeof(buf), tmp)) > 0)
+		sbuf_add(doc, buf, got);
+	if (ferror(tmp))
+		ret = error_errno("report: cannot read the raw data back");
+out:
+	if (saved >= 0)
+		close(saved);
+	fclose(tmp);
+	store_configs_free(cfgs, ncfg);
+	return ret;
+}
+
+/*
+ * With a limit and many experiments, the size of the encoded data is
+ * first estimated from the first experiment's (per stored sample), so that
+ * a report far over the limit does not export and compress everything
+ * only to leave it out. Returns the estimate, 0 when there is none.
+ */
+static size_t estimate_encoded(struct store *st, const struct store_experiment *exps, size_t n)
+{
+	struct sbuf one = { 0 }, enc = { 0 };
+	size_t i, total = 0, bytes = 0, est = 0;
+
+	for (i = 0; i < n; i++)
+		total += exps[i].nsamples > 0 ? (size_t)exps[i].nsamples : 0;
+	if (n < 4 || exps[0].nsamples <= 0 || (size_t)exps[0].nsamples * 4 > total)
+		return 0;
+	if (!capture_export(st, exps, 1, &one) &&
+	    !embed_write(&enc, one.buf ? one.buf : "", one.len, 0, &bytes))
+		est = (size_t)((double)bytes / (double)exps[0].nsamples * (double)total);
+	sbuf_release(&one);
+	sbuf_release(&enc);
+	return est;
+}
+
+static void embed_data(struct store *st, const struct report_params *p, struct rep *r, int *ret)
+{
+	struct store_experiment *shown = xcalloc(r->nexps + 1, sizeof(*shown));
+	struct sbuf doc = { 0 };
+	size_t encoded = 0, n = 0, i, est = 0;
+	char limit[32], size[32];
+
+	if (p->no_data) {
+		r->data_why = xstrdup("--no-data was given; 'wakebench export' writes the data");
+		free(shown);
+		return;
+	}
+	for (i = 0; i < r->nexps; i++)
+		if (r->exp_n[i])
+			shown[n++] = r->exps[i]; /* borrowed: never freed from here */
+	format_size(p->data_limit, limit, sizeof(limit));
+	/* far over the limit (a fifth more than it, estimated): not exported at all */
+	if (p->data_limit)
+		est = estimate_encoded(st, shown, n);
+	if (est > p->data_limit / 5 * 6) {
+		snprintf(size, sizeof(size), "%.1f MB", (double)est / 1e6);
+		r->data_why = xasprintf("encoded, the raw data would take about %s (estimated from "
+					"its first experiment), more than --data-limit %s; "
+					"'wakebench export' with the same filters writes it, or raise "
+					"--data-limit (0: no limit)",
+					size, limit);
+		warning("report: the raw data is not embedded: about %s, more than --data-limit %s "
+			"(--data-limit 0 embeds it whatever its size)",
+			size, limit);
+	} else if (capture_export(st, shown, n, &doc)) {
+		*ret = EXIT_RUNTIME;
+	} else if (embed_write(&r->data, doc.buf ? doc.buf : "", doc.len, (size_t)p->data_limit,
+			       &encoded)) {
+		r->data_why = xasprintf("encoded, the raw data (%zu bytes of JSON) would exceed "
+					"--data-limit %s; 'wakebench export' with the same filters "
+					"writes it, or raise --data-limit (0: no limit)",
+					doc.len, limit);
+		warning("report: the raw data is not embedded: it would exceed --data-limit %s "
+			"(--data-limit 0 embeds it whatever its size)",
+			limit);
+	}
+	sbuf_release(&doc);
+	free(shown);
+}
+
+/* ---- output ---- */
+
+static int write_out(const char *path, const struct sbuf *b)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+
+	if (!f)
+		return error_errno("report: option '-o': cannot create '%s'", path);
+	if (b->len && fwrite(b->buf, 1, b->len, f) != b->len) {
+		error_errno("report: cannot write '%s'", path ? path : "standard output");
+		if (path)
+			fclose(f);
+		return -1;
+	}
+	if (path && fclose(f))
+		return error_errno("report: cannot write '%s'", path);
+	return 0;
+}
+
+static int make_report(struct store *st, const struct report_params *p,
+		       const struct store_filter *f, const int64_t *ids, size_t nids,
+		       struct ctx *ctx)
+{
+	struct compare_request rq = { .by = p->by, .baseline = p->baseline, .margin = p->margin,
+				      .pool = p->pool, .filter = f, .only = ids, .nonly = nids };
+	struct rep r = { 0 };
+	struct sbuf out = { 0 };
+	json_object *doc;
+	char *by = NULL, *cmdline = cli_cmdline(ctx);
+	int ret;
+
+	if (store_read_begin(st)) {
+		free(cmdline);
+		return EXIT_RUNTIME;
+	}
+	if (!rq.by && nids)
+		rq.by = by = auto_by(st, ids, nids);
+	ret = compare_document(st, &rq, &doc);
+	if (ret != EXIT_OK)
+		goto out;
+	r.cmdline = cmdline;
+	r.version = WAKEBENCH_VERSION;
+	r.made_ns = realtime_ns();
+	if (rep_load(st, doc, f, &r)) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (p->format == REPORT_HTML)
+		embed_data(st, p, &r, &ret);
+	store_read_end(st);
+	if (ret != EXIT_OK)
+		goto done;
+	if (p->format == REPORT_EMAIL)
+		rep_email(&r, &out);
+	else if (p->format == REPORT_MARKDOWN)
+		rep_markdown(&r, &out);
+	else
+		rep_html(&r, &out);
+	if (write_out(p->output, &out))
+		ret = EXIT_RUNTIME;
+	else if (p->output)
+		info("report: wrote '%s' (%zu bytes, %zu samples)", p->output, out.len, r.nsamples);
+	goto done;
+out:
+	store_read_end(st);
+done:
+	sbuf_release(&out);
+	rep_release(&r);
+	free(by);
+	free(cmdline);
+	return ret;
+}
+
+int cmd_report(int argc, const char **argv, struct ctx *ctx)
+{
+	struct report_params p = report_defaults;
+	struct opt_group groups[] = {
+		{ .title = "report options", .opts = report_opts, .base = &p,
+		  .defaults = &report_defaults },
+		filter_group(&p.filter),
+		cli_common_group_for(ctx, COMMON_DB | COMMON_VERBOSITY, 0),
+	};
+	struct store_filter f = { 0 };
+	struct opts_result res;
+	struct store *st;
+	int64_t *ids = NULL;
+	size_t i;
+	int ret;
+
+	cli_parse("report", report_usage, report_description, groups, ARRAY_SIZE(groups), argc,
+		  argv, 0, &res, ctx);
+	if (p.output && !*p.output)
+		die_usage("report: option '-o': an empty file name, allowed a path or no -o "
+			  "(standard output)");
+	filter_resolve("report", &p.filter, &f);
+	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
+	if (store_open(cli_db_path(ctx), STORE_READONLY, &st)) {
+		opts_result_release(&res);
+		return EXIT_RUNTIME;
+	}
+	if (store_filter_check(st, &f, "report")) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (res.npos)
+		ids = xcalloc(res.npos, sizeof(*ids));
+	for (i = 0; i < res.npos; i++)
+		if (store_find_experiment(st, res.pos[i], &ids[i])) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	ret = make_report(st, &p, &f, ids, res.npos, ctx);
+out:
+	free(ids);
+	store_close(st);
+	opts_result_release(&res);
+	return ret;
+}

@@ -1,0 +1,145 @@
+/*
+ * render.h: what `wakebench report` shows and the three ways it shows it:
+ * one self-contained HTML file (html.c), a plain-text mail body and
+ * GitHub-flavoured Markdown (text.c), and the raw data embedded in the
+ * HTML so that `wakebench import report.html` merges it again (embed.c).
+ *
+ * The numbers come from compare's own JSON document (compare_document()):
+ * medians, their intervals, changes, verdicts, evidence effects and
+ * environment differences are read from it and never recomputed here. The
+ * stored samples (model.c) only feed the plots: every sample as a point,
+ * run order, the boxes' quartiles (plot geometry, not a statistic of any
+ * verdict). Plots thin the points they draw when there are many; the
+ * statistics always use every sample (compare's).
+ */
+#ifndef WAKEBENCH_RENDER_H
+#define WAKEBENCH_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "report/svg.h"
+#include "store/store.h"
+
+/* How a metric is labelled and which way is better (rep_metric()). */
+struct rep_metric {
+	const char *name;
+	const char *label; /* "ops/s", "ctxsw/op" */
+	const char *unit;  /* "ops/s", "ns", "" */
+	int better;        /* enum better */
+};
+
+/*
+ * The label, unit and direction of a metric: the one place the report
+ * asks (the metric registry, metric_def()). stored_better is the direction
+ * stored with the samples, for a name the registry does not know.
+ */
+void rep_metric(const char *name, int stored_better, struct rep_metric *out);
+
+/* One sample of the primary metric. */
+struct rep_point {
+	double v;
+	uint64_t t_ns;  /* start, CLOCK_REALTIME: run order */
+	uint32_t exp;   /* index into rep.exps */
+	uint32_t index; /* within its experiment */
+};
+
+struct rep_series {
+	char *name;
+	int better;
+	double *v;
+	size_t n, alloc;
+};
+
+struct rep_group {
+	json_object *j; /* its object in the compare document */
+	const char *title;
+	bool baseline;
+	struct rep_point *pts;
+	size_t npts, alloc;
+	struct rep_series *ev; /* evidence metrics, as stored */
+	size_t nev;
+};
+
+struct rep {
+	json_object *doc; /* compare's document (owned) */
+	const char *by, *workload;
+	struct rep_metric primary;
+	double margin, conf;
+	struct rep_group *g; /* in the document's order: the baseline first */
+	size_t ng;
+	struct store_experiment *exps; /* the experiments listed, oldest first */
+	size_t nexps;
+	size_t *exp_n; /* samples of each in the report's groups (0: not shown) */
+	/* evidence metrics in any group, in order of appearance */
+	struct rep_metric *ev;
+	size_t nev;
+	size_t nsamples;
+	const char *cmdline; /* the command that made this report */
+	const char *version;
+	uint64_t made_ns; /* CLOCK_REALTIME */
+	/* the raw data block for the HTML (embed.c), or why it is left out */
+	struct sbuf data;
+	char *data_why;
+};
+
+/*
+ * Fill r from the compare document doc (taking its reference) and the
+ * stored samples of its groups' parts (status ok, no warm-ups, as compare
+ * reads them), within one read snapshot begun by the caller. Returns 0, or
+ * -1 after saying why.
+ */
+int rep_load(struct store *st, json_object *doc, const struct store_filter *f, struct rep *r);
+void rep_release(struct rep *r);
+
+/* ---- the renderers: each appends the whole document to out ---- */
+
+void rep_html(const struct rep *r, struct sbuf *out);
+/* Plain ASCII, lines of at most REP_EMAIL_COLS columns, no tabs. */
+#define REP_EMAIL_COLS 72
+void rep_email(const struct rep *r, struct sbuf *out);
+void rep_markdown(const struct rep *r, struct sbuf *out);
+
+/* ---- helpers the renderers share (text.c) ---- */
+
+/* "2 487 746": a value in full with thousands grouped, as compare prints it. */
+void rep_fmt_grouped(double v, char *buf, size_t len);
+/* "+1.5%", "-" when not finite. */
+void rep_fmt_pct(double frac, char *buf, size_t len);
+/* "0.0123", "<0.0001", "-" (one boot each: no p-value is claimed). */
+void rep_fmt_p(json_object *group, char *buf, size_t len);
+/* A number member of o, NAN when absent or null. */
+double rep_num(json_object *o, const char *key);
+/* A string member of o, NULL when absent or null. */
+const char *rep_str(json_object *o, const char *key);
+
+/* ---- the embedded raw data (embed.c) ---- */
+
+/*
+ * The marker that opens the raw data block: an element whose text is the
+ * zlib-compressed export JSON in base64, 76 characters a line.
+ */
+#define EMBED_ID "wakebench-data"
+
+/*
+ * Append the block for the export JSON doc[0..len) to out: a <pre> with
+ * the format, byte counts and SHA-256 as attributes. limit > 0: when the
+ * encoded block would be larger, nothing is appended and -1 is returned
+ * (*encoded gets the size reached when it gave up). 0 on success.
+ */
+int embed_write(struct sbuf *out, const char *doc, size_t len, size_t limit, size_t *encoded);
+
+/* Does the buffer look like a report with a raw data block? */
+bool embed_detect(const char *buf, size_t len);
+/*
+ * Find, decode and verify the block in html[0..len): *doc (malloc'd,
+ * NUL-terminated) and *doclen. -1 with a reason in why when there is none
+ * or it is damaged (cut, altered, not base64, wrong length or checksum).
+ */
+int embed_extract(const char *html, size_t len, char **doc, size_t *doclen, char *why,
+		  size_t whylen);
+
+#endif
