@@ -81,11 +81,23 @@ struct sample {
 };
 
 void sample_init(struct sample *s);
+/*
+ * Set (or overwrite) a measured metric. Its direction and flags come from
+ * the metric registry (runner/metrics.h); an unregistered name is a BUG().
+ */
+void sample_put(struct sample *s, const char *name, double value);
+/* Record that a registered metric could not be measured, and why. */
+void sample_na(struct sample *s, const char *name, const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* Set (or overwrite) a measured metric. */
 void sample_set(struct sample *s, const char *name, double value, int better, unsigned flags);
 /* Record that a metric could not be measured, and why. */
 void sample_unavailable(struct sample *s, const char *name, int better, unsigned flags,
 			const char *fmt, ...) PRINTF_LIKE(5, 6);
+/*
+ * The value of a metric by name, including the fixed fields ops_per_s,
+ * ops_per_cpu_s, real_s; NULL when the sample has no such metric (or it is
+ * unavailable: check m->available).
+ */
 const struct metric *sample_get(const struct sample *s, const char *name);
 /* Mark the sample failed with a reason (keeps the first reason). */
 void sample_fail(struct sample *s, enum sample_status st, const char *fmt, ...) PRINTF_LIKE(3, 4);
