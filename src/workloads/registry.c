@@ -8,10 +8,12 @@
 
 extern const struct workload workload_pipe;
 extern const struct workload workload_pingpong;
+extern const struct workload workload_schbench;
 
 const struct workload *const workloads[] = {
 	&workload_pipe,
 	&workload_pingpong,
+	&workload_schbench,
 	NULL,
 };
 

@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
@@ -510,10 +511,41 @@ static void *sb_thread(void *arg)
 	return NULL;
 }
 
-/* A zeroed 3 x n x n matrix set, touched now rather than in the first requests. */
+static size_t sb_matrices_size(size_t n)
+{
+	return 3 * n * n * sizeof(uint64_t);
+}
+
+/*
+ * A 3 x n x n matrix set, as schbench gets it from malloc at its default
+ * size (an anonymous mapping, never initialised): the two factors read the
+ * zero page, and the product's pages fault in on the first request.
+ */
 static uint64_t *sb_matrices(size_t n)
 {
-	return n ? calloc(3 * n * n, sizeof(uint64_t)) : NULL;
+	void *m;
+
+	if (!n)
+		return NULL;
+	m = mmap(NULL, sb_matrices_size(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+static void sb_matrices_free(uint64_t *m, size_t n)
+{
+	if (m)
+		munmap(m, sb_matrices_size(n));
+}
+
+/* n zeroed elements of size bytes, cache-line aligned (the structs above ask for it). */
+static void *sb_zalloc(size_t n, size_t size)
+{
+	void *p;
+
+	if (posix_memalign(&p, 64, n * size))
+		return NULL;
+	return memset(p, 0, n * size);
 }
 
 static size_t sb_side(uint64_t kib)
@@ -541,10 +573,10 @@ static int sb_setup(struct sb_instance *in)
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	in->nlocks = ncpu > 0 ? (unsigned)ncpu : 1;
 
-	in->locks = calloc(in->nlocks, sizeof(*in->locks));
-	in->groups = calloc(in->ngroups, sizeof(*in->groups));
-	in->workers = calloc(nw ? nw : 1, sizeof(*in->workers));
-	in->tasks = calloc(in->ntasks, sizeof(*in->tasks));
+	in->locks = sb_zalloc(in->nlocks, sizeof(*in->locks));
+	in->groups = sb_zalloc(in->ngroups, sizeof(*in->groups));
+	in->workers = sb_zalloc(nw ? nw : 1, sizeof(*in->workers));
+	in->tasks = sb_zalloc(in->ntasks, sizeof(*in->tasks));
 	in->shared_data = sb_matrices(in->shared_n);
 	if (!in->locks || !in->groups || !in->workers || !in->tasks ||
 	    (in->shared_n && !in->shared_data)) {
@@ -582,12 +614,12 @@ static void sb_release(struct sb_instance *in)
 
 	if (in->workers)
 		for (i = 0; i < in->ngroups * in->nworkers; i++)
-			free(in->workers[i].data);
+			sb_matrices_free(in->workers[i].data, in->private_n);
 	free(in->workers);
 	free(in->groups);
 	free(in->tasks);
 	free(in->locks);
-	free(in->shared_data);
+	sb_matrices_free(in->shared_data, in->shared_n);
 }
 
 static int schbench_instance(const void *params, struct instance_ctx *ic)

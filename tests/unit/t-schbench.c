@@ -307,7 +307,7 @@ static void test_merge(void **state)
 
 				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 				v = 2000 + (seed >> 33) % (1000 * (k + 1) + 3000 * i);
-				if (i == 1 && k == 3 && j % 50 == 0)
+				if (i == 1 && k == 3 && j % 10 == 0)
 					v *= 40; /* the tail */
 				hist_record(&area[i][2 * k], v);
 				wake[n++] = v;
