@@ -466,7 +466,7 @@ static void sb_worker_loop(struct sb_worker *w, uint64_t *ops)
 	struct sb_instance *in = g->in;
 
 	while (sb_running(in)) {
-		uint64_t woke, start, end;
+		uint64_t woke, t, start, end;
 
 		__atomic_store_n(&w->futex, SB_WAITING, __ATOMIC_SEQ_CST);
 		sb_push(g, w);
@@ -476,7 +476,8 @@ static void sb_worker_loop(struct sb_worker *w, uint64_t *ops)
 		woke = now_ns();
 		if (!sb_running(in))
 			break;
-		hist_record(&w->stats->wakeup, woke - __atomic_load_n(&w->wake_ns, __ATOMIC_RELAXED));
+		t = __atomic_load_n(&w->wake_ns, __ATOMIC_RELAXED);
+		hist_record(&w->stats->wakeup, woke > t ? woke - t : 0);
 
 		start = now_ns();
 		if (in->p->sleep_ns && !sb_sleep(in, in->p->sleep_ns))
