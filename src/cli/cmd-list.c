@@ -77,7 +77,7 @@ static void list_text(struct opt_group *common, size_t ncommon)
 		printf("    one op: %s; primary metric: %s (%s is better); %u task%s per instance; "
 		       "-j defaults to %llu\n",
 		       wl->op_name, wl->unit, wl->better >= 0 ? "higher" : "lower",
-		       wl->tasks_per_instance, wl->tasks_per_instance == 1 ? "" : "s",
+		       wl->tasks(wl->defaults), wl->tasks(wl->defaults) == 1 ? "" : "s",
 		       (unsigned long long)rp.instances);
 		if (wl->profiles && wl->profiles[0].name) {
 			int width = 0;
@@ -158,7 +158,7 @@ static void list_json(struct opt_group *common, size_t ncommon)
 		json_object_object_add(w, "better",
 				       json_object_new_string(wl->better >= 0 ? "higher" : "lower"));
 		json_object_object_add(w, "tasks_per_instance",
-				       json_object_new_int64(wl->tasks_per_instance));
+				       json_object_new_int64(wl->tasks(wl->defaults)));
 		experiment_runner_defaults(wl, &rp);
 		json_object_object_add(w, "default_instances",
 				       json_object_new_int64((int64_t)rp.instances));

@@ -91,6 +91,8 @@ void experiment_runner_defaults(const struct workload *wl, struct run_params *rp
 	*rp = runner_defaults;
 	if (wl->default_instances)
 		rp->instances = wl->default_instances;
+	if (wl->default_duration_ns)
+		rp->duration_ns = wl->default_duration_ns;
 }
 
 const struct workload *experiment_pick_workload(const char *cmd, struct opt_group *groups,

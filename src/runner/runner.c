@@ -1,22 +1,27 @@
 /*
- * runner.c: one sample of one config (DESIGN section 4).
+ * runner.c: one sample of one config (DESIGN section 4; doc/runner.md).
  *
- * The parent maps one shared slot per instance (the op counter alone in its
- * first cache line, the rest of what the instance reports after it), forks
- * the instance processes and waits until every task of every instance has
- * written one byte into a "ready" pipe. Each task then blocks reading a
- * "start" pipe; the parent starts the probes and closes the start pipe's
- * write end, which releases every task at once (not staggered by fork).
- * Task 0 of each instance notes its start on CLOCK_MONOTONIC and arms its
- * own timer; the SIGALRM handler (installed without SA_RESTART, as
- * stress-ng's) clears the run flag and re-arms one second, so a writer
- * blocked on a full pipe gets EINTR and leaves. The parent sleeps in
- * ppoll() for the whole window, woken only by SIGCHLD (an early death) or a
- * stop signal; after the window it waits for every instance to exit
- * (waitid WNOWAIT), stops the probes, reads each instance's /proc counters,
- * then reaps it. Instances do the same for their own children
- * (instance_reap_child()) and report rusage (self + children) in their slot
- * before _exit, which is where stress-ng takes it.
+ * The parent maps shared memory: one control line (the stop flag every
+ * task reads), then one slot per instance (its op counter alone in the
+ * first cache line, one cache line per task for the tasks' own counters,
+ * what the instance reports, one record per task: pid, tid, /proc
+ * counters), then the workload's shared area of each instance. It forks
+ * the instance processes and waits until every task of every instance
+ * (wl->tasks() each) has written one byte into a "ready" pipe. Each task
+ * then blocks reading a "start" pipe; the parent starts the probes and
+ * closes the start pipe's write end, which releases every task at once
+ * (not staggered by fork). Task 0 of each instance notes its start on
+ * CLOCK_MONOTONIC. The parent sleeps in ppoll() for the window, woken only
+ * by SIGCHLD (an early death, or a fixed-work instance that is done) or a
+ * stop signal. At the end of the window (or the time limit of fixed work)
+ * it sets the stop flag and sends SIGALRM to every task, again every 10 ms
+ * until each instance has returned: the handler is installed without
+ * SA_RESTART (as stress-ng's), so a task blocked in a read or a write gets
+ * EINTR and sees the flag. Then it waits for every instance to exit
+ * (waitid WNOWAIT), stops the probes, reads each instance's /proc
+ * counters, then reaps it. Instances do the same for their own children
+ * (instance_reap_child()) and report rusage (self + children) in their
+ * slot before _exit, which is where stress-ng takes it.
  *
  * Every path (failure, stop signal, timeout) SIGKILLs what is left and reaps
  * it before runner_sample() returns; workload tasks also have
@@ -24,6 +29,7 @@
  */
 #include "runner/runner.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -35,11 +41,14 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "runner/instance.h"
+#include "sys/env.h"
 #include "util/util.h"
 
 /* ---- options ---- */
@@ -61,7 +70,8 @@ const struct opt runner_opts[] = {
 	  .min = 1, .max = 4096 },
 	{ .type = OPT_DURATION, .long_name = "duration", .short_name = 't',
 	  .offset = offsetof(struct run_params, duration_ns), .argh = "DURATION",
-	  .help = "length of each sample (20s, 500ms, 0.5s, 2m)",
+	  .help = "length of each sample (20s, 500ms, 0.5s, 2m); the time limit of a "
+		  "fixed-work workload",
 	  .min = 1e6, .max = 86400e9 },
 	{ .type = OPT_UINT, .long_name = "samples", .short_name = 'n',
 	  .offset = offsetof(struct run_params, samples), .argh = "N",
@@ -72,54 +82,67 @@ const struct opt runner_opts[] = {
 	  .min = 0, .max = 3600e9 },
 	{ .type = OPT_CHOICE, .long_name = "placement",
 	  .offset = offsetof(struct run_params, placement), .argh = "WHERE",
-	  .help = "CPU affinity: any (none, like stress-ng), same-cpu (both tasks of an "
-		  "instance on one CPU), cross-cpu (on two CPUs), spread (tasks round-robin)",
+	  .help = "CPU affinity: any (none, like stress-ng), same-cpu (the tasks of a group, "
+		  "both of a pair, on one CPU), cross-cpu (a group's roles on different CPUs), "
+		  "spread (tasks round-robin)",
 	  .choices = placement_names },
+	{ .type = OPT_STRLIST, .long_name = "cpus",
+	  .offset = offsetof(struct run_params, cpus), .argh = "[ROLE=]LIST",
+	  .help = "CPUs the placement uses (LIST: 0-3,6), or where the tasks of one role go "
+		  "round-robin (ROLE=LIST, e.g. reader=1); repeatable" },
 	OPT_END_ROW,
 };
 
 /* ---- shared memory ---- */
 
-/* The part of a slot that only the instance's task 0 writes during the window. */
+/* The first cache line of the map: read by every task of every instance. */
+struct run_ctl {
+	uint32_t stop; /* set once, by the parent, at the stop */
+};
+
+/* The part of a slot that only the instance's counting task writes during the window. */
 struct slot_hot {
 	uint64_t ops;
 	uint64_t bytes;
 };
 
-/* The rest, written at setup and after the window; one cache line further. */
+/* What the instance reports, written at setup and after the window. */
 struct slot_cold {
-	pid_t pids[RUNNER_MAX_TASKS]; /* process of each task */
-	pid_t tids[RUNNER_MAX_TASKS]; /* the task itself (== pid for processes) */
-	int done[RUNNER_MAX_TASKS];   /* 1 once reaped by its instance (threads: collected) */
-	unsigned ntasks;
+	unsigned next_task; /* instance_fork()'s next task number */
+	int returned;       /* wl->instance() returned: no more stop signals */
 	uint64_t start_ns;
 	uint64_t finish_ns;
 	uint64_t loop_ns;
 	double usr_s, sys_s;
 	int failed; /* claimed atomically by the first task that reports */
 	char reason[200];
-	struct procfs_task counters[RUNNER_MAX_TASKS];
+};
+
+/* One task of an instance. */
+struct task_slot {
+	pid_t pid; /* its process */
+	pid_t tid; /* the task itself (== pid for processes) */
+	int done;  /* 1 once reaped by its instance (threads: collected) */
+	struct procfs_task counters;
 };
 
 struct instance_ctx {
 	const struct run_spec *spec;
+	const struct task_placement *pl;
 	unsigned index;
-	unsigned tasks;  /* tasks_per_instance */
-	unsigned nforked;
-	pid_t instance_pid;
+	unsigned ntasks; /* wl->tasks() */
 	int ready_wr, start_rd;
-	uint64_t duration_ns;
-	const int *cpus;
-	int ncpus;
+	struct run_ctl *ctl;
 	struct slot_hot *hot;
+	char *task_ops; /* ntasks cache lines, a uint64_t counter at the start of each */
+	size_t line;
 	struct slot_cold *cold;
+	struct task_slot *tasks;
+	void *shared;
 };
 
-/* The calling task's role (per thread, so that thread workloads work). */
-static __thread unsigned task_role;
-
-/* Cleared by SIGALRM in task 0 at the end of the window. */
-static volatile sig_atomic_t instance_run_flag = 1;
+/* The calling task's number (per thread, so that thread workloads work). */
+static __thread unsigned task_num;
 
 /* First stop signal received by the parent (runner_signals_install). */
 static volatile sig_atomic_t stop_signal;
@@ -251,11 +274,14 @@ const char *runner_signal_name(int sig)
 	return names[sig];
 }
 
+/*
+ * The stop signal of the tasks. It only has to interrupt a blocking call
+ * (installed without SA_RESTART): the stop itself is the flag the parent
+ * set before sending it.
+ */
 static void on_alarm(int sig)
 {
 	(void)sig;
-	instance_run_flag = 0;
-	alarm(1);
 }
 
 /* Set when a child exited: the parent then looks at its instances. */
@@ -283,71 +309,396 @@ int runner_allowed_cpus(int *cpus, int max)
 	return n;
 }
 
-int runner_placement_cpu(int placement, unsigned index, unsigned role,
-			 unsigned tasks_per_instance, const int *cpus, int ncpus)
+static void format_cpus(const int *cpus, unsigned n, char *buf, size_t len)
 {
-	if (ncpus <= 0)
+	uint8_t bitmap[CPU_SETSIZE / 8];
+	unsigned i;
+
+	memset(bitmap, 0, sizeof(bitmap));
+	for (i = 0; i < n; i++)
+		bitmap[cpus[i] / 8] |= (uint8_t)(1u << (cpus[i] % 8));
+	env_format_cpulist(bitmap, CPU_SETSIZE, buf, len);
+}
+
+static unsigned count_roles(const struct workload *wl)
+{
+	unsigned n = 0;
+
+	while (wl->roles && wl->roles[n])
+		n++;
+	return n;
+}
+
+static unsigned workload_tasks(const struct workload *wl, const void *params)
+{
+	unsigned n = wl->tasks ? wl->tasks(params) : 1;
+
+	if (n < 1)
+		BUG("workload '%s' has %u tasks per instance", wl->name, n);
+	return n;
+}
+
+/*
+ * Parse one --cpus value against the allowed CPUs into a malloc'd list.
+ * Returns its length, or -1 with err filled.
+ */
+static int parse_cpus_value(const char *value, const char *list, const int *allowed,
+			    unsigned nallowed, int **out, char *err, size_t errlen)
+{
+	uint8_t bitmap[CPU_SETSIZE / 8], ok[CPU_SETSIZE / 8];
+	char allowed_s[256];
+	int n, c, k = 0;
+	unsigned i;
+
+	format_cpus(allowed, nallowed, allowed_s, sizeof(allowed_s));
+	n = parse_cpulist(list, bitmap, CPU_SETSIZE);
+	if (n <= 0) {
+		snprintf(err, errlen,
+			 "option '--cpus': '%s' is not a CPU list, allowed: [ROLE=]LIST with LIST "
+			 "like 0-2,5 out of the allowed CPUs %s",
+			 value, allowed_s);
 		return -1;
-	switch (placement) {
+	}
+	memset(ok, 0, sizeof(ok));
+	for (i = 0; i < nallowed; i++)
+		ok[allowed[i] / 8] |= (uint8_t)(1u << (allowed[i] % 8));
+	for (c = 0; c < CPU_SETSIZE; c++) {
+		if (!(bitmap[c / 8] & (1u << (c % 8))) || (ok[c / 8] & (1u << (c % 8))))
+			continue;
+		snprintf(err, errlen,
+			 "option '--cpus': '%s' names CPU %d, which this process may not run on; "
+			 "allowed: %s",
+			 value, c, allowed_s);
+		return -1;
+	}
+	*out = xcalloc((size_t)n, sizeof(**out));
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (bitmap[c / 8] & (1u << (c % 8)))
+			(*out)[k++] = c;
+	return n;
+}
+
+static void format_roles(const struct workload *wl, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned r;
+
+	buf[0] = '\0';
+	for (r = 0; wl->roles && wl->roles[r] && used < len; r++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", r ? "|" : "",
+					 wl->roles[r]);
+}
+
+/* Apply the --cpus values; -1 with err filled on bad input. */
+static int placement_parse_cpus(struct task_placement *pl, const struct workload *wl,
+				const struct strlist *sl, const int *allowed, unsigned nallowed,
+				char *err, size_t errlen)
+{
+	size_t v;
+
+	for (v = 0; v < sl->n; v++) {
+		const char *value = sl->v[v], *eq = strchr(value, '=');
+		int *list = NULL, n;
+
+		if (!eq) {
+			if (pl->cpus_given) {
+				snprintf(err, errlen,
+					 "option '--cpus': '%s' is a second LIST without a role, "
+					 "allowed: one LIST and any number of ROLE=LIST",
+					 value);
+				return -1;
+			}
+			n = parse_cpus_value(value, value, allowed, nallowed, &list, err, errlen);
+			if (n < 0)
+				return -1;
+			free(pl->cpus);
+			pl->cpus = list;
+			pl->ncpus = (unsigned)n;
+			pl->cpus_given = true;
+		} else {
+			char roles[256];
+			size_t rlen = (size_t)(eq - value);
+			unsigned r;
+
+			format_roles(wl, roles, sizeof(roles));
+			for (r = 0; wl->roles && wl->roles[r]; r++)
+				if (strlen(wl->roles[r]) == rlen && !strncmp(wl->roles[r], value, rlen))
+					break;
+			if (!wl->roles || !wl->roles[r]) {
+				snprintf(err, errlen,
+					 "option '--cpus': '%s': %s has no role '%.*s', allowed: %s",
+					 value, wl->name, (int)rlen, value,
+					 roles[0] ? roles : "a LIST without a role");
+				return -1;
+			}
+			if (pl->role_cpus[r]) {
+				snprintf(err, errlen,
+					 "option '--cpus': '%s': the role '%s' is given twice, "
+					 "allowed: one ROLE=LIST per role (%s)",
+					 value, wl->roles[r], roles);
+				return -1;
+			}
+			n = parse_cpus_value(value, eq + 1, allowed, nallowed, &list, err, errlen);
+			if (n < 0)
+				return -1;
+			pl->role_cpus[r] = list;
+			pl->role_ncpus[r] = (unsigned)n;
+		}
+	}
+	return 0;
+}
+
+int placement_init(struct task_placement *pl, const struct workload *wl, const void *params,
+		   const struct run_params *rp, const int *allowed, unsigned nallowed, char *err,
+		   size_t errlen)
+{
+	unsigned nt = workload_tasks(wl, params), nr = count_roles(wl), t, g;
+	unsigned *group_size;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->mode = rp->placement;
+	pl->ntasks = nt;
+	pl->nroles = nr ? nr : 1;
+	pl->cpus = xcalloc(nallowed ? nallowed : 1, sizeof(*pl->cpus));
+	memcpy(pl->cpus, allowed, nallowed * sizeof(*pl->cpus));
+	pl->ncpus = nallowed;
+	pl->group = xcalloc(nt, sizeof(*pl->group));
+	pl->role = xcalloc(nt, sizeof(*pl->role));
+	pl->pos_in_group = xcalloc(nt, sizeof(*pl->pos_in_group));
+	pl->rank_in_role = xcalloc(nt, sizeof(*pl->rank_in_role));
+	pl->role_tasks = xcalloc(pl->nroles, sizeof(*pl->role_tasks));
+	pl->role_cpus = xcalloc(pl->nroles, sizeof(*pl->role_cpus));
+	pl->role_ncpus = xcalloc(pl->nroles, sizeof(*pl->role_ncpus));
+	for (t = 0; t < nt; t++) {
+		unsigned gr = 0, ro = 0;
+
+		if (wl->layout)
+			wl->layout(params, t, &gr, &ro);
+		if (ro >= pl->nroles)
+			BUG("workload '%s': task %u has role %u, it declares %u", wl->name, t, ro,
+			    pl->nroles);
+		if (gr >= nt)
+			BUG("workload '%s': task %u is in group %u of at most %u", wl->name, t, gr,
+			    nt);
+		pl->group[t] = gr;
+		pl->role[t] = ro;
+		pl->rank_in_role[t] = pl->role_tasks[ro]++;
+		if (gr + 1 > pl->ngroups)
+			pl->ngroups = gr + 1;
+	}
+	group_size = xcalloc(pl->ngroups, sizeof(*group_size));
+	for (t = 0; t < nt; t++) {
+		g = pl->group[t];
+		pl->pos_in_group[t] = group_size[g]++;
+	}
+	free(group_size);
+
+	if (placement_parse_cpus(pl, wl, &rp->cpus, allowed, nallowed, err, errlen))
+		goto fail;
+	if (pl->mode == PLACE_CROSS_CPU && pl->ncpus < 2) {
+		if (pl->cpus_given)
+			snprintf(err, errlen,
+				 "option '--placement': 'cross-cpu' needs two CPUs, --cpus gives "
+				 "only CPU %d; allowed here: any|same-cpu|spread",
+				 pl->cpus[0]);
+		else
+			snprintf(err, errlen,
+				 "option '--placement': 'cross-cpu' needs two allowed CPUs, this "
+				 "process may only run on CPU %d; allowed here: any|same-cpu|spread",
+				 pl->ncpus ? pl->cpus[0] : -1);
+		goto fail;
+	}
+	return 0;
+
+fail:
+	placement_release(pl);
+	return -1;
+}
+
+void placement_release(struct task_placement *pl)
+{
+	unsigned r;
+
+	for (r = 0; pl->role_cpus && r < pl->nroles; r++)
+		free(pl->role_cpus[r]);
+	free(pl->role_cpus);
+	free(pl->role_ncpus);
+	free(pl->role_tasks);
+	free(pl->rank_in_role);
+	free(pl->pos_in_group);
+	free(pl->role);
+	free(pl->group);
+	free(pl->cpus);
+	memset(pl, 0, sizeof(*pl));
+}
+
+int placement_cpu(const struct task_placement *pl, unsigned index, unsigned task)
+{
+	unsigned n = pl->ncpus, g, r, k;
+
+	if (task >= pl->ntasks)
+		return -1;
+	r = pl->role[task];
+	if (pl->role_cpus[r]) {
+		unsigned len = pl->role_ncpus[r];
+
+		return pl->role_cpus[r][(index * pl->role_tasks[r] + pl->rank_in_role[task]) % len];
+	}
+	if (!n)
+		return -1;
+	g = pl->group[task];
+	switch (pl->mode) {
 	case PLACE_SAME_CPU:
-		return cpus[index % (unsigned)ncpus];
+		return pl->cpus[(index * pl->ngroups + g) % n];
 	case PLACE_CROSS_CPU:
-		return cpus[(index + role) % (unsigned)ncpus];
+		k = pl->nroles > 1 ? r : pl->pos_in_group[task];
+		return pl->cpus[(index * pl->ngroups + g + k) % n];
 	case PLACE_SPREAD:
-		return cpus[(index * tasks_per_instance + role) % (unsigned)ncpus];
+		return pl->cpus[(index * pl->ntasks + task) % n];
 	default:
 		return -1;
 	}
 }
 
-static int place_task(struct instance_ctx *ic, unsigned role)
+int placement_cpus(const struct task_placement *pl, unsigned index, unsigned task, cpu_set_t *set)
 {
-	int cpu = runner_placement_cpu(ic->spec->rp->placement, ic->index, role, ic->tasks,
-				       ic->cpus, ic->ncpus);
-	cpu_set_t set;
+	int cpu = placement_cpu(pl, index, task);
+	unsigned i;
 
-	if (cpu < 0)
+	CPU_ZERO(set);
+	if (cpu >= 0) {
+		CPU_SET(cpu, set);
+		return 1;
+	}
+	if (pl->mode != PLACE_ANY || !pl->cpus_given || task >= pl->ntasks)
 		return 0;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
+	for (i = 0; i < pl->ncpus; i++)
+		CPU_SET(pl->cpus[i], set);
+	return (int)pl->ncpus;
+}
+
+void placement_task_name(const struct task_placement *pl, const struct workload *wl, unsigned task,
+			 char *buf, size_t len)
+{
+	if (task < pl->ntasks && wl->roles && pl->role[task] < count_roles(wl))
+		snprintf(buf, len, "task %u (%s)", task, wl->roles[pl->role[task]]);
+	else
+		snprintf(buf, len, "task %u", task);
+}
+
+static int place_task(struct instance_ctx *ic, unsigned task)
+{
+	cpu_set_t set;
+	char name[64];
+
+	if (placement_cpus(ic->pl, ic->index, task, &set) <= 0)
+		return 0;
 	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
-		instance_failed(ic, "cannot pin task %u of instance %u to CPU %d: %s", role,
-				ic->index, cpu, strerror(errno));
+		placement_task_name(ic->pl, ic->spec->wl, task, name, sizeof(name));
+		instance_failed(ic, "cannot pin %s of instance %u to CPU %d: %s", name, ic->index,
+				placement_cpu(ic->pl, ic->index, task), strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
+/* File descriptors this process has open now (an instance inherits them). */
+static unsigned open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	unsigned n = 0;
+
+	if (!d)
+		return 3;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n ? n - 1 : 0; /* not the directory's own */
+}
+
+/*
+ * Tasks (threads) of real user `uid` now: what RLIMIT_NPROC counts besides
+ * the ones a sample would create.
+ */
+static uint64_t user_tasks(uid_t uid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	uint64_t n = 0;
+
+	if (!d)
+		return 1;
+	while ((e = readdir(d))) {
+		char path[64], *text = NULL, *p;
+		unsigned long real = 0, threads = 0;
+		size_t len;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/status", atoi(e->d_name));
+		if (read_file(path, &text, &len) < 0)
+			continue;
+		p = strstr(text, "\nUid:");
+		if (p && sscanf(p + 5, "%lu", &real) == 1 && real == (unsigned long)uid &&
+		    (p = strstr(text, "\nThreads:")) && sscanf(p + 9, "%lu", &threads) == 1)
+			n += threads;
+		free(text);
+	}
+	closedir(d);
+	return n ? n : 1;
+}
+
+/* Descriptors of the barrier an instance holds, and a margin for the workload's own. */
+#define RUNNER_TASK_FDS	   2
+#define RUNNER_DEFAULT_FDS 8
+
 int runner_check(const struct run_spec *spec, char *err, size_t errlen)
 {
+	const struct workload *wl = spec->wl;
 	int cpus[CPU_SETSIZE], n;
-	unsigned tasks = spec->wl->tasks_per_instance ? spec->wl->tasks_per_instance : 1;
+	unsigned tasks = workload_tasks(wl, spec->wl_params);
+	uint64_t total = spec->rp->instances * tasks;
+	struct task_placement pl;
 	struct rlimit rl;
 
-	if (tasks > RUNNER_MAX_TASKS)
-		BUG("workload '%s' has %u tasks per instance, at most %d", spec->wl->name, tasks,
-		    RUNNER_MAX_TASKS);
 	n = runner_allowed_cpus(cpus, CPU_SETSIZE);
 	if (n < 0) {
 		snprintf(err, errlen, "cannot read the CPU affinity of this process");
 		return -1;
 	}
-	if (spec->rp->placement == PLACE_CROSS_CPU && n < 2) {
-		snprintf(err, errlen,
-			 "option '--placement': 'cross-cpu' needs two allowed CPUs, this process "
-			 "may only run on CPU %d; allowed here: any|same-cpu|spread",
-			 n ? cpus[0] : -1);
+	if (placement_init(&pl, wl, spec->wl_params, spec->rp, cpus, (unsigned)n, err, errlen))
 		return -1;
+	placement_release(&pl);
+	/* root is not held to RLIMIT_NPROC (CAP_SYS_RESOURCE) */
+	if (geteuid() != 0 && !getrlimit(RLIMIT_NPROC, &rl) && rl.rlim_cur != RLIM_INFINITY) {
+		uint64_t running = user_tasks(getuid());
+
+		if (total + running > rl.rlim_cur) {
+			snprintf(err, errlen,
+				 "option '--instances' (-j): '%llu' needs %llu tasks (%u per "
+				 "instance), with the %llu this user runs above the process limit "
+				 "RLIMIT_NPROC (ulimit -u %llu)",
+				 (unsigned long long)spec->rp->instances,
+				 (unsigned long long)total, tasks, (unsigned long long)running,
+				 (unsigned long long)rl.rlim_cur);
+			return -1;
+		}
 	}
-	if (geteuid() != 0 && !getrlimit(RLIMIT_NPROC, &rl) && rl.rlim_cur != RLIM_INFINITY &&
-	    spec->rp->instances * tasks >= rl.rlim_cur) {
-		snprintf(err, errlen,
-			 "option '--instances' (-j): '%llu' needs %llu processes, above the "
-			 "process limit (ulimit -u %llu)",
-			 (unsigned long long)spec->rp->instances,
-			 (unsigned long long)(spec->rp->instances * tasks),
-			 (unsigned long long)rl.rlim_cur);
-		return -1;
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY) {
+		unsigned own = wl->fds ? wl->fds(spec->wl_params) : RUNNER_DEFAULT_FDS;
+		uint64_t need = (uint64_t)open_fds() + RUNNER_TASK_FDS + own;
+
+		if (need > rl.rlim_cur) {
+			snprintf(err, errlen,
+				 "workload '%s' needs %llu file descriptors in one process (%u of "
+				 "its own with these options), above the open-file limit "
+				 "RLIMIT_NOFILE (ulimit -n %llu)",
+				 wl->name, (unsigned long long)need, own,
+				 (unsigned long long)rl.rlim_cur);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -355,28 +706,37 @@ int runner_check(const struct run_spec *spec, char *err, size_t errlen)
 /* ---- the instance side ---- */
 
 static void describe_exit(const siginfo_t *si, char *buf, size_t len);
-static int role_of_pid(const struct instance_ctx *ic, pid_t pid);
+static int task_of_pid(const struct instance_ctx *ic, pid_t pid);
 
 unsigned instance_index(const struct instance_ctx *ic)
 {
 	return ic->index;
 }
 
-unsigned instance_role(const struct instance_ctx *ic)
+unsigned instance_task(const struct instance_ctx *ic)
 {
 	(void)ic;
-	return task_role;
+	return task_num;
+}
+
+unsigned instance_ntasks(const struct instance_ctx *ic)
+{
+	return ic->ntasks;
 }
 
 bool instance_running(const struct instance_ctx *ic)
 {
-	(void)ic;
-	return instance_run_flag;
+	return !__atomic_load_n(&ic->ctl->stop, __ATOMIC_RELAXED);
 }
 
 uint64_t *instance_ops(struct instance_ctx *ic)
 {
 	return &ic->hot->ops;
+}
+
+uint64_t *instance_task_ops(struct instance_ctx *ic)
+{
+	return (uint64_t *)(void *)(ic->task_ops + (size_t)task_num * ic->line);
 }
 
 uint64_t *instance_bytes(struct instance_ctx *ic)
@@ -387,6 +747,11 @@ uint64_t *instance_bytes(struct instance_ctx *ic)
 void instance_set_loop_ns(struct instance_ctx *ic, uint64_t loop_ns)
 {
 	ic->cold->loop_ns = loop_ns;
+}
+
+void *instance_shared(struct instance_ctx *ic)
+{
+	return ic->shared;
 }
 
 void instance_failed(struct instance_ctx *ic, const char *fmt, ...)
@@ -408,76 +773,83 @@ static int die_with_parent(pid_t parent)
 	return getppid() == parent ? 0 : -1;
 }
 
+static void task_name(const struct instance_ctx *ic, unsigned task, char *buf, size_t len)
+{
+	placement_task_name(ic->pl, ic->spec->wl, task, buf, len);
+}
+
 pid_t instance_fork(struct instance_ctx *ic)
 {
-	unsigned role = ic->nforked + 1;
+	unsigned task = __atomic_fetch_add(&ic->cold->next_task, 1, __ATOMIC_RELAXED);
 	pid_t parent = getpid();
+	char name[64];
 	pid_t pid;
 
-	if (role >= ic->tasks) {
-		instance_failed(ic, "workload forked more than its %u tasks", ic->tasks);
+	if (task >= ic->ntasks) {
+		instance_failed(ic, "the workload created more than its %u tasks", ic->ntasks);
 		errno = EINVAL;
 		return -1;
 	}
 	pid = fork();
 	if (pid < 0) {
-		instance_failed(ic, "cannot fork task %u of instance %u: %s", role, ic->index,
+		task_name(ic, task, name, sizeof(name));
+		instance_failed(ic, "cannot fork %s of instance %u: %s", name, ic->index,
 				strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
+		task_num = task;
+		ic->tasks[task].pid = getpid();
+		ic->tasks[task].tid = getpid();
 		if (die_with_parent(parent))
 			_exit(1);
-		task_role = role;
-		ic->nforked = role;
-		ic->cold->pids[role] = getpid();
-		ic->cold->tids[role] = getpid();
-		if (place_task(ic, role))
+		if (place_task(ic, task))
 			_exit(1);
 		return 0;
 	}
-	ic->nforked = role;
-	ic->cold->pids[role] = pid;
-	ic->cold->tids[role] = pid;
-	if (ic->cold->ntasks < role + 1)
-		ic->cold->ntasks = role + 1;
+	ic->tasks[task].pid = pid;
+	ic->tasks[task].tid = pid;
 	return pid;
 }
 
-int instance_thread_register(struct instance_ctx *ic, unsigned role)
+int instance_thread_register(struct instance_ctx *ic, unsigned task)
 {
-	if (role == 0 || role >= ic->tasks) {
-		instance_failed(ic, "thread role %u out of range 1..%u", role, ic->tasks - 1);
+	if (task == 0 || task >= ic->ntasks) {
+		instance_failed(ic, "thread task %u out of range 1..%u", task, ic->ntasks - 1);
 		return -1;
 	}
-	task_role = role;
-	ic->cold->pids[role] = getpid();
-	ic->cold->tids[role] = gettid();
-	__atomic_fetch_add(&ic->nforked, 1, __ATOMIC_RELAXED);
-	if (ic->cold->ntasks < role + 1)
-		ic->cold->ntasks = role + 1;
-	return place_task(ic, role);
+	task_num = task;
+	ic->tasks[task].pid = getpid();
+	__atomic_store_n(&ic->tasks[task].tid, (pid_t)gettid(), __ATOMIC_RELEASE);
+	return place_task(ic, task);
 }
 
 void instance_thread_collect(struct instance_ctx *ic)
 {
-	unsigned role = task_role;
+	unsigned task = task_num;
 
-	procfs_read_task(getpid(), gettid(), &ic->cold->counters[role]);
-	ic->cold->done[role] = 1;
+	procfs_read_task(getpid(), gettid(), &ic->tasks[task].counters);
+	__atomic_store_n(&ic->tasks[task].done, 1, __ATOMIC_RELEASE);
 }
 
 /* A child of this instance that exited before the start: fail with why. */
 static bool child_died_early(struct instance_ctx *ic)
 {
 	siginfo_t si;
-	char how[96];
+	char how[96], name[64];
+	int task;
 
 	memset(&si, 0, sizeof(si));
 	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || !si.si_pid)
 		return false;
 	describe_exit(&si, how, sizeof(how));
-	instance_failed(ic, "task %d %s", role_of_pid(ic, si.si_pid), how);
+	task = task_of_pid(ic, si.si_pid);
+	if (task > 0) {
+		task_name(ic, (unsigned)task, name, sizeof(name));
+		instance_failed(ic, "%s %s", name, how);
+	} else {
+		instance_failed(ic, "a child (pid %d) %s", (int)si.si_pid, how);
+	}
 	return true;
 }
 
@@ -500,8 +872,12 @@ static int wait_release_watching_children(struct instance_ctx *ic)
 	open_mask = old;
 	sigdelset(&open_mask, SIGCHLD);
 	for (;;) {
+		struct pollfd now = pfd;
 		int n;
 
+		/* Released already: a child that is done by now is no early death. */
+		if (poll(&now, 1, 0) > 0)
+			break;
 		if (child_died_early(ic)) {
 			rc = -1;
 			break;
@@ -536,64 +912,68 @@ int instance_ready(struct instance_ctx *ic)
 		instance_failed(ic, "cannot signal readiness: %s", strerror(errno));
 		return -1;
 	}
-	if (task_role == 0) {
+	if (task_num == 0) {
 		if (wait_release_watching_children(ic))
 			return -1;
-	} else {
-		/* Only the close of the write end by the parent ends this read. */
-		do
-			n = read(ic->start_rd, &b, 1);
-		while (n < 0 && errno == EINTR);
-		if (n != 0) {
-			instance_failed(ic, "bad release of the start barrier");
-			return -1;
-		}
-	}
-	if (task_role == 0) {
-		struct itimerval it;
-
-		memset(&it, 0, sizeof(it));
-		it.it_value.tv_sec = (time_t)(ic->duration_ns / 1000000000ULL);
-		it.it_value.tv_usec = (suseconds_t)(ic->duration_ns % 1000000000ULL / 1000);
-		if (!it.it_value.tv_sec && !it.it_value.tv_usec)
-			it.it_value.tv_usec = 1;
 		ic->cold->start_ns = now_ns();
-		if (setitimer(ITIMER_REAL, &it, NULL) < 0) {
-			instance_failed(ic, "cannot arm the stop timer: %s", strerror(errno));
-			return -1;
-		}
+		return 0;
+	}
+	/* Only the close of the write end by the parent ends this read. */
+	do
+		n = read(ic->start_rd, &b, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 0) {
+		instance_failed(ic, "bad release of the start barrier");
+		return -1;
 	}
 	return 0;
 }
 
-static int role_of_pid(const struct instance_ctx *ic, pid_t pid)
+static int task_of_pid(const struct instance_ctx *ic, pid_t pid)
 {
-	unsigned r;
+	unsigned t;
 
-	for (r = 1; r < RUNNER_MAX_TASKS; r++)
-		if (ic->cold->pids[r] == pid && ic->cold->tids[r] == pid)
-			return (int)r;
+	for (t = 1; t < ic->ntasks; t++)
+		if (ic->tasks[t].pid == pid && ic->tasks[t].tid == pid)
+			return (int)t;
 	return -1;
+}
+
+/* A task that ended badly on its own: a fault or other signal, or a nonzero exit. */
+static void note_task_end(struct instance_ctx *ic, unsigned task, const siginfo_t *si)
+{
+	char name[64];
+
+	task_name(ic, task, name, sizeof(name));
+	if ((si->si_code == CLD_KILLED || si->si_code == CLD_DUMPED) && si->si_status != SIGKILL)
+		instance_failed(ic, "%s killed by %s", name, runner_signal_name(si->si_status));
+	else if (si->si_code == CLD_EXITED && si->si_status != 0)
+		instance_failed(ic, "%s exited with status %d", name, si->si_status);
 }
 
 int instance_reap_child(struct instance_ctx *ic, pid_t pid)
 {
-	int role = role_of_pid(ic, pid);
+	int task = task_of_pid(ic, pid);
 	siginfo_t si;
 	int status, rc;
 
+	memset(&si, 0, sizeof(si));
 	do
 		rc = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT);
 	while (rc < 0 && errno == EINTR);
-	if (rc == 0 && role > 0)
-		procfs_read_task(pid, 0, &ic->cold->counters[role]);
+	if (rc == 0 && task > 0) {
+		procfs_read_task(pid, 0, &ic->tasks[task].counters);
+		note_task_end(ic, (unsigned)task, &si);
+		/* a zombie until the waitpid below: the parent no longer signals it */
+		__atomic_store_n(&ic->tasks[task].done, 1, __ATOMIC_RELEASE);
+	}
 	do
 		rc = waitpid(pid, &status, 0);
 	while (rc < 0 && errno == EINTR);
 	if (rc < 0)
 		return -1;
-	if (role > 0)
-		ic->cold->done[role] = 1;
+	if (task > 0)
+		__atomic_store_n(&ic->tasks[task].done, 1, __ATOMIC_RELEASE);
 	return status;
 }
 
@@ -636,7 +1016,7 @@ static void instance_main(struct instance_ctx *ic, pid_t parent, const sigset_t 
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = 0; /* no SA_RESTART, as stress-ng */
 	sigaction(SIGALRM, &sa, NULL);
-	/* The caller's mask, but the stop timer must get through. */
+	/* The caller's mask, but the stop signal must get through. */
 	mask = *orig_mask;
 	sigdelset(&mask, SIGALRM);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
@@ -644,15 +1024,13 @@ static void instance_main(struct instance_ctx *ic, pid_t parent, const sigset_t 
 	snprintf(name, sizeof(name), "wakebench-%s", ic->spec->wl->name);
 	prctl(PR_SET_NAME, name);
 
-	task_role = 0;
-	instance_run_flag = 1;
-	ic->instance_pid = getpid();
+	task_num = 0;
 	if (place_task(ic, 0))
 		_exit(1);
 
 	rc = ic->spec->wl->instance(ic->spec->wl_params, ic);
 	ic->cold->finish_ns = now_ns();
-	alarm(0);
+	__atomic_store_n(&ic->cold->returned, 1, __ATOMIC_RELEASE);
 
 	if (!getrusage(RUSAGE_SELF, &self) && !getrusage(RUSAGE_CHILDREN, &children)) {
 		ic->cold->usr_s = tv_s(&self.ru_utime) + tv_s(&children.ru_utime);
@@ -660,7 +1038,8 @@ static void instance_main(struct instance_ctx *ic, pid_t parent, const sigset_t 
 	}
 	if (rc)
 		instance_failed(ic, "the workload failed");
-	_exit(rc ? 1 : 0);
+	/* a task that died on its own fails the instance even when the workload did not notice */
+	_exit(rc || __atomic_load_n(&ic->cold->failed, __ATOMIC_ACQUIRE) ? 1 : 0);
 }
 
 /* ---- metrics (pure) ---- */
@@ -773,28 +1152,94 @@ void runner_counter_metrics(struct sample *s, const struct procfs_task *t, size_
 struct run_state {
 	const struct run_spec *spec;
 	struct sample *out;
+	struct task_placement pl;
 	unsigned n, tasks;
-	size_t stride;
+	size_t line;       /* cache line */
+	size_t stride;     /* bytes per instance slot */
+	size_t shared_off; /* offset of the first shared area; 0: none */
+	size_t shared_len; /* bytes per shared area (page multiple) */
 	char *map;
 	size_t map_len;
+	struct run_ctl *ctl;
 	pid_t *pids;   /* instance processes; 0 once reaped */
 	bool *exited;  /* exited (not yet reaped) */
 	unsigned nexited;
 	sigset_t wait_mask; /* the mask while sleeping: stop signals and SIGCHLD open */
 };
 
+/* The parts of slot i: hot line, task lines, cold, task records. */
+static char *slot_base(const struct run_state *st, unsigned i)
+{
+	return st->map + st->line + (size_t)i * st->stride;
+}
+
 static struct slot_hot *slot_hot(const struct run_state *st, unsigned i)
 {
-	return (struct slot_hot *)(void *)(st->map + (size_t)i * st->stride);
+	return (struct slot_hot *)(void *)slot_base(st, i);
+}
+
+static char *slot_task_ops(const struct run_state *st, unsigned i)
+{
+	return slot_base(st, i) + st->line;
 }
 
 static struct slot_cold *slot_cold(const struct run_state *st, unsigned i)
 {
-	return (struct slot_cold *)(void *)(st->map + (size_t)i * st->stride +
-					    cache_line_size());
+	return (struct slot_cold *)(void *)(slot_base(st, i) + st->line * (1 + st->tasks));
 }
 
-/* Sleep until an fd is readable, a signal arrives, or deadline_ns passes. */
+static struct task_slot *slot_tasks(const struct run_state *st, unsigned i)
+{
+	return (struct task_slot *)(void *)((char *)slot_cold(st, i) +
+					    round_up(sizeof(struct slot_cold), st->line));
+}
+
+static void *slot_shared(const struct run_state *st, unsigned i)
+{
+	return st->shared_len ? st->map + st->shared_off + (size_t)i * st->shared_len : NULL;
+}
+
+/* Ops of instance i: its counter and every task's. */
+static uint64_t slot_ops(const struct run_state *st, unsigned i)
+{
+	const char *lines = slot_task_ops(st, i);
+	uint64_t ops = slot_hot(st, i)->ops;
+	unsigned t;
+
+	for (t = 0; t < st->tasks; t++)
+		ops += *(const uint64_t *)(const void *)(lines + (size_t)t * st->line);
+	return ops;
+}
+
+/* Lay out and map the shared memory; -1 after an error message. */
+static int map_slots(struct run_state *st, size_t shared_size)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t cold = round_up(sizeof(struct slot_cold), st->line);
+	size_t recs = round_up((size_t)st->tasks * sizeof(struct task_slot), st->line);
+	size_t slots;
+
+	st->stride = st->line * (1 + (size_t)st->tasks) + cold + recs;
+	slots = st->line + st->stride * st->n;
+	st->shared_len = shared_size ? round_up(shared_size, page) : 0;
+	st->shared_off = shared_size ? round_up(slots, page) : 0;
+	st->map_len = round_up(shared_size ? st->shared_off + st->shared_len * st->n : slots, page);
+	st->map = mmap(NULL, st->map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (st->map == MAP_FAILED) {
+		st->map = NULL;
+		return error_errno("cannot map %zu bytes of shared memory", st->map_len);
+	}
+	st->ctl = (struct run_ctl *)(void *)st->map;
+	for (unsigned i = 0; i < st->n; i++) {
+		struct task_slot *ts = slot_tasks(st, i);
+
+		slot_cold(st, i)->next_task = 1;
+		for (unsigned t = 0; t < st->tasks; t++)
+			procfs_task_init(&ts[t].counters);
+	}
+	return 0;
+}
+
 /*
  * Sleep until fd (if >= 0) is readable, a signal or a stop signal arrives,
  * or deadline_ns passes. Returns 1 when fd is readable, else 0.
@@ -833,10 +1278,10 @@ static void describe_exit(const siginfo_t *si, char *buf, size_t len)
 }
 
 /*
- * Note instances that exited since the last look, starting at `from`; with
- * `all` false stop at the first one still running (instances end in about
- * the order they started, so this is linear overall). A failed instance
- * fails the sample; returns -1 then.
+ * Note instances that exited since the last look; with `all` false stop at
+ * the first one still running (instances end in about the order they
+ * started, so this is linear overall). A failed instance fails the sample;
+ * returns -1 then.
  */
 static int check_instances(struct run_state *st, bool all, const char *when)
 {
@@ -879,21 +1324,96 @@ static int check_instances(struct run_state *st, bool all, const char *when)
 	return 0;
 }
 
+/* A process task that is not done and may be signalled or reaped by us. */
+static bool task_is_process(const struct task_slot *ts)
+{
+	return ts->pid > 0 && ts->pid == ts->tid && !__atomic_load_n(&ts->done, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * The stop: set the flag every task reads, then SIGALRM to every task of
+ * every instance that has not returned yet (threads by tgkill). Repeated
+ * every STOP_RESEND_NS until they have: a task that looked at the flag
+ * just before it blocked is woken by the next one.
+ */
+static void stop_tasks(struct run_state *st)
+{
+	unsigned i, t;
+
+	__atomic_store_n(&st->ctl->stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < st->n; i++) {
+		struct task_slot *ts = slot_tasks(st, i);
+
+		if (!st->pids[i] || st->exited[i] ||
+		    __atomic_load_n(&slot_cold(st, i)->returned, __ATOMIC_ACQUIRE))
+			continue;
+		for (t = 0; t < st->tasks; t++) {
+			pid_t pid = ts[t].pid, tid = __atomic_load_n(&ts[t].tid, __ATOMIC_ACQUIRE);
+
+			if (pid > 0 && tid > 0 && !__atomic_load_n(&ts[t].done, __ATOMIC_ACQUIRE))
+				syscall(SYS_tgkill, pid, tid, SIGALRM);
+		}
+	}
+}
+
+/*
+ * Why instance i is stuck, if one of its process tasks died: a zombie that
+ * its instance did not reap, with the exit code from /proc/<pid>/stat.
+ */
+static bool dead_task(const struct run_state *st, unsigned i, char *buf, size_t len)
+{
+	struct task_slot *ts = slot_tasks(st, i);
+	unsigned t;
+
+	for (t = 1; t < st->tasks; t++) {
+		char path[64], *text = NULL, *p, name[64];
+		int code = 0, field;
+		size_t tl;
+
+		if (!task_is_process(&ts[t]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)ts[t].pid);
+		if (read_file(path, &text, &tl) < 0)
+			continue;
+		p = strrchr(text, ')');
+		if (!p || (p[2] != 'Z' && p[2] != 'X')) {
+			free(text);
+			continue;
+		}
+		/* exit_code is the last field (52nd) */
+		for (field = 2, p++; *p && field < 52; p++)
+			if (*p == ' ')
+				field++;
+		code = field == 52 ? atoi(p) : 0;
+		free(text);
+		placement_task_name(&st->pl, st->spec->wl, t, name, sizeof(name));
+		if (WIFSIGNALED(code))
+			snprintf(buf, len, "%s killed by %s", name,
+				 runner_signal_name(WTERMSIG(code)));
+		else
+			snprintf(buf, len, "%s exited with status %d", name, WEXITSTATUS(code));
+		return true;
+	}
+	return false;
+}
+
 /* SIGKILL every task still alive and reap every instance. */
 static void kill_all(struct run_state *st)
 {
-	unsigned i, r;
+	unsigned i, t;
 
+	if (st->ctl)
+		__atomic_store_n(&st->ctl->stop, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < st->n; i++) {
-		struct slot_cold *c = slot_cold(st, i);
+		struct task_slot *ts = slot_tasks(st, i);
 
 		if (!st->pids[i])
 			continue;
 		/* Other tasks first, while their instance keeps them from being reaped. */
 		if (!st->exited[i])
-			for (r = 1; r < RUNNER_MAX_TASKS; r++)
-				if (c->pids[r] > 0 && c->pids[r] == c->tids[r] && !c->done[r])
-					kill(c->pids[r], SIGKILL);
+			for (t = 1; t < st->tasks; t++)
+				if (task_is_process(&ts[t]))
+					kill(ts[t].pid, SIGKILL);
 		kill(st->pids[i], SIGKILL);
 	}
 	for (i = 0; i < st->n; i++) {
@@ -911,16 +1431,16 @@ static void kill_all(struct run_state *st)
 	 * means their instance got to it first.
 	 */
 	for (i = 0; i < st->n; i++) {
-		struct slot_cold *c = slot_cold(st, i);
+		struct task_slot *ts = slot_tasks(st, i);
 
-		for (r = 1; r < RUNNER_MAX_TASKS; r++) {
+		for (t = 1; t < st->tasks; t++) {
 			int status;
 
-			if (c->pids[r] <= 0 || c->pids[r] != c->tids[r] || c->done[r])
+			if (!task_is_process(&ts[t]))
 				continue;
-			while (waitpid(c->pids[r], &status, 0) < 0 && errno == EINTR)
+			while (waitpid(ts[t].pid, &status, 0) < 0 && errno == EINTR)
 				;
-			c->done[r] = 1;
+			ts[t].done = 1;
 		}
 	}
 }
@@ -935,8 +1455,10 @@ static void fail_interrupted(struct sample *s)
 		sample_fail(s, SAMPLE_INTERRUPTED, "interrupted by a signal");
 }
 
-/* Grace after the window for instances to stop before they are killed. */
+/* Grace after the stop for instances to return before they are killed. */
 #define STOP_GRACE_NS (5 * 1000000000ULL)
+/* The stop signal is repeated this often until every instance returned. */
+#define STOP_RESEND_NS (10 * 1000000ULL)
 /* Time allowed for every task to be created and reach the barrier. */
 #define SETUP_TIMEOUT_NS (30 * 1000000000ULL)
 
@@ -1000,18 +1522,18 @@ static void probes_stop(const struct run_spec *spec, struct sample *s)
 static int probes_start(struct run_state *st, size_t *started)
 {
 	const struct run_spec *spec = st->spec;
-	pid_t *tids = xcalloc((size_t)st->n * RUNNER_MAX_TASKS, sizeof(*tids));
+	pid_t *tids = xcalloc((size_t)st->n * st->tasks, sizeof(*tids));
 	size_t ntids = 0, p;
-	unsigned i, r;
+	unsigned i, t;
 	int rc = 0;
 
 	for (i = 0; i < st->n; i++) {
-		struct slot_cold *c = slot_cold(st, i);
+		struct task_slot *ts = slot_tasks(st, i);
 
 		tids[ntids++] = st->pids[i];
-		for (r = 1; r < c->ntasks && r < RUNNER_MAX_TASKS; r++)
-			if (c->tids[r] > 0)
-				tids[ntids++] = c->tids[r];
+		for (t = 1; t < st->tasks; t++)
+			if (ts[t].tid > 0)
+				tids[ntids++] = ts[t].tid;
 	}
 	*started = 0;
 	for (p = 0; p < spec->nprobes; p++) {
@@ -1032,43 +1554,141 @@ static int probes_start(struct run_state *st, size_t *started)
 /* After a normal end: counters of every instance process, reap, metrics. */
 static void collect(struct run_state *st)
 {
+	const struct workload *wl = st->spec->wl;
 	struct instance_result *res = xcalloc(st->n, sizeof(*res));
-	struct procfs_task *tasks = xcalloc((size_t)st->n * RUNNER_MAX_TASKS, sizeof(*tasks));
+	struct procfs_task *tasks = xcalloc((size_t)st->n * st->tasks, sizeof(*tasks));
 	size_t ntasks = 0;
-	unsigned i, r;
+	unsigned i, t;
 
 	for (i = 0; i < st->n; i++) {
 		struct slot_cold *c = slot_cold(st, i);
+		struct task_slot *ts = slot_tasks(st, i);
 		int status;
 
-		procfs_read_task(st->pids[i], 0, &c->counters[0]);
+		procfs_read_task(st->pids[i], 0, &ts[0].counters);
 		while (waitpid(st->pids[i], &status, 0) < 0 && errno == EINTR)
 			;
 		st->pids[i] = 0;
 		/* A workload that left a task unreaped: it came to us; end it. */
-		for (r = 1; r < RUNNER_MAX_TASKS; r++) {
-			if (c->pids[r] <= 0 || c->pids[r] != c->tids[r] || c->done[r])
+		for (t = 1; t < st->tasks; t++) {
+			if (!task_is_process(&ts[t]))
 				continue;
-			kill(c->pids[r], SIGKILL);
-			while (waitpid(c->pids[r], &status, 0) < 0 && errno == EINTR)
+			kill(ts[t].pid, SIGKILL);
+			while (waitpid(ts[t].pid, &status, 0) < 0 && errno == EINTR)
 				;
-			c->done[r] = 1;
+			ts[t].done = 1;
 		}
 
-		res[i].ops = slot_hot(st, i)->ops;
+		res[i].ops = slot_ops(st, i);
 		res[i].bytes = slot_hot(st, i)->bytes;
 		res[i].start_ns = c->start_ns;
 		res[i].finish_ns = c->finish_ns;
 		res[i].loop_ns = c->loop_ns;
 		res[i].usr_s = c->usr_s;
 		res[i].sys_s = c->sys_s;
-		for (r = 0; r < c->ntasks && r < RUNNER_MAX_TASKS; r++)
-			tasks[ntasks++] = c->counters[r];
+		for (t = 0; t < st->tasks; t++)
+			tasks[ntasks++] = ts[t].counters;
 	}
 	runner_metrics(st->out, res, st->n);
 	runner_counter_metrics(st->out, tasks, ntasks);
+	if (wl->put_metrics) {
+		const void **shared = xcalloc(st->n, sizeof(*shared));
+
+		for (i = 0; i < st->n; i++)
+			shared[i] = slot_shared(st, i);
+		wl->put_metrics(st->spec->wl_params, shared, st->n, st->out);
+		free(shared);
+	}
 	free(res);
 	free(tasks);
+}
+
+/*
+ * The window (or the fixed work) from the release to the return of every
+ * instance: stop at the end, wait, fail the sample on an early death, an
+ * unfinished fixed work or an instance that does not stop.
+ */
+static void run_window(struct run_state *st, uint64_t release_ns, uint64_t duration_ns)
+{
+	const bool fixed = st->spec->wl->fixed_work;
+	uint64_t end = release_ns + duration_ns, stop_ns = 0, resend_ns = 0;
+	struct sample *out = st->out;
+	char limit[32];
+
+	format_duration(duration_ns, limit, sizeof(limit));
+	for (;;) {
+		uint64_t now;
+
+		if (runner_stop_signal()) {
+			fail_interrupted(out);
+			break;
+		}
+		now = now_ns();
+		/*
+		 * In the window only an early death (or a fixed work that is done)
+		 * wakes us: look at all of them. After the stop, in order.
+		 */
+		if (chld_flag) {
+			chld_flag = 0;
+			if (check_instances(st, !stop_ns, stop_ns ? "after the stop" :
+					    fixed ? "during the work" : "during the sample"))
+				break;
+		}
+		if (st->nexited == st->n)
+			break;
+		if (!stop_ns && now >= end) {
+			if (fixed) {
+				unsigned i, first = st->n;
+				char why[160] = "";
+
+				for (i = 0; i < st->n && first == st->n; i++)
+					if (!st->exited[i])
+						first = i;
+				if (first < st->n && dead_task(st, first, why, sizeof(why)))
+					sample_fail(out, SAMPLE_FAILED,
+						    "instance %u did not finish within -t %s: %s",
+						    first, limit, why);
+				else
+					sample_fail(out, SAMPLE_FAILED,
+						    "%u of %u instances did not finish within -t %s",
+						    st->n - st->nexited, st->n, limit);
+				break;
+			}
+			stop_ns = now;
+		}
+		if (stop_ns && now >= resend_ns) {
+			stop_tasks(st);
+			resend_ns = now + STOP_RESEND_NS;
+		}
+		if (stop_ns && now >= stop_ns + STOP_GRACE_NS) {
+			unsigned i, first = st->n;
+			char why[160] = "";
+
+			for (i = 0; i < st->n && first == st->n; i++)
+				if (!st->exited[i])
+					first = i;
+			if (first < st->n && dead_task(st, first, why, sizeof(why)))
+				sample_fail(out, SAMPLE_FAILED,
+					    "instance %u did not stop within %llus of the window's "
+					    "end: %s",
+					    first, (unsigned long long)(STOP_GRACE_NS / 1000000000ULL),
+					    why);
+			else
+				sample_fail(out, SAMPLE_FAILED,
+					    "%u of %u instances did not stop within %llus of the "
+					    "window's end",
+					    st->n - st->nexited, st->n,
+					    (unsigned long long)(STOP_GRACE_NS / 1000000000ULL));
+			break;
+		}
+		if (!stop_ns)
+			sleep_until(st, -1, end);
+		else
+			sleep_until(st, -1,
+				    resend_ns < stop_ns + STOP_GRACE_NS ? resend_ns
+									: stop_ns + STOP_GRACE_NS);
+	}
+	out->wall_ns = now_ns() - release_ns;
 }
 
 int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct sample *out)
@@ -1084,6 +1704,7 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 	size_t nstarted = 0;
 	uint64_t release_ns = 0;
 	int old_subreaper = 0;
+	char err[256];
 	unsigned i;
 	int ret = 0;
 
@@ -1098,9 +1719,8 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 	st.spec = spec;
 	st.out = out;
 	st.n = (unsigned)spec->rp->instances;
-	st.tasks = wl->tasks_per_instance ? wl->tasks_per_instance : 1;
-	if (st.tasks > RUNNER_MAX_TASKS)
-		BUG("workload '%s' has %u tasks per instance", wl->name, st.tasks);
+	st.tasks = workload_tasks(wl, spec->wl_params);
+	st.line = cache_line_size();
 
 	if (runner_stop_signal()) {
 		fail_interrupted(out);
@@ -1109,15 +1729,13 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 	ncpus = runner_allowed_cpus(cpus, CPU_SETSIZE);
 	if (ncpus < 0)
 		return -1;
-
-	st.stride = cache_line_size() + round_up(sizeof(struct slot_cold), cache_line_size());
-	st.map_len = round_up(st.stride * st.n, (size_t)sysconf(_SC_PAGESIZE));
-	st.map = mmap(NULL, st.map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (st.map == MAP_FAILED)
-		return error_errno("cannot map %zu bytes of shared memory", st.map_len);
-	for (i = 0; i < st.n; i++)
-		for (unsigned r = 0; r < RUNNER_MAX_TASKS; r++)
-			procfs_task_init(&slot_cold(&st, i)->counters[r]);
+	if (placement_init(&st.pl, wl, spec->wl_params, spec->rp, cpus, (unsigned)ncpus, err,
+			   sizeof(err)))
+		return error("%s", err);
+	if (map_slots(&st, wl->shared_size ? wl->shared_size(spec->wl_params) : 0)) {
+		placement_release(&st.pl);
+		return -1;
+	}
 	if (pipe2(ready, O_CLOEXEC) < 0 || pipe2(start, O_CLOEXEC) < 0) {
 		ret = error_errno("cannot create the start barrier");
 		goto out_unmap;
@@ -1147,20 +1765,22 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 	for (i = 0; i < st.n; i++) {
 		struct instance_ctx ic = {
 			.spec = spec,
+			.pl = &st.pl,
 			.index = i,
-			.tasks = st.tasks,
+			.ntasks = st.tasks,
 			.ready_wr = ready[1],
 			.start_rd = start[0],
-			.duration_ns = duration_ns,
-			.cpus = cpus,
-			.ncpus = ncpus,
+			.ctl = st.ctl,
 			.hot = slot_hot(&st, i),
+			.task_ops = slot_task_ops(&st, i),
+			.line = st.line,
 			.cold = slot_cold(&st, i),
+			.tasks = slot_tasks(&st, i),
+			.shared = slot_shared(&st, i),
 		};
 		pid_t parent = getpid();
 		pid_t pid;
 
-		ic.cold->ntasks = 1;
 		pid = fork();
 		if (pid < 0) {
 			sample_fail(out, SAMPLE_FAILED, "cannot fork instance %u: %s", i,
@@ -1170,8 +1790,8 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 		if (pid == 0)
 			instance_main(&ic, parent, &orig_mask, ready[0], start[1]);
 		st.pids[i] = pid;
-		ic.cold->pids[0] = pid;
-		ic.cold->tids[0] = pid;
+		ic.tasks[0].pid = pid;
+		ic.tasks[0].tid = pid;
 	}
 	close(ready[1]);
 	close(start[0]);
@@ -1189,37 +1809,11 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 	close(start[1]);
 	start[1] = -1;
 
-	for (;;) {
-		uint64_t now, end = release_ns + duration_ns;
-
-		if (runner_stop_signal()) {
-			fail_interrupted(out);
-			break;
-		}
-		now = now_ns();
-		/* In the window only an early death wakes us: look at all of them. */
-		if (chld_flag) {
-			chld_flag = 0;
-			if (check_instances(&st, now < end, "during the sample"))
-				break;
-		}
-		if (st.nexited == st.n)
-			break;
-		if (now >= end + STOP_GRACE_NS) {
-			sample_fail(out, SAMPLE_FAILED,
-				    "%u of %u instances did not stop within %llus of the window's "
-				    "end",
-				    st.n - st.nexited, st.n,
-				    (unsigned long long)(STOP_GRACE_NS / 1000000000ULL));
-			break;
-		}
-		sleep_until(&st, -1, now < end ? end : end + STOP_GRACE_NS);
-	}
-	out->wall_ns = now_ns() - release_ns;
+	run_window(&st, release_ns, duration_ns);
 
 	if (out->status == SAMPLE_OK) {
 		for (i = 0; i < st.n; i++)
-			out->ops += slot_hot(&st, i)->ops;
+			out->ops += slot_ops(&st, i);
 		probes_stop(spec, out);
 		nstarted = 0;
 		collect(&st);
@@ -1250,5 +1844,6 @@ out_unmap:
 			close(start[i]);
 	}
 	munmap(st.map, st.map_len);
+	placement_release(&st.pl);
 	return ret;
 }

@@ -1,14 +1,17 @@
 /*
  * runner.h: running one sample of one config.
  *
- * The runner spawns the instances of a workload, applies placement, holds
- * every task at a barrier until all are ready and then releases them
- * together, lets the instance processes time their own window (stress-ng's
- * alarm without SA_RESTART, so a blocked writer leaves its loop promptly),
- * collects every task's scheduler counters before it is reaped, computes
- * stress-ng's metrics and fills a struct sample. The parent sleeps during
- * the window. Probes (perf counters, tracepoints, the sched/debug sampler)
- * are started after all tasks are ready and stopped after the window.
+ * The runner spawns the instances of a workload (wl->tasks() tasks each,
+ * processes or threads), applies placement, holds every task at a barrier
+ * until all are ready and then releases them together, ends the window
+ * (or the fixed work's time limit) with a stop flag in shared memory and
+ * SIGALRM to every task (without SA_RESTART, so a blocked task leaves its
+ * loop promptly), collects every task's scheduler counters before it is
+ * reaped, computes stress-ng's metrics, lets the workload add its own and
+ * fills a struct sample. The parent sleeps during the window. Probes (perf
+ * counters, tracepoints, the sched/debug sampler) are started after all
+ * tasks are ready and stopped after the window. The workload's side of it
+ * is runner/instance.h.
  *
  * Repetition (-n, warm-up) and interleaving of configs are the caller's
  * (cli/cmd-run.c, cli/cmd-ab.c): they call runner_sample() in a loop.
@@ -16,6 +19,7 @@
 #ifndef WAKEBENCH_RUNNER_H
 #define WAKEBENCH_RUNNER_H
 
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,19 +31,20 @@
 #include "workloads/workload.h"
 
 enum placement {
-	PLACE_ANY = 0,   /* no affinity, like stress-ng */
-	PLACE_SAME_CPU,  /* both tasks of an instance on one CPU */
-	PLACE_CROSS_CPU, /* the two tasks of an instance on two different CPUs */
-	PLACE_SPREAD,    /* instances round-robin over the allowed CPUs */
+	PLACE_ANY = 0,   /* no affinity, like stress-ng (or the --cpus list as a whole) */
+	PLACE_SAME_CPU,  /* every task of a group on one CPU */
+	PLACE_CROSS_CPU, /* consecutive roles of a group on different CPUs */
+	PLACE_SPREAD,    /* tasks round-robin over the CPUs in creation order */
 };
 
-/* Options shared by every workload (-j, -t, -n, --warmup, --placement). */
+/* Options shared by every workload (-j, -t, -n, --warmup, --placement, --cpus). */
 struct run_params {
 	uint64_t instances;
-	uint64_t duration_ns;
+	uint64_t duration_ns; /* the window, or the limit of a fixed-work workload */
 	uint64_t samples;
 	uint64_t warmup_ns; /* 0: no warm-up sample */
 	int placement;      /* enum placement */
+	struct strlist cpus; /* --cpus [ROLE=]LIST, repeatable */
 };
 
 extern const struct opt runner_opts[];
@@ -75,14 +80,19 @@ struct run_spec {
 };
 
 /*
- * Check what can only be checked against this machine (e.g. cross-cpu on a
- * single allowed CPU). One line into err naming option, value and what is
- * allowed; -1 on failure.
+ * Check what can only be checked against this machine: --cpus against the
+ * allowed CPUs and the workload's roles, cross-cpu on a single CPU, the
+ * tasks of all instances against RLIMIT_NPROC (unless root) and one
+ * process's file descriptors against RLIMIT_NOFILE. One line into err
+ * naming the option or the limit, the value and what is allowed; -1 on
+ * failure.
  */
 int runner_check(const struct run_spec *spec, char *err, size_t errlen);
 
 /*
- * Run one sample of duration_ns. Returns 0 when a sample was produced (its
+ * Run one sample of duration_ns (the window; the time limit of a
+ * fixed-work workload, whose sample fails when an instance is still
+ * running at its end). Returns 0 when a sample was produced (its
  * status may be SAMPLE_FAILED or SAMPLE_INTERRUPTED with a reason), -1 on a
  * setup error that was already reported. No workload process is left when
  * it returns. out->index and out->warmup are kept; everything else is
@@ -114,21 +124,61 @@ const char *runner_signal_name(int sig);
 /* The CPUs this process may run on (sched_getaffinity), ascending. */
 int runner_allowed_cpus(int *cpus, int max);
 
-/* Most tasks (processes or threads) one instance may have. */
-#define RUNNER_MAX_TASKS 4
+/*
+ * Placement, resolved for one workload, its parameters and the run
+ * options. Tasks come from wl->tasks(), their group and role from
+ * wl->layout(); `n` is the number of CPUs of the placement (--cpus LIST,
+ * else the allowed CPUs), cpus[] those in ascending order. Task t of
+ * instance i, in group g with role r, runs on
+ *   any:       no affinity; with --cpus LIST, anywhere in the list
+ *   same-cpu:  cpus[(i * groups + g) % n]: a whole group on one CPU
+ *   cross-cpu: cpus[(i * groups + g + k) % n] where k is r when the
+ *              workload has two roles or more, else t's position in its
+ *              group: the roles of a group (the writer and reader of a
+ *              pair) on different CPUs, or consecutive tasks of a
+ *              one-role ring; needs n >= 2
+ *   spread:    cpus[(i * tasks + t) % n]: round-robin in creation order
+ * and with --cpus ROLE=LIST the tasks of that role, whatever the
+ * placement, round-robin over that list: the k-th task of the role in
+ * instance i on list[(i * tasks_of_role + k) % len].
+ * pipe and pingpong (one group, roles = tasks 0 and 1) place as before:
+ * same-cpu cpus[i % n], cross-cpu cpus[(i + t) % n], spread
+ * cpus[(i * 2 + t) % n].
+ */
+struct task_placement {
+	int mode;                 /* enum placement */
+	int *cpus;                /* the CPUs of the placement, ascending */
+	unsigned ncpus;
+	bool cpus_given;          /* --cpus LIST: `any` pins to the whole list */
+	unsigned ntasks, ngroups, nroles;
+	unsigned *group, *role;   /* of each task of an instance */
+	unsigned *pos_in_group;   /* index of the task among its group's */
+	unsigned *rank_in_role;   /* index of the task among its role's */
+	unsigned *role_tasks;     /* tasks of each role in an instance */
+	int **role_cpus;          /* --cpus ROLE=LIST per role; NULL: none */
+	unsigned *role_ncpus;
+};
 
 /*
- * The CPU that task `role` of instance `index` is pinned to under a
- * placement, or -1 for no affinity (PLACE_ANY). cpus are the allowed CPUs:
- *   same-cpu:  every task of instance i on cpus[i % n]
- *   cross-cpu: task r of instance i on cpus[(i + r) % n] (with n >= 2 the
- *              writer and reader of an instance are on different CPUs, and
- *              every CPU gets one writer and one reader when j == n)
- *   spread:    tasks in creation order round-robin, task r of instance i on
- *              cpus[(i * tasks_per_instance + r) % n]
+ * Resolve the placement of wl with params under rp, with `allowed` the
+ * CPUs this process may use. On bad --cpus input (not a list, a CPU that
+ * is not allowed, an unknown role, given twice) or cross-cpu with one CPU:
+ * one line naming the option, the value and what is allowed into err, -1.
  */
-int runner_placement_cpu(int placement, unsigned index, unsigned role,
-			 unsigned tasks_per_instance, const int *cpus, int ncpus);
+int placement_init(struct task_placement *pl, const struct workload *wl, const void *params,
+		   const struct run_params *rp, const int *allowed, unsigned nallowed, char *err,
+		   size_t errlen);
+void placement_release(struct task_placement *pl);
+/*
+ * Where task `task` of instance `index` runs: the number of CPUs put in
+ * *set (1 for a pinned task), 0 when it has no affinity.
+ */
+int placement_cpus(const struct task_placement *pl, unsigned index, unsigned task, cpu_set_t *set);
+/* The one CPU of a pinned task, -1 when it has none or a whole list. */
+int placement_cpu(const struct task_placement *pl, unsigned index, unsigned task);
+/* "task 17 (receiver)": a task and its role, for messages. */
+void placement_task_name(const struct task_placement *pl, const struct workload *wl, unsigned task,
+			 char *buf, size_t len);
 
 /* What one instance reported: the input of stress-ng's formulas. */
 struct instance_result {
@@ -158,42 +208,5 @@ void runner_metrics(struct sample *s, const struct instance_result *r, size_t n)
  * makes the metric unavailable with that task's reason.
  */
 void runner_counter_metrics(struct sample *s, const struct procfs_task *tasks, size_t ntasks);
-
-/* ---- the instance side: called by workloads in instance processes ---- */
-
-/* Create task 1 of this instance as a process; returns 0 in the child. */
-pid_t instance_fork(struct instance_ctx *ic);
-/* Index of this instance (0..instances-1). */
-unsigned instance_index(const struct instance_ctx *ic);
-/* Role of the calling task: 0 for the instance process, 1.. for others. */
-unsigned instance_role(const struct instance_ctx *ic);
-/*
- * Register a thread of this instance (for thread-based workloads) so that
- * its counters are collected; call from the thread itself before
- * instance_ready(); applies the role's placement.
- */
-int instance_thread_register(struct instance_ctx *ic, unsigned role);
-/* Collect the calling thread's counters (before it exits). */
-void instance_thread_collect(struct instance_ctx *ic);
-/*
- * Tell the runner this task is ready and wait for the common start. In
- * task 0 it also notes the start time and arms the stop timer.
- */
-int instance_ready(struct instance_ctx *ic);
-/* True until the window ends. Cheap: a volatile flag. */
-bool instance_running(const struct instance_ctx *ic);
-/* The op counter of this instance, in its own cache line. */
-uint64_t *instance_ops(struct instance_ctx *ic);
-/* Bytes written, for MB/s; optional. */
-uint64_t *instance_bytes(struct instance_ctx *ic);
-/* Duration of the writer loop alone, for MB/s; optional. */
-void instance_set_loop_ns(struct instance_ctx *ic, uint64_t loop_ns);
-/*
- * Collect a child's counters from /proc after it exited (waitid WNOWAIT),
- * then reap it. Returns its wait status, or -1.
- */
-int instance_reap_child(struct instance_ctx *ic, pid_t pid);
-/* Record why this instance failed (the sample fails with this reason). */
-void instance_failed(struct instance_ctx *ic, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 #endif

@@ -22,7 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner/runner.h"
+#include "runner/instance.h"
+#include "runner/sample.h"
 #include "util/util.h"
 #include "workloads/workload.h"
 
@@ -224,18 +225,37 @@ static int pingpong_instance(const void *params, struct instance_ctx *ic)
 	return rc;
 }
 
+/* Two tasks, one group: task 0 (ping) and task 1 (pong). */
+static unsigned pingpong_tasks(const void *params)
+{
+	(void)params;
+	return 2;
+}
+
+static void pingpong_layout(const void *params, unsigned task, unsigned *group, unsigned *role)
+{
+	(void)params;
+	*group = 0;
+	*role = task;
+}
+
+static const char *const pingpong_roles[] = { "ping", "pong", NULL };
+
 const struct workload workload_pingpong = {
 	.name = "pingpong",
 	.summary = "perf bench sched pipe: a 4-byte token bounced between two tasks over two pipes",
 	.op_name = "round trips",
 	.unit = "round trips/s",
 	.better = BETTER_HIGHER,
+	.primary = "ops_per_s",
 	.params_size = sizeof(struct pingpong_params),
 	.defaults = &pingpong_defaults,
 	.opts = pingpong_opts,
 	.profiles = pingpong_profiles,
 	.default_profile = "perf-bench-sched-pipe",
-	.tasks_per_instance = 2,
 	.default_instances = 1,
+	.tasks = pingpong_tasks,
+	.layout = pingpong_layout,
+	.roles = pingpong_roles,
 	.instance = pingpong_instance,
 };

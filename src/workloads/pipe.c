@@ -33,7 +33,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner/runner.h"
+#include "runner/instance.h"
+#include "runner/sample.h"
 #include "util/util.h"
 #include "workloads/workload.h"
 
@@ -203,7 +204,12 @@ static void NORETURN pipe_reader(const struct pipe_params *pp, struct instance_c
 	close(wfd);
 	if (instance_ready(ic))
 		_exit(1);
-	while (instance_running(ic)) {
+	/*
+	 * Not while instance_running(): stress-ng's reader never sees the end
+	 * of the window, it reads until the stop token, EOF or SIGKILL (the
+	 * stop's SIGALRM only interrupts a read, which is retried).
+	 */
+	for (;;) {
 		ssize_t n = read(rfd, buf, size);
 
 		if (n <= 0) {
@@ -396,18 +402,37 @@ fail_close:
 	return -1;
 }
 
+/* Two tasks, one group: task 0 (writer) and task 1 (reader). */
+static unsigned pipe_tasks(const void *params)
+{
+	(void)params;
+	return 2;
+}
+
+static void pipe_layout(const void *params, unsigned task, unsigned *group, unsigned *role)
+{
+	(void)params;
+	*group = 0;
+	*role = task;
+}
+
+static const char *const pipe_roles[] = { "writer", "reader", NULL };
+
 const struct workload workload_pipe = {
 	.name = "pipe",
 	.summary = "stress-ng's pipe stressor: a writer and a reader per instance",
 	.op_name = "bogo ops",
 	.unit = "ops/s",
 	.better = BETTER_HIGHER,
+	.primary = "ops_per_s",
 	.params_size = sizeof(struct pipe_params),
 	.defaults = &pipe_defaults,
 	.opts = pipe_opts,
 	.profiles = pipe_profiles,
 	.default_profile = "stress-ng-0.15",
-	.tasks_per_instance = 2,
 	.check = pipe_check,
+	.tasks = pipe_tasks,
+	.layout = pipe_layout,
+	.roles = pipe_roles,
 	.instance = pipe_instance,
 };

@@ -63,7 +63,11 @@ static void test_descriptor(void **state)
 	(void)state;
 	assert_non_null(wl);
 	assert_string_equal(wl->default_profile, "stress-ng-0.15");
-	assert_int_equal(wl->tasks_per_instance, 2);
+	assert_int_equal(wl->tasks(wl->defaults), 2);
+	assert_string_equal(wl->primary, "ops_per_s");
+	assert_string_equal(wl->roles[0], "writer");
+	assert_string_equal(wl->roles[1], "reader");
+	assert_null(wl->roles[2]);
 	p15 = workload_profile(wl, "stress-ng-0.15");
 	p21 = workload_profile(wl, "stress-ng-0.21");
 	assert_non_null(p15);

@@ -25,6 +25,7 @@
 
 #include "harness.h"
 
+#include "runner/instance.h"
 #include "runner/runner.h"
 #include "workloads/workload.h"
 
@@ -140,28 +141,6 @@ static void test_counter_unavailable(void **state)
 	runner_counter_metrics(&s, t, 2);
 	assert_false(sample_get(&s, "ctxsw_per_op")->available);
 	assert_true(sample_get(&s, "nvcsw")->available);
-}
-
-static void test_placement(void **state)
-{
-	const int cpus[] = { 2, 5, 7 };
-
-	(void)state;
-	assert_int_equal(runner_placement_cpu(PLACE_ANY, 1, 0, 2, cpus, 3), -1);
-	/* same-cpu: both tasks of instance i on cpus[i % n] */
-	assert_int_equal(runner_placement_cpu(PLACE_SAME_CPU, 4, 0, 2, cpus, 3), 5);
-	assert_int_equal(runner_placement_cpu(PLACE_SAME_CPU, 4, 1, 2, cpus, 3), 5);
-	/* cross-cpu: two different CPUs for the two tasks */
-	for (unsigned i = 0; i < 7; i++)
-		assert_int_not_equal(runner_placement_cpu(PLACE_CROSS_CPU, i, 0, 2, cpus, 3),
-				     runner_placement_cpu(PLACE_CROSS_CPU, i, 1, 2, cpus, 3));
-	assert_int_not_equal(runner_placement_cpu(PLACE_CROSS_CPU, 0, 0, 2, cpus, 2),
-			     runner_placement_cpu(PLACE_CROSS_CPU, 0, 1, 2, cpus, 2));
-	/* spread: tasks in creation order round-robin */
-	assert_int_equal(runner_placement_cpu(PLACE_SPREAD, 0, 0, 2, cpus, 3), 2);
-	assert_int_equal(runner_placement_cpu(PLACE_SPREAD, 0, 1, 2, cpus, 3), 5);
-	assert_int_equal(runner_placement_cpu(PLACE_SPREAD, 1, 0, 2, cpus, 3), 7);
-	assert_int_equal(runner_placement_cpu(PLACE_SPREAD, 1, 1, 2, cpus, 3), 2);
 }
 
 /* ---- real samples ---- */
@@ -580,15 +559,21 @@ static int fake_instance(const void *params, struct instance_ctx *ic)
 
 static const struct opt fake_opts[] = { OPT_END_ROW };
 
+static unsigned fake_two_tasks(const void *params)
+{
+	(void)params;
+	return 2;
+}
+
 static const struct workload fake_workload = {
 	.name = "fake",
 	.summary = "test",
 	.op_name = "ops",
 	.unit = "ops/s",
 	.better = BETTER_HIGHER,
+	.primary = "ops_per_s",
 	.params_size = sizeof(struct fake_params),
 	.opts = fake_opts,
-	.tasks_per_instance = 1,
 	.instance = fake_instance,
 };
 
@@ -598,9 +583,10 @@ static const struct workload fake_workload2 = {
 	.op_name = "ops",
 	.unit = "ops/s",
 	.better = BETTER_HIGHER,
+	.primary = "ops_per_s",
 	.params_size = sizeof(struct fake_params),
 	.opts = fake_opts,
-	.tasks_per_instance = 2,
+	.tasks = fake_two_tasks,
 	.instance = fake_instance,
 };
 
@@ -754,7 +740,6 @@ int main(void)
 		cmocka_unit_test(test_metrics_zero_time),
 		cmocka_unit_test(test_counter_metrics),
 		cmocka_unit_test(test_counter_unavailable),
-		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_check_cross_cpu),
 		cmocka_unit_test(test_sample_profiles_placements),
 		cmocka_unit_test(test_sample_keeps_index),
