@@ -1,7 +1,10 @@
 #!/bin/sh
 # gen-docs.sh: write the option reference of README.md (between the help
-# markers) and the man page doc/wakebench.1 from the binary's own -h output,
-# so that the documentation cannot drift from the option tables.
+# markers), its workload list and its metric list (between the workloads and
+# metrics markers, from 'wakebench list --workloads' and 'list --metrics')
+# and the man page doc/wakebench.1 from the binary's own output, so that the
+# documentation cannot drift from the option tables, the workload registry
+# and the metric registry.
 #   scripts/gen-docs.sh [BINARY]          rewrite README.md and doc/wakebench.1
 #   scripts/gen-docs.sh --check [BINARY]  exit 1 (with a diff) if either is stale
 set -eu
@@ -23,9 +26,23 @@ trap 'rm -rf "$tmp"' EXIT
 		printf '```\n\n'
 	done
 } >"$tmp/help.md"
-awk -v block="$tmp/help.md" '
-	/^<!-- help:begin -->$/ { print; while ((getline l < block) > 0) print l; skip = 1; next }
-	/^<!-- help:end -->$/ { skip = 0 }
+{
+	printf '```\n'
+	"$bin" list --workloads
+	printf '```\n'
+} >"$tmp/workloads.md"
+{
+	printf '```\n'
+	"$bin" list --metrics
+	printf '```\n'
+} >"$tmp/metrics.md"
+awk -v dir="$tmp" '
+	/^<!-- (help|workloads|metrics):begin -->$/ {
+		name = $2; sub(/:begin$/, "", name); print
+		while ((getline l < (dir "/" name ".md")) > 0) print l
+		skip = 1; next
+	}
+	/^<!-- (help|workloads|metrics):end -->$/ { skip = 0 }
 	!skip { print }
 ' "$top/README.md" >"$tmp/README.md"
 

@@ -35,6 +35,7 @@
 #include "cli/cli.h"
 #include "cli/experiment.h"
 #include "cli/report.h"
+#include "runner/metrics.h"
 #include "stats/stats.h"
 #include "sys/env.h"
 #include "sys/features.h"
@@ -137,6 +138,8 @@ struct ab_effect {
 struct ab_state {
 	struct ctx *ctx;
 	const struct workload *wl;
+	const struct metric_def *primary; /* the workload's: the verdict's metric and direction */
+	char punit[64];                   /* its unit as tables show it */
 	const struct run_params *rp;
 	const struct ab_params *ap;
 	const struct run_spec *spec;
@@ -289,7 +292,7 @@ static long one_sample(struct ab_state *st, unsigned m, bool warmup)
 		report_sample_text(stdout, st->arms[m].name, s, (unsigned)st->nunits,
 				   (unsigned)(st->ap->until_decided ? st->ap->max_samples
 								   : st->rp->samples),
-				   st->wl->unit);
+				   st->wl->name);
 	}
 	return idx;
 }
@@ -337,14 +340,15 @@ static void print_unit(struct ab_state *st, size_t u, unsigned total)
 	for (m = 0; m < st->narms; m++) {
 		long i = st->unit[u][st->seq[m]];
 		const struct sample *s = i >= 0 ? &st->samples[i] : NULL;
+		double v;
 
-		if (s && s->status == SAMPLE_OK)
-			printf(" %s %.2f", arm_label(st, (unsigned)st->seq[m]), s->ops_per_s);
+		if (s && s->status == SAMPLE_OK && sample_value(s, st->primary->name, &v))
+			printf(" %s %.2f", arm_label(st, (unsigned)st->seq[m]), v);
 		else
 			printf(" %s %s", arm_label(st, (unsigned)st->seq[m]),
 			       s ? sample_status_name(s->status) : "not run");
 	}
-	printf(" %s", st->wl->unit);
+	printf(" %s", st->punit);
 	if (st->nfeat == 1 && isfinite(unit_ratio(st, u)))
 		printf(", B/A %+.2f%%", (unit_ratio(st, u) - 1.0) * 100.0);
 	printf("\n");
@@ -371,8 +375,7 @@ static int run_unit(struct ab_state *st, unsigned total)
 
 		if (stopping())
 			break;
-		progress_show(&st->progress, st->arms[seq[i]].name, (unsigned)u + 1, 0,
-			      st->wl->unit);
+		progress_show(&st->progress, st->arms[seq[i]].name, (unsigned)u + 1, 0, st->punit);
 		if (enter_arm(st, (unsigned)seq[i]))
 			return -1;
 		if (stopping())
@@ -393,23 +396,9 @@ static int run_unit(struct ab_state *st, unsigned total)
 
 static bool metric_value(const struct sample *s, const char *name, double *v)
 {
-	const struct metric *m;
-
 	if (s->status != SAMPLE_OK || s->warmup)
 		return false;
-	if (!strcmp(name, "ops_per_s")) {
-		*v = s->ops_per_s;
-		return true;
-	}
-	if (!strcmp(name, "ops_per_cpu_s")) {
-		*v = s->ops_per_cpu_s;
-		return true;
-	}
-	m = sample_get(s, name);
-	if (!m || !m->available)
-		return false;
-	*v = m->value;
-	return true;
+	return sample_value(s, name, v);
 }
 
 /* Values of every arm of unit u, or false when the unit is incomplete. */
@@ -430,7 +419,7 @@ static double unit_ratio(const struct ab_state *st, size_t u)
 {
 	double y[AB_MAX_ARMS];
 
-	if (!unit_values(st, u, "ops_per_s", y) || !(y[0] > 0))
+	if (!unit_values(st, u, st->primary->name, y) || !(y[0] > 0))
 		return NAN;
 	return y[1] / y[0];
 }
@@ -441,7 +430,7 @@ static size_t complete_units(const struct ab_state *st)
 	double y[AB_MAX_ARMS];
 
 	for (u = 0; u < st->nunits; u++)
-		n += unit_values(st, u, "ops_per_s", y);
+		n += unit_values(st, u, st->primary->name, y);
 	return n;
 }
 
@@ -663,11 +652,12 @@ static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t 
 		snprintf(title, sizeof(title), "%s: %s", arm_label(st, m), st->arms[m].name);
 		report_summary_text(stdout, title, &rs[m]);
 	}
-	printf("\neffects on %s (paired, %s vs %s%s):\n", st->wl->unit,
+	printf("\neffects on %s (paired, %s vs %s%s%s):\n", st->punit,
 	       st->nfeat == 1 ? "B" : "with the token", st->nfeat == 1 ? "A" : "without",
-	       interrupted ? ", interrupted run" : "");
+	       interrupted ? ", interrupted run" : "",
+	       st->primary->better < 0 ? "; lower is better" : "");
 	for (k = 0; k < neff; k++)
-		print_effect_line(eff[k].what, &eff[k], st->wl->unit);
+		print_effect_line(eff[k].what, &eff[k], st->punit);
 	for (k = 0; k < st->nfeat; k++)
 		printf("verdict %s: %s\n", eff[k].what, verdict_text(st, &eff[k], buf, sizeof(buf)));
 	if (neff > st->nfeat) {
@@ -1041,6 +1031,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		ap.seed = (realtime_ns() ^ (uint64_t)getpid() << 32) % 1000000000ull + 1;
 	st.rng = ap.seed;
 	st.wl = wl;
+	st.primary = metric_primary(wl->name);
+	metric_unit(st.primary, wl->name, st.punit, sizeof(st.punit));
 	st.rp = &rp;
 	st.ap = &ap;
 	st.spec = &spec;
@@ -1094,7 +1086,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		struct stats_seq_params sp = {
 			.nfeat = st.nfeat,
 			.margin = ap.margin,
-			.better = wl->better,
+			.better = st.primary->better,
 			.until_decided = ap.until_decided,
 			.units = rp.samples,
 			.max_units = ap.max_samples,
@@ -1115,7 +1107,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 			break;
 		if (run_unit(&st, (unsigned)(ap.until_decided ? ap.max_samples : rp.samples)))
 			break;
-		complete = unit_values(&st, st.nunits - 1, "ops_per_s", y);
+		complete = unit_values(&st, st.nunits - 1, st.primary->name, y);
 		stats_seq_add_unit(&st.engine, complete ? y : NULL, now_ns() - start_ns);
 	}
 	stats_seq_end(&st.engine);
@@ -1170,14 +1162,14 @@ out_restore:
 			if (mine)
 				arm_s[n++] = st.samples[i];
 		}
-		if (report_summarize(arm_s, n, &rs[m]))
+		if (report_summarize(arm_s, n, st.primary->name, &rs[m]))
 			ret = EXIT_RUNTIME;
 		free(arm_s);
 	}
 	neff = st.engine.neff;
 	for (i = 0; i < neff; i++) {
 		eff[i].what = i < st.nfeat ? st.token[i] : "interaction";
-		eff[i].metric = "ops_per_s";
+		eff[i].metric = st.primary->name;
 		eff[i].s = st.engine.eff[i];
 	}
 	if (sig) {

@@ -26,6 +26,7 @@
 #include "cli/cli.h"
 #include "cli/filter.h"
 #include "cli/report.h"
+#include "runner/metrics.h"
 #include "runner/sample.h"
 #include "stats/stats.h"
 #include "store/store.h"
@@ -162,7 +163,10 @@ struct compare {
 	double margin;
 	int better;
 	const char *workload;
+	/* the workload's primary metric (the registry's): what the table compares */
+	const struct metric_def *primary;
 	char *unit;
+	char what[64]; /* the primary as inference lines name it: "ops/s", "run time s" */
 	char **warnbuf;
 	size_t nwarn;
 };
@@ -334,6 +338,7 @@ static int collect_row(void *arg, const struct store_row *row)
 	int64_t cfg_id = row->cfg ? row->cfg->id : 0;
 	struct part *p = NULL;
 	size_t i;
+	double v;
 
 	if (c->nparts && c->parts[c->nparts - 1].exp_id != row->exp->id)
 		c->cur_exp_first = c->nparts;
@@ -366,7 +371,9 @@ static int collect_row(void *arg, const struct store_row *row)
 				env_get(&p->env, "sched.features_debug"), c->feature);
 		}
 	}
-	push_double(&p->ops, &p->n, &p->alloc, row->s->ops_per_s);
+	/* the primary metric of the experiment's workload (ops_per_s for pipe, pingpong) */
+	if (sample_value(row->s, metric_primary(row->exp->workload)->name, &v))
+		push_double(&p->ops, &p->n, &p->alloc, v);
 	for (i = 0; i < row->s->nmetrics; i++) {
 		const struct metric *m = &row->s->metrics[i];
 		struct series *s;
@@ -667,7 +674,10 @@ static void analyse(struct compare *c)
 
 /* ---- text ---- */
 
-/* 2487746.3 -> "2 487 746", as the report writes ops/s. */
+/*
+ * 2487746.3 -> "2 487 746", as the report writes ops/s; values under 1000
+ * (seconds per run, ns per hop) keep four significant digits.
+ */
 static void fmt_grouped(double v, char *buf, size_t len)
 {
 	char digits[64];
@@ -676,6 +686,10 @@ static void fmt_grouped(double v, char *buf, size_t len)
 
 	if (!isfinite(v)) {
 		snprintf(buf, len, "-");
+		return;
+	}
+	if (fabs(v) < 1000) {
+		snprintf(buf, len, "%.4g", v);
 		return;
 	}
 	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
@@ -768,11 +782,11 @@ static void inference_text(const struct compare *c, const struct group *g, char 
 			snprintf(sd, sizeof(sd), " from the %zu %s of %s", be->sd_boots, u,
 				 be->sd_from == BOOT_SD_A ? base->shown : g->shown);
 		snprintf(buf, len,
-			 "%s%zu %s vs %zu: t on each %s's median of log ops/s, %.0f df, "
+			 "%s%zu %s vs %zu: t on each %s's median of log %s, %.0f df, "
 			 "between-%s sd %.1f%%%s",
 			 prefix, be->boots_b, be->boots_b == 1 ? unit_name(g->unit, false) : u,
-			 be->boots_a, unit_name(g->unit, false), be->df, unit_name(g->unit, false),
-			 be->between_sd * 100.0, sd);
+			 be->boots_a, unit_name(g->unit, false), c->what, be->df,
+			 unit_name(g->unit, false), be->between_sd * 100.0, sd);
 		return;
 	case EFFECT_LEVEL_ONE_BOOT:
 		fmt_pct(be->e.lo, lo, sizeof(lo));
@@ -977,9 +991,10 @@ static void print_text(const struct compare *c)
 	bool first = true;
 	size_t i;
 
-	printf("%s by %s: samples with status ok (warm-ups excluded), 95%% confidence, margin "
+	printf("%s by %s%s: samples with status ok (warm-ups excluded), 95%% confidence, margin "
 	       "%g%%, boots as units\n\n",
-	       c->unit, c->by_name, c->margin * 100.0);
+	       c->unit, c->by_name, c->primary->better < 0 ? " (lower is better)" : "",
+	       c->margin * 100.0);
 	print_table(c);
 	if (c->ngroups > 1)
 		print_inference(c);
@@ -1045,7 +1060,9 @@ static void print_json(const struct compare *c)
 
 	json_object_object_add(root, "by", json_object_new_string(c->by_name));
 	json_object_object_add(root, "workload", json_object_new_string(c->workload));
-	json_object_object_add(root, "metric", json_object_new_string("ops_per_s"));
+	json_object_object_add(root, "metric", json_object_new_string(c->primary->name));
+	json_object_object_add(root, "better",
+			       json_object_new_string(metric_better_name(c->primary->better)));
 	json_object_object_add(root, "baseline", json_object_new_string(base->title));
 	json_object_object_add(root, "margin", json_object_new_double(c->margin));
 	json_object_object_add(root, "confidence", json_object_new_double(COMPARE_CONF));
@@ -1147,7 +1164,7 @@ static void print_csv(const struct compare *c)
 	size_t i;
 
 	printf("group,split,baseline,n,median,median_ci_lo,median_ci_hi,change,change_ci_lo,"
-	       "change_ci_hi,p,verdict,boots,unit,level\n");
+	       "change_ci_hi,p,verdict,boots,unit,level,metric,better\n");
 	for (i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 		bool eff = !g->baseline && g->eff.valid;
@@ -1166,6 +1183,8 @@ static void print_csv(const struct compare *c)
 		printf(",%zu", g->nboots);
 		csv_field(g->baseline ? NULL : unit_name(g->unit, false), false);
 		csv_field(g->baseline ? NULL : stats_effect_level_key(g->beff.level), false);
+		csv_field(c->primary->name, false);
+		csv_field(metric_better_name(c->primary->better), false);
 		fputc('\n', stdout);
 	}
 }
@@ -1328,7 +1347,7 @@ static int run_compare(struct store *st, const struct compare_params *p,
 		      c.nexps, c.nexps == 1 ? "" : "s");
 		goto out;
 	}
-	/* one workload: ops/s of different workloads are not comparable */
+	/* one workload: the primary metrics of different workloads are not comparable */
 	c.workload = c.exps[c.parts[0].exp_index].workload;
 	for (i = 1; i < c.nparts; i++)
 		if (strcmp(c.exps[c.parts[i].exp_index].workload, c.workload)) {
@@ -1339,8 +1358,20 @@ static int run_compare(struct store *st, const struct compare_params *p,
 			goto out;
 		}
 	wl = workload_find(c.workload);
-	c.better = wl && wl->better ? wl->better : BETTER_HIGHER;
-	c.unit = xasprintf("%s %s/s", c.workload, wl && wl->op_name ? wl->op_name : "ops");
+	c.primary = metric_primary(c.workload);
+	/* a neutral primary is judged as higher-is-better (stats_verdict) */
+	c.better = c.primary->better;
+	if (!strcmp(c.primary->unit, "ops/s")) {
+		/* "pipe bogo ops/s", "pingpong round trips/s" */
+		c.unit = xasprintf("%s %s/s", c.workload, wl && wl->op_name ? wl->op_name : "ops");
+		char unit[64];
+
+		snprintf(c.what, sizeof(c.what), "%s",
+			 metric_unit(c.primary, c.workload, unit, sizeof(unit)));
+	} else {
+		c.unit = xasprintf("%s %s", c.workload, c.primary->label);
+		snprintf(c.what, sizeof(c.what), "%s", c.primary->label);
+	}
 	if (c.by == BY_FEATURE && check_feature_name(&c)) {
 		ret = EXIT_USAGE;
 		goto out;

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/farm.h"
 #include "cli/filter.h"
+#include "runner/metrics.h"
 #include "store/store.h"
 
 #include <json-c/json.h>
@@ -72,11 +73,6 @@ static json_object *jtime(uint64_t ns)
 	return json_object_new_string(buf);
 }
 
-static const char *better_name(int better)
-{
-	return better > 0 ? "higher" : better < 0 ? "lower" : "neutral";
-}
-
 static json_object *env_json(const struct env *env)
 {
 	json_object *arr = json_object_new_array();
@@ -122,6 +118,24 @@ static int put_sample(void *arg, const char *json)
 }
 
 /*
+ * The primary metric of a workload, as the registry of this wakebench
+ * defines it (an experiment stores its workload's name; a workload this
+ * binary does not know has ops_per_s, which every sample has).
+ */
+static json_object *primary_json(const char *workload)
+{
+	const struct metric_def *d = metric_primary(workload);
+	json_object *o = json_object_new_object();
+	char unit[64];
+
+	json_object_object_add(o, "name", jstr(d->name));
+	json_object_object_add(o, "label", jstr(d->label));
+	json_object_object_add(o, "unit", jstr(metric_unit(d, workload, unit, sizeof(unit))));
+	json_object_object_add(o, "better", jstr(metric_better_name(d->better)));
+	return o;
+}
+
+/*
  * One experiment: its provenance, configs, metric definitions and
  * fingerprint built with json-c, then its samples as SQLite renders them.
  */
@@ -138,6 +152,7 @@ static int put_experiment(struct store *st, const struct store_experiment *e,
 	json_object_object_add(o, "uuid", jstr(e->uuid));
 	json_object_object_add(o, "kind", jstr(e->kind));
 	json_object_object_add(o, "workload", jstr(e->workload));
+	json_object_object_add(o, "primary", primary_json(e->workload));
 	json_object_object_add(o, "profile", jstr(e->profile));
 	params = e->params_json ? json_tokener_parse(e->params_json) : NULL;
 	json_object_object_add(o, "params", params ? params : jstr(e->params_json));
@@ -181,7 +196,7 @@ static int put_experiment(struct store *st, const struct store_experiment *e,
 		json_object *m = json_object_new_object();
 
 		json_object_object_add(m, "name", jstr(defs[i].name));
-		json_object_object_add(m, "better", jstr(better_name(defs[i].better)));
+		json_object_object_add(m, "better", jstr(metric_better_name(defs[i].better)));
 		json_object_object_add(m, "evidence",
 				       json_object_new_boolean(defs[i].flags & METRIC_EVIDENCE));
 		json_object_array_add(arr, m);
@@ -242,7 +257,9 @@ static int sample_csv(void *arg, const struct store_row *row)
 	struct csv_state *cs = arg;
 	const struct store_experiment *e = row->exp;
 	const struct sample *s = row->s;
+	const struct metric_def *p = metric_primary(e->workload);
 	size_t i;
+	double v;
 
 	printf("%lld", (long long)e->id);
 	csv_field(e->uuid, false);
@@ -266,6 +283,12 @@ static int sample_csv(void *arg, const struct store_row *row)
 	csv_number(s->sys_s);
 	csv_number(s->ops_per_s);
 	csv_number(s->ops_per_cpu_s);
+	csv_field(p->name, false);
+	csv_field(metric_better_name(p->better), false);
+	if (sample_value(s, p->name, &v))
+		csv_number(v);
+	else
+		fputc(',', stdout);
 	for (i = 0; i < cs->nnames; i++) {
 		const struct metric *m = sample_get(s, cs->names[i]);
 
@@ -285,6 +308,7 @@ static int export_csv(struct store *st, const struct store_filter *f)
 		"kernel", "experiment_status", "config", "features", "sample_index", "warmup",
 		"sample_status", "reason", "start_realtime_ns", "duration_ns", "wall_ns",
 		"instances", "ops", "real_s", "usr_s", "sys_s", "ops_per_s", "ops_per_cpu_s",
+		"primary", "primary_better", "primary_value",
 	};
 	struct csv_state cs;
 	size_t i;

@@ -1,21 +1,162 @@
 /*
  * cmd-list.c: `wakebench list`: the workloads, their profiles (with the
- * values each profile sets) and every option with its default and range.
- * Everything is rendered from the same option tables that parse the
- * options, so what is listed cannot drift from what is accepted.
+ * values each profile sets), their metrics (the primary one marked) and
+ * every option with its default and range; `list --metrics` the whole
+ * metric registry. Everything is rendered from the same option tables that
+ * parse the options and the registry that producers and consumers use, so
+ * what is listed cannot drift from what is accepted or measured; the
+ * README's workload and metric lists are generated from this output.
  */
 #include "cli/cli.h"
 #include "cli/experiment.h"
 #include "cli/report.h"
+#include "runner/metrics.h"
 #include "sys/probes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char list_usage[] = "[options]";
+static const char list_usage[] = "[--workloads | --metrics] [options]";
 static const char list_description[] =
-	"List the workloads, their profiles and the values each profile sets, and every option\n"
-	"of 'run' with its default and allowed range.";
+	"List the workloads, their profiles and the values each profile sets, their metrics\n"
+	"(* the primary one), and every option of 'run' with its default and allowed range.\n"
+	"--metrics lists every metric wakebench records, --workloads the workloads only.";
+
+struct list_params {
+	bool metrics, workloads;
+};
+
+static const struct list_params list_defaults;
+
+static const struct opt list_opts[] = {
+	{ .type = OPT_FLAG, .long_name = "metrics", .offset = offsetof(struct list_params, metrics),
+	  .help = "every metric: name, label, unit, direction, kind, source, what it is" },
+	{ .type = OPT_FLAG, .long_name = "workloads",
+	  .offset = offsetof(struct list_params, workloads),
+	  .help = "the workloads, their profiles and metrics, without the options" },
+	OPT_END_ROW,
+};
+
+/* "evidence,per-op": the kinds a metric's flags say, "-" for none. */
+static void kind_text(const struct metric_def *d, char *buf, size_t len)
+{
+	static const struct {
+		unsigned flag;
+		const char *name;
+	} kinds[] = {
+		{ METRIC_PRIMARY, "primary" },
+		{ METRIC_EVIDENCE, "evidence" },
+		{ METRIC_PER_OP, "per-op" },
+		{ METRIC_RAW, "raw" },
+	};
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (d->flags & kinds[i].flag)
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+						 used ? "," : "", kinds[i].name);
+	if (!used)
+		snprintf(buf, len, "-");
+}
+
+static const char *agg_name(enum metric_agg a)
+{
+	switch (a) {
+	case AGG_SUM:
+		return "sum";
+	case AGG_RATE:
+		return "rate";
+	case AGG_RATIO:
+		return "ratio";
+	case AGG_MEAN:
+		return "mean";
+	case AGG_MAX:
+		return "max";
+	case AGG_HIST:
+		return "histogram";
+	case AGG_FLAG:
+		return "flag";
+	}
+	return "?";
+}
+
+/* One metric of a workload: its unit as the workload's tables show it. */
+static void metric_line(const struct workload *wl, const char *mark, const struct metric_def *d)
+{
+	const char *unit;
+	char kind[64], ubuf[64];
+
+	kind_text(d, kind, sizeof(kind));
+	unit = metric_unit(d, wl->name, ubuf, sizeof(ubuf));
+	printf("      %s%-26s %-30s %-13s %-7s %-16s %s\n", mark, d->name, d->label,
+	       unit[0] ? unit : "-", metric_better_name(d->better), kind, d->help);
+}
+
+/* The whole registry, in display order, with its source and aggregation. */
+static void metrics_text(void)
+{
+	const struct metric_def *d;
+	char kind[64];
+	size_t i;
+
+	printf("%-26s %-30s %-6s %-7s %-16s %-11s %-9s %s\n", "name", "label", "unit", "better",
+	       "kind", "source", "aggregate", "what it is");
+	for (i = 0; (d = metric_def_at(i)); i++) {
+		kind_text(d, kind, sizeof(kind));
+		printf("%-26s %-30s %-6s %-7s %-16s %-11s %-9s %s\n", d->name, d->label,
+		       d->unit[0] ? d->unit : "-", metric_better_name(d->better), kind, d->source,
+		       agg_name(d->agg), d->help);
+	}
+}
+
+/*
+ * A workload's metrics: its primary (marked *), then its own; every
+ * workload also records the common metrics of `list --metrics`.
+ */
+static void workload_metrics_text(const struct workload *wl)
+{
+	const struct metric_def *p = metric_primary(wl->name), *d;
+
+	printf("    metrics (* primary; every workload also records the common metrics of "
+	       "'list --metrics'):\n");
+	metric_line(wl, "* ", p);
+	for (d = wl->metrics; d && d->name; d++)
+		if (d != p)
+			metric_line(wl, "  ", d);
+}
+
+static json_object *metric_json(const struct metric_def *d)
+{
+	json_object *o = json_object_new_object();
+	char kind[64];
+
+	kind_text(d, kind, sizeof(kind));
+	json_object_object_add(o, "name", json_object_new_string(d->name));
+	json_object_object_add(o, "label", json_object_new_string(d->label));
+	json_object_object_add(o, "unit", json_object_new_string(d->unit));
+	json_object_object_add(o, "better", json_object_new_string(metric_better_name(d->better)));
+	json_object_object_add(o, "evidence", json_object_new_boolean(d->flags & METRIC_EVIDENCE));
+	json_object_object_add(o, "per_op", json_object_new_boolean(d->flags & METRIC_PER_OP));
+	json_object_object_add(o, "raw", json_object_new_boolean(d->flags & METRIC_RAW));
+	json_object_object_add(o, "may_be_primary",
+			       json_object_new_boolean(d->flags & METRIC_PRIMARY));
+	json_object_object_add(o, "aggregate", json_object_new_string(agg_name(d->agg)));
+	json_object_object_add(o, "source", json_object_new_string(d->source));
+	json_object_object_add(o, "help", json_object_new_string(d->help));
+	return o;
+}
+
+static json_object *metrics_json(void)
+{
+	json_object *a = json_object_new_array();
+	const struct metric_def *d;
+	size_t i;
+
+	for (i = 0; (d = metric_def_at(i)); i++)
+		json_object_array_add(a, metric_json(d));
+	return a;
+}
 
 static const char *type_name(enum opt_type t)
 {
@@ -60,7 +201,7 @@ static void print_profile_values(const struct workload *wl, const struct profile
 	printf("\n");
 }
 
-static void list_text(struct opt_group *common, size_t ncommon)
+static void list_text(struct opt_group *common, size_t ncommon, bool with_options)
 {
 	struct run_params rp;
 	size_t i;
@@ -70,15 +211,16 @@ static void list_text(struct opt_group *common, size_t ncommon)
 		const struct workload *wl = workloads[i];
 		const struct profile *p;
 		struct opt_group g = { .opts = wl->opts, .defaults = wl->defaults };
-		char title[96];
+		const struct metric_def *pm = metric_primary(wl->name);
+		char title[96], unit[64];
 
 		printf("\n  %s: %s\n", wl->name, wl->summary);
 		experiment_runner_defaults(wl, &rp);
 		printf("    one op: %s; primary metric: %s (%s is better); %u task%s per instance; "
 		       "-j defaults to %llu\n",
-		       wl->op_name, wl->unit, wl->better >= 0 ? "higher" : "lower",
-		       wl->tasks(wl->defaults), wl->tasks(wl->defaults) == 1 ? "" : "s",
-		       (unsigned long long)rp.instances);
+		       wl->op_name, metric_unit(pm, wl->name, unit, sizeof(unit)),
+		       metric_better_name(pm->better), wl->tasks(wl->defaults),
+		       wl->tasks(wl->defaults) == 1 ? "" : "s", (unsigned long long)rp.instances);
 		if (wl->profiles && wl->profiles[0].name) {
 			int width = 0;
 
@@ -95,11 +237,15 @@ static void list_text(struct opt_group *common, size_t ncommon)
 				print_profile_values(wl, p);
 			}
 		}
+		workload_metrics_text(wl);
+		if (!with_options)
+			continue;
 		snprintf(title, sizeof(title), "  workload options (%s)", wl->name);
 		g.title = title;
 		opts_print_help(stdout, &g, 1);
 	}
-	opts_print_help(stdout, common, ncommon);
+	if (with_options)
+		opts_print_help(stdout, common, ncommon);
 }
 
 static json_object *options_json(const struct opt_group *g)
@@ -154,18 +300,34 @@ static void list_json(struct opt_group *common, size_t ncommon)
 		json_object_object_add(w, "name", json_object_new_string(wl->name));
 		json_object_object_add(w, "summary", json_object_new_string(wl->summary));
 		json_object_object_add(w, "op", json_object_new_string(wl->op_name));
-		json_object_object_add(w, "unit", json_object_new_string(wl->unit));
-		json_object_object_add(w, "better",
-				       json_object_new_string(wl->better >= 0 ? "higher" : "lower"));
 		json_object_object_add(w, "tasks_per_instance",
 				       json_object_new_int64(wl->tasks(wl->defaults)));
 		experiment_runner_defaults(wl, &rp);
 		json_object_object_add(w, "default_instances",
 				       json_object_new_int64((int64_t)rp.instances));
+		json_object_object_add(w, "default_duration_ns",
+				       json_object_new_uint64(rp.duration_ns));
+		json_object_object_add(w, "fixed_work", json_object_new_boolean(wl->fixed_work));
 		json_object_object_add(w, "default_profile",
 				       wl->default_profile
 					       ? json_object_new_string(wl->default_profile)
 					       : NULL);
+		{
+			const struct metric_def *pm = metric_primary(wl->name), *d;
+			json_object *ms = json_object_new_array();
+			char unit[64];
+
+			json_object_object_add(w, "primary", json_object_new_string(pm->name));
+			json_object_object_add(w, "unit", json_object_new_string(metric_unit(
+								  pm, wl->name, unit, sizeof(unit))));
+			json_object_object_add(w, "better", json_object_new_string(
+								    metric_better_name(pm->better)));
+			json_object_array_add(ms, metric_json(pm));
+			for (d = wl->metrics; d && d->name; d++)
+				if (d != pm)
+					json_object_array_add(ms, metric_json(d));
+			json_object_object_add(w, "metrics", ms);
+		}
 		for (p = wl->profiles; p && p->name; p++) {
 			json_object *pj = json_object_new_object();
 			struct opt_group pg = { .opts = wl->opts, .base = copy };
@@ -190,6 +352,7 @@ static void list_json(struct opt_group *common, size_t ncommon)
 		json_object_array_add(groups, gj);
 	}
 	json_object_object_add(o, "option_groups", groups);
+	json_object_object_add(o, "metrics", metrics_json());
 	report_json_print(stdout, o);
 	json_object_put(o);
 }
@@ -198,18 +361,36 @@ int cmd_list(int argc, const char **argv, struct ctx *ctx)
 {
 	struct run_params rp = runner_defaults;
 	struct probe_params pp = probe_defaults;
+	struct list_params lp = list_defaults;
 	struct experiment_opts eo;
-	struct opt_group parse_groups[1], shown[4];
+	struct opt_group parse_groups[2], shown[4];
 	size_t nshown = 0;
 	struct opts_result res;
 
-	parse_groups[0] = cli_common_group_for(ctx, COMMON_FORMAT | COMMON_VERBOSITY,
+	parse_groups[0] = (struct opt_group){ .title = "list options", .opts = list_opts,
+					      .base = &lp, .defaults = &list_defaults };
+	parse_groups[1] = cli_common_group_for(ctx, COMMON_FORMAT | COMMON_VERBOSITY,
 					       (1u << FMT_TEXT) | (1u << FMT_JSON));
 	cli_parse("list", list_usage, list_description, parse_groups, ARRAY_SIZE(parse_groups),
 		  argc, argv, 0, &res, ctx);
 	if (res.npos)
 		die_usage("list: unexpected argument '%s'", res.pos[0]);
 	cli_require_format("list", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
+	if (lp.metrics && lp.workloads)
+		die_usage("list: options '--metrics' and '--workloads' exclude each other: give one");
+	if (lp.metrics) {
+		if (ctx->format == FMT_JSON) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "metrics", metrics_json());
+			report_json_print(stdout, o);
+			json_object_put(o);
+		} else {
+			metrics_text();
+		}
+		opts_result_release(&res);
+		return EXIT_OK;
+	}
 
 	/* The options every workload shares, as 'run' parses them. */
 	shown[nshown++] = (struct opt_group){ .title = "runner options (every workload)",
@@ -228,7 +409,7 @@ int cmd_list(int argc, const char **argv, struct ctx *ctx)
 	if (ctx->format == FMT_JSON)
 		list_json(shown, nshown);
 	else
-		list_text(shown, nshown);
+		list_text(shown, nshown, !lp.workloads);
 	experiment_opts_release(&eo);
 	opts_result_release(&res);
 	return EXIT_OK;

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/experiment.h"
 #include "cli/report.h"
+#include "runner/metrics.h"
 #include "sys/probes.h"
 
 #include <signal.h>
@@ -39,18 +40,18 @@ struct run_state {
 };
 
 /*
- * The running median of the primary metric (ops/s), or of ops per
- * CPU-second, over the measured samples so far.
+ * The running median of a metric (the primary, or ops per CPU-second) over
+ * the measured samples so far.
  */
-static double running_median_of(const struct run_state *st, bool per_cpu_s)
+static double running_median_of(const struct run_state *st, const char *metric)
 {
 	double *x = xcalloc(st->nsamples + 1, sizeof(*x)), m = 0;
 	size_t n = 0, i;
 
 	for (i = 0; i < st->nsamples; i++)
-		if (!st->samples[i].warmup && st->samples[i].status == SAMPLE_OK)
-			x[n++] = per_cpu_s ? st->samples[i].ops_per_cpu_s
-					   : st->samples[i].ops_per_s;
+		if (!st->samples[i].warmup && st->samples[i].status == SAMPLE_OK &&
+		    sample_value(&st->samples[i], metric, &x[n]))
+			n++;
 	if (n)
 		m = stats_median(x, n);
 	free(x);
@@ -60,7 +61,7 @@ static double running_median_of(const struct run_state *st, bool per_cpu_s)
 /* The running median of the primary metric, for the progress line. */
 static double running_median(const struct run_state *st)
 {
-	return running_median_of(st, false);
+	return running_median_of(st, metric_primary(st->wl->name)->name);
 }
 
 static void print_sample(struct run_state *st, const struct sample *s)
@@ -70,7 +71,7 @@ static void print_sample(struct run_state *st, const struct sample *s)
 	progress_clear(&st->progress);
 	switch (st->ctx->format) {
 	case FMT_TEXT:
-		report_sample_text(stdout, NULL, s, st->measured, total, st->wl->unit);
+		report_sample_text(stdout, NULL, s, st->measured, total, st->wl->name);
 		fflush(stdout);
 		break;
 	case FMT_METRICS_BRIEF:
@@ -119,10 +120,11 @@ static int one_sample(struct run_state *st, const struct run_spec *spec, bool wa
 {
 	struct sample *s = &st->samples[st->nsamples];
 	uint64_t duration_ns = warmup ? st->rp->warmup_ns : st->rp->duration_ns;
+	char unit[64];
 
 	if (!warmup)
 		progress_show(&st->progress, NULL, st->measured + 1, running_median(st),
-			      st->wl->unit);
+			      report_primary_unit(st->wl->name, unit, sizeof(unit)));
 	sample_init(s);
 	if (runner_sample(spec, duration_ns, s))
 		return -1;
@@ -154,7 +156,7 @@ static int calibrate(struct run_state *st, const struct run_spec *traced,
 	struct run_spec spec = *traced;
 	struct sample s;
 	int64_t config_id;
-	double traced_median = running_median(st);
+	double traced_median = running_median_of(st, "ops_per_s");
 
 	if (!(traced_median > 0))
 		return 0;
@@ -174,8 +176,9 @@ static int calibrate(struct run_state *st, const struct run_spec *traced,
 		return 0;
 	}
 	if (s.status == SAMPLE_OK)
-		probes_overhead_line(traced_median, s.ops_per_s, running_median_of(st, true),
-				     s.ops_per_cpu_s, line, len);
+		probes_overhead_line(traced_median, s.ops_per_s,
+				     running_median_of(st, "ops_per_cpu_s"), s.ops_per_cpu_s, line,
+				     len);
 	else
 		snprintf(line, len, "tracing overhead: unknown (the untraced sample %s: %.200s)",
 			 sample_status_name(s.status), s.reason);
@@ -341,7 +344,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	progress_clear(&st.progress);
 	sig = runner_stop_signal();
 
-	if (report_summarize(st.samples, st.nsamples, &rs))
+	if (report_summarize(st.samples, st.nsamples, metric_primary(st.wl->name)->name, &rs))
 		ret = EXIT_RUNTIME;
 	if (sig) {
 		status = "interrupted";
@@ -370,8 +373,9 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 		break;
 	case FMT_METRICS_BRIEF:
 		if (report_noisy(&rs))
-			warning("run: noisy: the CV of ops/s is %.1f%% (above %.0f%%)",
-				report_summary_get(&rs, "ops_per_s")->sum.cv * 100.0,
+			warning("run: noisy: the CV of %s is %.1f%% (above %.0f%%)",
+				metric_def(rs.primary)->label,
+				report_summary_get(&rs, rs.primary)->sum.cv * 100.0,
 				rs.cv_warn * 100.0);
 		break;
 	}

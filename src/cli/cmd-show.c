@@ -10,6 +10,7 @@
  * (util/text.h); JSON keeps it exact.
  */
 #include "cli/cli.h"
+#include "runner/metrics.h"
 #include "store/store.h"
 #include "util/text.h"
 
@@ -146,6 +147,16 @@ static int print_sample(void *arg, const struct store_row *row)
 	return 0;
 }
 
+/* The workload's primary metric, as the registry defines it. */
+static void print_primary(const char *workload)
+{
+	const struct metric_def *p = metric_primary(workload);
+	char unit[64];
+
+	printf("  %-12s %s (%s, %s; %s is better)\n", "primary", p->name, p->label,
+	       metric_unit(p, workload, unit, sizeof(unit)), metric_better_name(p->better));
+}
+
 static int show_text(struct store *st, int64_t exp_id)
 {
 	struct store_filter f = { .exp_id = exp_id };
@@ -170,6 +181,7 @@ static int show_text(struct store *st, int64_t exp_id)
 	field("status", e->status, "");
 	field("kind", e->kind, "");
 	field("workload", e->workload, "");
+	print_primary(e->workload);
 	field("profile", e->profile, "-");
 	field("label", e->label, "-");
 	field("host", e->host, "-");

@@ -7,6 +7,7 @@
  */
 #include "cli/experiment.h"
 #include "cli/report.h"
+#include "runner/metrics.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,18 @@ static void die_unknown_workload(const char *cmd, const char *name)
 	die_usage("%s: unknown workload '%s', allowed %s", cmd, name, list);
 }
 
+/* The workload's primary metric: its unit as tables show it, its name and direction. */
+static void experiment_json_primary(const char *workload, json_object *o)
+{
+	const struct metric_def *p = metric_primary(workload);
+	char unit[64];
+
+	json_object_object_add(o, "unit",
+			       json_object_new_string(metric_unit(p, workload, unit, sizeof(unit))));
+	json_object_object_add(o, "primary", json_object_new_string(p->name));
+	json_object_object_add(o, "better", json_object_new_string(metric_better_name(p->better)));
+}
+
 void experiment_json_provenance(const struct experiment *ex, json_object *o)
 {
 	json_object_object_add(o, "version", json_object_new_string(WAKEBENCH_VERSION));
@@ -66,7 +79,7 @@ void experiment_json_provenance(const struct experiment *ex, json_object *o)
 	json_object_object_add(o, "cmdline",
 			       ex->cmdline ? json_object_new_string(ex->cmdline) : NULL);
 	json_object_object_add(o, "workload", json_object_new_string(ex->wl->name));
-	json_object_object_add(o, "unit", json_object_new_string(ex->wl->unit));
+	experiment_json_primary(ex->wl->name, o);
 	json_object_object_add(o, "profile",
 			       ex->profile ? json_object_new_string(ex->profile) : NULL);
 }

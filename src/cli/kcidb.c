@@ -26,9 +26,9 @@
 #include "cli/cli.h"
 #include "cli/farm.h"
 #include "cli/report.h"
+#include "runner/metrics.h"
 #include "runner/vmchan.h"
 #include "stats/stats.h"
-#include "workloads/workload.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -180,8 +180,9 @@ static int collect_sample(void *arg, const struct store_row *row)
 	for (i = 0; row->cfg && i < es->ncfg; i++)
 		if (es->cfgs[i].id == row->cfg->id)
 			k->arm = (int)i;
-	k->ok = row->s->status == SAMPLE_OK;
-	k->value = row->s->ops_per_s;
+	/* the primary metric of the workload (ops_per_s for pipe, pingpong) */
+	k->ok = row->s->status == SAMPLE_OK &&
+		sample_value(row->s, metric_primary(row->exp->workload)->name, &k->value);
 	return 0;
 }
 
@@ -239,13 +240,13 @@ static json_object *provenance(const struct store_experiment *e)
 }
 
 /* The DONE test of one config: the median of the primary metric. */
-static void config_test(struct kcidb_doc *d, const struct store_experiment *e,
-			const struct workload *wl, const char *build_id, const struct env *env,
-			const struct exp_samples *es, size_t arm)
+static void config_test(struct kcidb_doc *d, const struct store_experiment *e, const char *build_id,
+			const struct env *env, const struct exp_samples *es, size_t arm)
 {
 	const struct store_config *c = &es->cfgs[arm];
+	const struct metric_def *pm = metric_primary(e->workload);
 	double *x = xcalloc(es->n + 1, sizeof(double));
-	char part[160], path[256];
+	char part[160], path[256], unit[64];
 	json_object *t, *misc;
 	struct summary sum;
 	size_t i, n = 0;
@@ -259,9 +260,8 @@ static void config_test(struct kcidb_doc *d, const struct store_experiment *e,
 	misc = provenance(e);
 	json_object_object_add(misc, "config", jstr(c->name));
 	json_object_object_add(misc, "features", jstr(c->features));
-	json_object_object_add(misc, "metric", jstr("ops_per_s"));
-	json_object_object_add(misc, "better",
-			       jstr(!wl ? NULL : wl->better > 0 ? "higher" : "lower"));
+	json_object_object_add(misc, "metric", jstr(pm->name));
+	json_object_object_add(misc, "better", jstr(metric_better_name(pm->better)));
 	json_object_object_add(misc, "samples", json_object_new_int64((int64_t)n));
 	if (n && !stats_summarize(x, n, REPORT_CONF, &sum, NULL)) {
 		json_object *num = json_object_new_object();
@@ -270,7 +270,8 @@ static void config_test(struct kcidb_doc *d, const struct store_experiment *e,
 		json_object_object_add(t, "comment",
 				       jstr("median of the primary metric over the measured samples"));
 		json_object_object_add(num, "value", json_object_new_double(sum.median));
-		json_object_object_add(num, "unit", jstr(wl ? wl->unit : "ops/s"));
+		json_object_object_add(num, "unit",
+				       jstr(metric_unit(pm, e->workload, unit, sizeof(unit))));
 		json_object_object_add(num, "prefix", jstr("metric"));
 		json_object_object_add(t, "number", num);
 		json_object_object_add(misc, "median", report_json_double(sum.median));
@@ -322,10 +323,11 @@ static size_t ab_units(const struct exp_samples *es, size_t narms, double *y)
 }
 
 static void verdict_test(struct kcidb_doc *d, const struct store_experiment *e,
-			 const struct workload *wl, const char *build_id, const struct env *env,
-			 const char *what, const struct effect *eff, double margin, size_t nunits)
+			 const char *build_id, const struct env *env, const char *what,
+			 const struct effect *eff, double margin, size_t nunits)
 {
-	enum verdict v = stats_verdict(eff, margin, wl ? wl->better : BETTER_HIGHER);
+	const struct metric_def *pm = metric_primary(e->workload);
+	enum verdict v = stats_verdict(eff, margin, pm->better);
 	char part[160], path[256];
 	json_object *t, *misc;
 
@@ -340,7 +342,7 @@ static void verdict_test(struct kcidb_doc *d, const struct store_experiment *e,
 	add_str(t, "comment", stats_verdict_name(v));
 	misc = provenance(e);
 	json_object_object_add(misc, "effect_of", jstr(what));
-	json_object_object_add(misc, "metric", jstr("ops_per_s"));
+	json_object_object_add(misc, "metric", jstr(pm->name));
 	json_object_object_add(misc, "verdict", jstr(stats_verdict_key(v)));
 	json_object_object_add(misc, "margin", json_object_new_double(margin));
 	json_object_object_add(misc, "units", json_object_new_int64((int64_t)nunits));
@@ -356,9 +358,8 @@ static void verdict_test(struct kcidb_doc *d, const struct store_experiment *e,
 }
 
 /* The verdicts of an ab experiment, as ab computes them (cmd-ab.c effects_of). */
-static void ab_verdicts(struct kcidb_doc *d, const struct store_experiment *e,
-			const struct workload *wl, const char *build_id, const struct env *env,
-			const struct exp_samples *es)
+static void ab_verdicts(struct kcidb_doc *d, const struct store_experiment *e, const char *build_id,
+			const struct env *env, const struct exp_samples *es)
 {
 	json_object *params = e->params_json ? json_tokener_parse(e->params_json) : NULL;
 	json_object *feat = NULL, *jm = NULL;
@@ -410,7 +411,7 @@ static void ab_verdicts(struct kcidb_doc *d, const struct store_experiment *e,
 
 		memset(&eff, 0, sizeof(eff));
 		stats_effect_paired(a[k], b[k], nunits, REPORT_CONF, &eff);
-		verdict_test(d, e, wl, build_id, env, what[k], &eff, margin, nunits);
+		verdict_test(d, e, build_id, env, what[k], &eff, margin, nunits);
 	}
 	for (k = 0; k < 3; k++) {
 		free(a[k]);
@@ -424,7 +425,6 @@ static int experiment_tests(struct kcidb_doc *d, struct store *st,
 			    const struct store_experiment *e, const struct store_config *cfgs,
 			    size_t ncfg)
 {
-	const struct workload *wl = workload_find(e->workload);
 	struct store_filter one = { .exp_id = e->id };
 	struct exp_samples es = { 0 };
 	struct env env = { 0 };
@@ -448,9 +448,9 @@ static int experiment_tests(struct kcidb_doc *d, struct store *st,
 		goto out;
 	kernel_build_id(d, e, &env, build_id, sizeof(build_id));
 	for (i = 0; i < es.ncfg; i++)
-		config_test(d, e, wl, build_id, &env, &es, i);
+		config_test(d, e, build_id, &env, &es, i);
 	if (e->kind && !strcmp(e->kind, "ab"))
-		ab_verdicts(d, e, wl, build_id, &env, &es);
+		ab_verdicts(d, e, build_id, &env, &es);
 	ret = 0;
 out:
 	free(es.s);

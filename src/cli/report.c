@@ -9,6 +9,7 @@
  * usable samples and lays the numbers out.
  */
 #include "cli/report.h"
+#include "runner/metrics.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -57,69 +58,16 @@ static void fmt_clock(uint64_t ns, char *buf, size_t len)
 
 /* ---- metric names ---- */
 
-static const struct {
-	const char *name, *label;
-	bool raw; /* a sum that grows with the duration: JSON only, not the summary table */
-} metric_labels[] = {
-	{ "ops_per_s", "ops/s (real time)", false },
-	{ "ops_per_cpu_s", "ops/s (usr+sys time)", false },
-	{ "ctxsw_per_op", "ctxsw/op", false },
-	{ "ctxsw_vol_per_op", "ctxsw/op voluntary", false },
-	{ "ctxsw_invol_per_op", "ctxsw/op involuntary", false },
-	{ "migrations_per_kop", "migrations/1000 ops", false },
-	{ "run_delay_ns_per_op", "run-queue wait ns/op", false },
-	{ "perf_ctxsw_per_op", "perf ctxsw/op", false },
-	{ "perf_migrations_per_kop", "perf migrations/1000 ops", false },
-	{ "wakeup_lat_p50_ns", "wakeup latency p50 ns", false },
-	{ "wakeup_lat_p90_ns", "wakeup latency p90 ns", false },
-	{ "wakeup_lat_p99_ns", "wakeup latency p99 ns", false },
-	{ "wakeup_lat_p999_ns", "wakeup latency p99.9 ns", false },
-	{ "wakeup_lat_max_ns", "wakeup latency max ns", false },
-	{ "preempt_share", "preempted switches share", false },
-	{ "wake_prev_cpu_share", "wakeups on previous CPU", false },
-	{ "wakeups_per_op", "wakeups/op", false },
-	{ "trace_migrations_per_kop", "traced migrations/1000 ops", false },
-	{ "delayed_mean", "delayed entities mean", false },
-	{ "delayed_max", "delayed entities max", false },
-	{ "ns_per_op", "ns/op", false },
-	{ "mb_per_s_geomean", "MB/s (geometric mean)", false },
-	{ "nvcsw", "voluntary ctxsw", true },
-	{ "nivcsw", "involuntary ctxsw", true },
-	{ "migrations", "migrations", true },
-	{ "run_delay_ns", "run-queue wait ns", true },
-	{ "timeslices", "timeslices", true },
-	{ "trace_lost_records", "lost trace records", true },
-};
-
-const char *report_metric_label(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(metric_labels); i++)
-		if (!strcmp(metric_labels[i].name, name))
-			return metric_labels[i].label;
-	return name;
-}
-
-/* Position in the table above (unknown names after every known one). */
-static size_t metric_rank(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(metric_labels); i++)
-		if (!strcmp(metric_labels[i].name, name))
-			return i;
-	return ARRAY_SIZE(metric_labels);
-}
-
 static bool metric_is_raw(const char *name)
 {
-	size_t i;
+	const struct metric_def *d = metric_def(name);
 
-	for (i = 0; i < ARRAY_SIZE(metric_labels); i++)
-		if (!strcmp(metric_labels[i].name, name))
-			return metric_labels[i].raw;
-	return false;
+	return d && (d->flags & METRIC_RAW);
+}
+
+const char *report_primary_unit(const char *workload, char *buf, size_t len)
+{
+	return metric_unit(metric_primary(workload), workload, buf, len);
 }
 
 /* ---- one sample ---- */
@@ -141,9 +89,11 @@ static void sample_metric_text(FILE *f, const struct sample *s, const char *name
 }
 
 void report_sample_text(FILE *f, const char *title, const struct sample *s, unsigned ordinal,
-			unsigned total, const char *unit)
+			unsigned total, const char *workload)
 {
-	char v[32];
+	const struct metric_def *p = metric_primary(workload);
+	const struct metric *pm;
+	char v[32], unit[64];
 
 	if (title)
 		fprintf(f, "[%s] ", title);
@@ -160,8 +110,17 @@ void report_sample_text(FILE *f, const char *title, const struct sample *s, unsi
 			s->warmup ? " (warm-up, discarded)" : " (excluded from statistics)");
 		return;
 	}
-	fmt_num(s->ops_per_s, v, sizeof(v));
-	fprintf(f, " %s %s", v, unit ? unit : "ops/s");
+	pm = sample_get(s, p->name);
+	if (pm && pm->available)
+		fmt_num(pm->value, v, sizeof(v));
+	else
+		snprintf(v, sizeof(v), "n/a");
+	fprintf(f, " %s %s", v, metric_unit(p, workload, unit, sizeof(unit)));
+	if (strcmp(p->name, "ops_per_s")) {
+		fmt_num(s->ops_per_s, v, sizeof(v));
+		fprintf(f, "  %s %s", v,
+			metric_unit(metric_def("ops_per_s"), workload, unit, sizeof(unit)));
+	}
 	fprintf(f, "  ops %llu  real %.2fs  usr %.2fs  sys %.2fs", (unsigned long long)s->ops,
 		s->real_s, s->usr_s, s->sys_s);
 	sample_metric_text(f, s, "ctxsw_per_op", "ctxsw/op");
@@ -202,21 +161,6 @@ static bool usable(const struct sample *s)
 	return !s->warmup && s->status == SAMPLE_OK;
 }
 
-/* The value of metric `name` in s: the fixed fields first, then the named ones. */
-static const struct metric *value_of(const struct sample *s, const char *name,
-				     struct metric *scratch)
-{
-	if (!strcmp(name, "ops_per_s") || !strcmp(name, "ops_per_cpu_s")) {
-		memset(scratch, 0, sizeof(*scratch));
-		snprintf(scratch->name, sizeof(scratch->name), "%s", name);
-		scratch->value = !strcmp(name, "ops_per_s") ? s->ops_per_s : s->ops_per_cpu_s;
-		scratch->available = true;
-		scratch->better = BETTER_HIGHER;
-		return scratch;
-	}
-	return sample_get(s, name);
-}
-
 static size_t find_summary(const struct report_summary *rs, const char *name)
 {
 	size_t i;
@@ -243,8 +187,16 @@ static void add_name(struct report_summary *rs, size_t *alloc, const char *name,
 	ms->better = better;
 }
 
-int report_summarize(const struct sample *s, size_t n, struct report_summary *rs)
+/* Display order: the primary metric first, then the registry's order. */
+static size_t summary_rank(const struct report_summary *rs, const char *name)
 {
+	return strcmp(name, rs->primary) ? metric_order(name) + 1 : 0;
+}
+
+int report_summarize(const struct sample *s, size_t n, const char *primary,
+		     struct report_summary *rs)
+{
+	const struct metric_def *pd;
 	size_t alloc = 0, i, k;
 	double *x;
 	bool *flag;
@@ -254,8 +206,12 @@ int report_summarize(const struct sample *s, size_t n, struct report_summary *rs
 
 	memset(rs, 0, sizeof(*rs));
 	rs->cv_warn = REPORT_CV_WARN;
-	add_name(rs, &alloc, "ops_per_s", BETTER_HIGHER);
-	add_name(rs, &alloc, "ops_per_cpu_s", BETTER_HIGHER);
+	snprintf(rs->primary, sizeof(rs->primary), "%s", primary ? primary : "ops_per_s");
+	pd = metric_def(rs->primary);
+	add_name(rs, &alloc, rs->primary, pd ? pd->better : BETTER_NEUTRAL);
+	/* the fixed rates, which every workload has */
+	add_name(rs, &alloc, "ops_per_s", metric_def("ops_per_s")->better);
+	add_name(rs, &alloc, "ops_per_cpu_s", metric_def("ops_per_cpu_s")->better);
 	ordinal = xcalloc(n ? n : 1, sizeof(*ordinal));
 	for (i = 0; i < n; i++) {
 		if (!s[i].warmup)
@@ -277,9 +233,9 @@ int report_summarize(const struct sample *s, size_t n, struct report_summary *rs
 	/* a stable order for people: the primary metric, then counters per op */
 	for (k = 1; k < rs->nmetrics; k++) {
 		struct metric_summary tmp = rs->m[k];
-		size_t j = k, r = metric_rank(tmp.name);
+		size_t j = k, r = summary_rank(rs, tmp.name);
 
-		for (; j > 0 && metric_rank(rs->m[j - 1].name) > r; j--)
+		for (; j > 0 && summary_rank(rs, rs->m[j - 1].name) > r; j--)
 			rs->m[j] = rs->m[j - 1];
 		rs->m[j] = tmp;
 	}
@@ -292,12 +248,11 @@ int report_summarize(const struct sample *s, size_t n, struct report_summary *rs
 		uint32_t *ord = xcalloc(n ? n : 1, sizeof(*ord));
 
 		for (i = 0; i < n; i++) {
-			struct metric scratch;
 			const struct metric *m;
 
 			if (!usable(&s[i]))
 				continue;
-			m = value_of(&s[i], ms->name, &scratch);
+			m = sample_get(&s[i], ms->name);
 			if (!m)
 				continue;
 			if (!m->available) {
@@ -355,7 +310,7 @@ const struct metric_summary *report_summary_get(const struct report_summary *rs,
 
 bool report_noisy(const struct report_summary *rs)
 {
-	const struct metric_summary *p = report_summary_get(rs, "ops_per_s");
+	const struct metric_summary *p = report_summary_get(rs, rs->primary);
 
 	return p && p->available && p->sum.n >= 2 && isfinite(p->sum.cv) &&
 	       p->sum.cv > rs->cv_warn;
@@ -436,22 +391,22 @@ void report_summary_text(FILE *f, const char *title, const struct report_summary
 		fmt_num(su->max, mx, sizeof(mx));
 		outliers_text(ms, out, sizeof(out));
 		fprintf(f, "  %-26s %3zu %12s %-27s %12s %12s %7s %12s %12s  %s\n",
-			report_metric_label(ms->name), su->n, med, ci, mean, sd, cv, mn, mx, out);
+			metric_label(ms->name), su->n, med, ci, mean, sd, cv, mn, mx, out);
 	}
 	if (any_unavailable) {
 		fprintf(f, "  unavailable:\n");
 		for (k = 0; k < rs->nmetrics; k++)
 			if (!rs->m[k].available)
-				fprintf(f, "    %-26s %s\n", report_metric_label(rs->m[k].name),
+				fprintf(f, "    %-26s %s\n", metric_label(rs->m[k].name),
 					rs->m[k].why[0] ? rs->m[k].why : "no reason given");
 	}
 	if (report_noisy(rs)) {
-		const struct metric_summary *p = report_summary_get(rs, "ops_per_s");
+		const struct metric_summary *p = report_summary_get(rs, rs->primary);
 
 		fprintf(f,
 			"  warning: noisy: the CV of %s is %.1f%% (above %.0f%%); "
 			"differences smaller than that need more samples (-n)\n",
-			report_metric_label(p->name), p->sum.cv * 100.0, rs->cv_warn * 100.0);
+			metric_label(p->name), p->sum.cv * 100.0, rs->cv_warn * 100.0);
 	}
 }
 
@@ -515,11 +470,6 @@ json_object *report_json_double(double v)
 	return json_object_new_double_s(v, buf);
 }
 
-static const char *better_name(int better)
-{
-	return better > 0 ? "higher" : better < 0 ? "lower" : "neutral";
-}
-
 json_object *report_sample_json(const struct sample *s)
 {
 	json_object *o = json_object_new_object(), *m = json_object_new_object();
@@ -549,7 +499,7 @@ json_object *report_sample_json(const struct sample *s)
 		json_object_object_add(e, "available", json_object_new_boolean(mt->available));
 		if (!mt->available)
 			json_object_object_add(e, "why", json_object_new_string(mt->why));
-		json_object_object_add(e, "better", json_object_new_string(better_name(mt->better)));
+		json_object_object_add(e, "better", json_object_new_string(metric_better_name(mt->better)));
 		json_object_object_add(m, mt->name, e);
 	}
 	json_object_object_add(o, "metrics", m);
@@ -574,7 +524,7 @@ json_object *report_summary_json(const struct report_summary *rs)
 		json_object *e = json_object_new_object(), *out;
 
 		json_object_object_add(e, "available", json_object_new_boolean(m->available));
-		json_object_object_add(e, "better", json_object_new_string(better_name(m->better)));
+		json_object_object_add(e, "better", json_object_new_string(metric_better_name(m->better)));
 		if (!m->available) {
 			json_object_object_add(e, "why", json_object_new_string(m->why));
 			json_object_object_add(ms, m->name, e);

@@ -31,13 +31,15 @@
 /* ---- one sample ---- */
 
 /*
- * One line for a completed sample: "sample 2/5: 1234567.89 ops/s (...)";
+ * One line for a completed sample: "sample 2/5: 1234567.89 ops/s (...)",
+ * the primary metric of the workload (by name) first, then ops/s when the
+ * primary is another metric;
  * warm-ups say so, failed and interrupted samples give their reason.
  * ordinal is 1-based among measured samples (ignored for warm-ups); total
  * is the planned number of measured samples. title may be NULL.
  */
 void report_sample_text(FILE *f, const char *title, const struct sample *s, unsigned ordinal,
-			unsigned total, const char *unit);
+			unsigned total, const char *workload);
 
 /*
  * stress-ng's --metrics-brief table for one sample, every line prefixed
@@ -67,24 +69,31 @@ struct report_summary {
 	size_t nfailed;
 	size_t ninterrupted;
 	size_t nmetrics;
-	struct metric_summary *m; /* ops_per_s, ops_per_cpu_s, then named metrics */
+	struct metric_summary *m; /* the primary, ops_per_s, ops_per_cpu_s, then named metrics */
 	double cv_warn;
+	char primary[METRIC_NAME_MAX]; /* the registry name of the primary metric */
 };
 
 /*
  * Summarise the usable samples of s[0..n) (warm-ups, failed and
- * interrupted samples are counted but excluded). Returns 0, or -1 when the
+ * interrupted samples are counted but excluded). primary is the registry
+ * name of the workload's primary metric (NULL: ops_per_s): it comes first
+ * and decides the noise warning. Returns 0, or -1 when the
  * statistics could not be computed (already reported).
  */
-int report_summarize(const struct sample *s, size_t n, struct report_summary *rs);
+int report_summarize(const struct sample *s, size_t n, const char *primary,
+		     struct report_summary *rs);
 void report_summary_release(struct report_summary *rs);
 const struct metric_summary *report_summary_get(const struct report_summary *rs,
 						const char *name);
 /* True when the primary metric's CV exceeds rs->cv_warn. */
 bool report_noisy(const struct report_summary *rs);
 
-/* A human label for a metric name ("ops/s (real time)", "ctxsw/op voluntary"). */
-const char *report_metric_label(const char *name);
+/*
+ * The unit of a workload's primary metric as tables show it ("ops/s",
+ * "round trips/s", "s", "ns"), into buf or a constant.
+ */
+const char *report_primary_unit(const char *workload, char *buf, size_t len);
 
 /*
  * The summary table: per metric n, median, 95% CI of the median (or "n too

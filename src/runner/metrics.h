@@ -60,6 +60,14 @@ size_t metric_order(const char *name);
 const char *metric_label(const char *name);
 
 /*
+ * A metric's unit as shown for a workload: "ops/s" becomes the workload's
+ * own op per second ("round trips/s") when its op has a name other than
+ * stress-ng's "bogo ops"; every other unit is the registry's. Written
+ * into buf, which is returned.
+ */
+const char *metric_unit(const struct metric_def *d, const char *workload, char *buf, size_t len);
+
+/*
  * The primary metric of a workload, by the workload's name as stored with
  * an experiment. A workload this binary does not know (a store imported
  * from a newer wakebench) and every workload without a primary of its own

@@ -1070,14 +1070,13 @@ void runner_metrics(struct sample *s, const struct instance_result *r, size_t n)
 	s->ops_per_s = s->real_s > 0 ? (double)s->ops / s->real_s : 0;
 	s->ops_per_cpu_s = s->usr_s + s->sys_s > 0 ? (double)s->ops / (s->usr_s + s->sys_s) : 0;
 	if (nrates)
-		sample_set(s, "mb_per_s_geomean", exp(log_sum / (double)nrates), BETTER_HIGHER, 0);
+		sample_put(s, "mb_per_s_geomean", exp(log_sum / (double)nrates));
 	/*
 	 * The time one op takes within one instance (perf bench's usecs/op for
 	 * a single pair): every instance runs for real_s and they share ops.
 	 */
 	if (s->ops && s->real_s > 0)
-		sample_set(s, "ns_per_op", 1e9 * s->real_s * (double)n / (double)s->ops,
-			   BETTER_LOWER, 0);
+		sample_put(s, "ns_per_op", 1e9 * s->real_s * (double)n / (double)s->ops);
 }
 
 /* Sum one kind of counter over tasks; the reason of the first missing one. */
@@ -1102,21 +1101,20 @@ static bool sum_kind(const struct procfs_task *t, size_t n, enum procfs_kind k, 
 static void set_raw(struct sample *s, const char *name, bool ok, uint64_t v, const char *why)
 {
 	if (ok)
-		sample_set(s, name, (double)v, BETTER_NEUTRAL, 0);
+		sample_put(s, name, (double)v);
 	else
-		sample_unavailable(s, name, BETTER_NEUTRAL, 0, "%s", why);
+		sample_na(s, name, "%s", why);
 }
 
 static void set_per_op(struct sample *s, const char *name, bool ok, double v, double scale,
 		       const char *why)
 {
 	if (!ok)
-		sample_unavailable(s, name, BETTER_LOWER, METRIC_EVIDENCE, "%s", why);
+		sample_na(s, name, "%s", why);
 	else if (!s->ops)
-		sample_unavailable(s, name, BETTER_LOWER, METRIC_EVIDENCE,
-				   "no ops were completed in the sample");
+		sample_na(s, name, "no ops were completed in the sample");
 	else
-		sample_set(s, name, v * scale / (double)s->ops, BETTER_LOWER, METRIC_EVIDENCE);
+		sample_put(s, name, v * scale / (double)s->ops);
 }
 
 void runner_counter_metrics(struct sample *s, const struct procfs_task *t, size_t n)

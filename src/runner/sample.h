@@ -7,16 +7,9 @@
  * every source of evidence alike. A metric that could not be measured is
  * kept with `available = false` and the reason: it is never a zero.
  *
- * Metric names in use (keep them stable: they are stored):
- *   nvcsw, nivcsw, migrations, run_delay_ns, timeslices      raw sums over tasks
- *   ctxsw_vol_per_op, ctxsw_invol_per_op, ctxsw_per_op       per op
- *   migrations_per_kop, run_delay_ns_per_op
- *   perf_ctxsw_per_op, perf_migrations_per_kop               perf software counters
- *   wakeup_lat_p50_ns, _p90_ns, _p99_ns, _p999_ns, _max_ns    --trace
- *   preempt_share, wake_prev_cpu_share, wakeups_per_op,
- *   trace_migrations_per_kop, trace_lost_records, trace_low_confidence
- *   delayed_mean, delayed_max                                sched/debug sampler
- *   ns_per_op, mb_per_s_geomean
+ * Every name, fixed fields included, is defined in the metric registry
+ * (runner/metrics.c, and each workload's own table): `wakebench list
+ * --metrics` prints it. Names are stored: keep them stable.
  */
 #ifndef WAKEBENCH_SAMPLE_H
 #define WAKEBENCH_SAMPLE_H
@@ -88,17 +81,18 @@ void sample_init(struct sample *s);
 void sample_put(struct sample *s, const char *name, double value);
 /* Record that a registered metric could not be measured, and why. */
 void sample_na(struct sample *s, const char *name, const char *fmt, ...) PRINTF_LIKE(3, 4);
-/* Set (or overwrite) a measured metric. */
-void sample_set(struct sample *s, const char *name, double value, int better, unsigned flags);
-/* Record that a metric could not be measured, and why. */
-void sample_unavailable(struct sample *s, const char *name, int better, unsigned flags,
-			const char *fmt, ...) PRINTF_LIKE(5, 6);
 /*
  * The value of a metric by name, including the fixed fields ops_per_s,
  * ops_per_cpu_s, real_s; NULL when the sample has no such metric (or it is
  * unavailable: check m->available).
  */
 const struct metric *sample_get(const struct sample *s, const char *name);
+/*
+ * The value of a metric or fixed field by name into *v: true when the
+ * sample has it and it is available. Safe to call any number of times
+ * (sample_get()'s fixed-field results are per-thread slots reused in turn).
+ */
+bool sample_value(const struct sample *s, const char *name, double *v);
 /* Mark the sample failed with a reason (keeps the first reason). */
 void sample_fail(struct sample *s, enum sample_status st, const char *fmt, ...) PRINTF_LIKE(3, 4);
 const char *sample_status_name(enum sample_status st);

@@ -128,16 +128,12 @@ static void perf_probe_stop(void *state, struct sample *s)
 	if (!pp->why[0] && !s->ops)
 		snprintf(pp->why, sizeof(pp->why), "unavailable (no ops in the sample)");
 	if (pp->why[0]) {
-		sample_unavailable(s, "perf_ctxsw_per_op", BETTER_LOWER, METRIC_EVIDENCE, "%s",
-				   pp->why);
-		sample_unavailable(s, "perf_migrations_per_kop", BETTER_LOWER, METRIC_EVIDENCE,
-				   "%s", pp->why);
+		sample_na(s, "perf_ctxsw_per_op", "%s", pp->why);
+		sample_na(s, "perf_migrations_per_kop", "%s", pp->why);
 		return;
 	}
-	sample_set(s, "perf_ctxsw_per_op", (double)sum[0] / (double)s->ops, BETTER_LOWER,
-		   METRIC_EVIDENCE);
-	sample_set(s, "perf_migrations_per_kop", (double)sum[1] * 1000.0 / (double)s->ops,
-		   BETTER_LOWER, METRIC_EVIDENCE);
+	sample_put(s, "perf_ctxsw_per_op", (double)sum[0] / (double)s->ops);
+	sample_put(s, "perf_migrations_per_kop", (double)sum[1] * 1000.0 / (double)s->ops);
 }
 
 static const struct probe_ops perf_probe_ops = {
@@ -176,10 +172,8 @@ static void delayed_probe_stop(void *state, struct sample *s)
 	} else {
 		sched_debug_sampler_stop(sm);
 		if (sm->readings) {
-			sample_set(s, "delayed_mean", sm->sum / (double)sm->readings,
-				   BETTER_NEUTRAL, METRIC_EVIDENCE);
-			sample_set(s, "delayed_max", (double)sm->max, BETTER_NEUTRAL,
-				   METRIC_EVIDENCE);
+			sample_put(s, "delayed_mean", sm->sum / (double)sm->readings);
+			sample_put(s, "delayed_max", (double)sm->max);
 			return;
 		}
 		if (sm->why[0])
@@ -189,8 +183,8 @@ static void delayed_probe_stop(void *state, struct sample *s)
 				 "unavailable (no reading: the sample was shorter than %llums)",
 				 SAMPLER_PERIOD_NS / 2000000ULL);
 	}
-	sample_unavailable(s, "delayed_mean", BETTER_NEUTRAL, METRIC_EVIDENCE, "%s", why);
-	sample_unavailable(s, "delayed_max", BETTER_NEUTRAL, METRIC_EVIDENCE, "%s", why);
+	sample_na(s, "delayed_mean", "%s", why);
+	sample_na(s, "delayed_max", "%s", why);
 }
 
 static const struct probe_ops delayed_probe_ops = {
@@ -236,13 +230,11 @@ static void trace_unavailable(struct sample *s, const char *why)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(trace_percentiles); i++)
-		sample_unavailable(s, trace_percentiles[i].name, BETTER_LOWER, METRIC_EVIDENCE,
-				   "%s", why);
-	sample_unavailable(s, "preempt_share", BETTER_NEUTRAL, METRIC_EVIDENCE, "%s", why);
-	sample_unavailable(s, "wake_prev_cpu_share", BETTER_NEUTRAL, METRIC_EVIDENCE, "%s", why);
-	sample_unavailable(s, "wakeups_per_op", BETTER_LOWER, METRIC_EVIDENCE, "%s", why);
-	sample_unavailable(s, "trace_migrations_per_kop", BETTER_LOWER, METRIC_EVIDENCE, "%s",
-			   why);
+		sample_na(s, trace_percentiles[i].name, "%s", why);
+	sample_na(s, "preempt_share", "%s", why);
+	sample_na(s, "wake_prev_cpu_share", "%s", why);
+	sample_na(s, "wakeups_per_op", "%s", why);
+	sample_na(s, "trace_migrations_per_kop", "%s", why);
 }
 
 static void trace_probe_stop(void *state, struct sample *s)
@@ -254,9 +246,8 @@ static void trace_probe_stop(void *state, struct sample *s)
 
 	tracer_stop(state, &an);
 	lost_share = an->lost ? (double)an->lost / (double)(an->lost + an->records) : 0.0;
-	sample_set(s, "trace_lost_records", (double)an->lost, BETTER_LOWER, 0);
-	sample_set(s, "trace_low_confidence", lost_share > LOW_CONFIDENCE_LOST_SHARE, BETTER_LOWER,
-		   0);
+	sample_put(s, "trace_lost_records", (double)an->lost);
+	sample_put(s, "trace_low_confidence", lost_share > LOW_CONFIDENCE_LOST_SHARE);
 	if (lost_share > LOW_CONFIDENCE_LOST_SHARE)
 		warning("sample %u: %.1f%% of the trace records were lost (%llu): its trace "
 			"evidence is low-confidence",
@@ -275,31 +266,24 @@ static void trace_probe_stop(void *state, struct sample *s)
 	trace_analysis_latency(an, lat);
 	for (i = 0; i < ARRAY_SIZE(trace_percentiles); i++) {
 		if (lat->count)
-			sample_set(s, trace_percentiles[i].name,
-				   (double)hist_percentile(lat, trace_percentiles[i].p),
-				   BETTER_LOWER, METRIC_EVIDENCE);
+			sample_put(s, trace_percentiles[i].name,
+				   (double)hist_percentile(lat, trace_percentiles[i].p));
 		else
-			sample_unavailable(s, trace_percentiles[i].name, BETTER_LOWER,
-					   METRIC_EVIDENCE,
-					   "unavailable (no wakeup of the workload was traced)");
+			sample_na(s, trace_percentiles[i].name,
+				  "unavailable (no wakeup of the workload was traced)");
 	}
 	if (an->switches_out)
-		sample_set(s, "preempt_share", (double)an->preempted / (double)an->switches_out,
-			   BETTER_NEUTRAL, METRIC_EVIDENCE);
+		sample_put(s, "preempt_share", (double)an->preempted / (double)an->switches_out);
 	else
-		sample_unavailable(s, "preempt_share", BETTER_NEUTRAL, METRIC_EVIDENCE,
-				   "unavailable (no switch of the workload was traced)");
+		sample_na(s, "preempt_share", "unavailable (no switch of the workload was traced)");
 	if (an->wakeups_run)
-		sample_set(s, "wake_prev_cpu_share",
-			   (double)an->wake_prev_cpu / (double)an->wakeups_run, BETTER_NEUTRAL,
-			   METRIC_EVIDENCE);
+		sample_put(s, "wake_prev_cpu_share",
+			   (double)an->wake_prev_cpu / (double)an->wakeups_run);
 	else
-		sample_unavailable(s, "wake_prev_cpu_share", BETTER_NEUTRAL, METRIC_EVIDENCE,
-				   "unavailable (no wakeup of the workload was traced)");
-	sample_set(s, "wakeups_per_op", (double)an->wakings / (double)s->ops, BETTER_LOWER,
-		   METRIC_EVIDENCE);
-	sample_set(s, "trace_migrations_per_kop", (double)an->migrations * 1000.0 / (double)s->ops,
-		   BETTER_LOWER, METRIC_EVIDENCE);
+		sample_na(s, "wake_prev_cpu_share",
+			  "unavailable (no wakeup of the workload was traced)");
+	sample_put(s, "wakeups_per_op", (double)an->wakings / (double)s->ops);
+	sample_put(s, "trace_migrations_per_kop", (double)an->migrations * 1000.0 / (double)s->ops);
 	free(lat);
 }
 

@@ -15,6 +15,19 @@ like "$OUT" "-j, --instances N.*default 4" "the instances option with its defaul
 like "$OUT" "--placement.*any\|same-cpu\|cross-cpu\|spread" "placement choices"
 like "$OUT" "--profile NAME" "the profile option"
 like "$OUT" "--format FORMAT" "the common options"
+like "$OUT" "^    metrics \(\* primary" "each workload lists its metrics"
+like "$OUT" "^      \* ops_per_s +ops/s \(real time\) +ops/s +higher " "pipe's primary metric, marked, with label, unit and direction"
+run_cmd wb list --metrics
+is "$RC" 0 "list --metrics exits 0"
+like "$OUT" "^name +label +unit +better +kind +source" "list --metrics has a header"
+like "$OUT" "^ctxsw_per_op +ctxsw/op +- +lower +evidence,per-op +/proc " "a common metric with its kind and source"
+like "$OUT" "^wakeup_lat_p99_ns +wakeup latency p99 ns +ns +lower " "a latency percentile, lower is better"
+run_cmd wb list --workloads
+unlike "$OUT" "runner options" "list --workloads leaves out the options"
+like "$OUT" "^  pingpong: " "list --workloads lists the workloads"
+run_cmd wb list --metrics --workloads
+is "$RC" 2 "--metrics and --workloads together are a usage error"
+like "$ERR" "'--metrics' and '--workloads'" "the message names both options"
 
 command -v jq >/dev/null 2>&1 || { skip "jq is not installed"; done_testing; exit; }
 run_cmd wb list --format json
@@ -25,6 +38,10 @@ is "$(jq -r '.workloads[] | select(.name == "pipe") | .default_profile' "$TMP/li
 is "$(jq '.workloads[] | select(.name == "pipe") | .profiles[] | select(.name == "stress-ng-0.21") | .params.data_size_bytes' "$TMP/list.json")" 4096 \
 	"profile parameters in JSON"
 is "$(jq -r '.option_groups[0].options[] | select(.name == "instances") | .default' "$TMP/list.json")" 4 "runner option default in JSON"
+is "$(jq -r '.workloads[] | select(.name == "pingpong") | "\(.primary) \(.unit) \(.better) \(.metrics[0].name)"' "$TMP/list.json")" \
+	"ops_per_s round trips/s higher ops_per_s" "a workload's primary metric in JSON"
+is "$(jq -r '.metrics[] | select(.name == "run_delay_ns_per_op") | "\(.unit) \(.better) \(.evidence) \(.per_op) \(.source)"' "$TMP/list.json")" \
+	"ns lower true true /proc" "the registry in JSON"
 run_cmd wb list --format metrics-brief
 is "$RC" 2 "list --format metrics-brief is a usage error"
 run_cmd wb list extra

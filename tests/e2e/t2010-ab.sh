@@ -57,7 +57,7 @@ like "$(printf '%s' "$OUT" | jq -r '.effects[0].verdict')" "^(insufficient|incon
 is "$(printf '%s' "$OUT" | jq -r '.units | length')" 2 "json: two pairs"
 is "$(printf '%s' "$OUT" | jq -r '.features_restored')" true "json: restored"
 is "$(printf '%s' "$OUT" | jq -r 'keys_unsorted | join(" ")')" \
-	"version command cmdline workload unit profile status stopped_by uuid features_restored order seed margin toggles arms units effects sequential evidence evidence_adjustment environment_differences" \
+	"version command cmdline workload unit primary better profile status stopped_by uuid features_restored order seed margin toggles arms units effects sequential evidence evidence_adjustment environment_differences" \
 	"json: the documented keys, in order"
 # one effect vocabulary for ab and compare (tests/fixtures/json/effect-keys.txt)
 is "$(printf '%s' "$OUT" | jq -r '.effects[0] | keys_unsorted | .[0:9] | join(" ")')" \

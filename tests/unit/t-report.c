@@ -79,10 +79,9 @@ static void make_sample(struct sample *s, double ops_per_s)
 	s->sys_s = 8.5;
 	s->ops_per_s = ops_per_s;
 	s->ops_per_cpu_s = (double)s->ops / 10.0;
-	sample_set(s, "ctxsw_per_op", 0.5, BETTER_NEUTRAL, METRIC_EVIDENCE);
-	sample_set(s, "nvcsw", 1000, BETTER_NEUTRAL, 0);
-	sample_unavailable(s, "perf_ctxsw_per_op", BETTER_NEUTRAL, METRIC_EVIDENCE,
-			   "perf_event_paranoid=2");
+	sample_put(s, "ctxsw_per_op", 0.5);
+	sample_put(s, "nvcsw", 1000);
+	sample_na(s, "perf_ctxsw_per_op", "perf_event_paranoid=2");
 }
 
 static void test_metrics_brief_golden_015(void **state)
@@ -101,7 +100,7 @@ static void test_metrics_brief_golden_015(void **state)
 	s.sys_s = 73.24;
 	s.ops_per_s = 2886616.84;
 	s.ops_per_cpu_s = 722246.62;
-	sample_set(&s, "mb_per_s_geomean", 52.15, BETTER_HIGHER, 0);
+	sample_put(&s, "mb_per_s_geomean", 52.15);
 	render_begin(&f, &buf, &len);
 	report_metrics_brief(f, 4242, "pipe", &s, true);
 	render_end(f, buf);
@@ -128,7 +127,7 @@ static void test_metrics_brief_golden_021(void **state)
 	s.ops_per_s = 2469135780.2;
 	s.ops_per_cpu_s = 99714368.13;
 	/* no MB/s line for 0.21 even when the metric exists */
-	sample_set(&s, "mb_per_s_geomean", 52.15, BETTER_HIGHER, 0);
+	sample_put(&s, "mb_per_s_geomean", 52.15);
 	render_begin(&f, &buf, &len);
 	report_metrics_brief(f, 4242, "pipe", &s, false);
 	render_end(f, buf);
@@ -200,7 +199,7 @@ static void test_summary(void **state)
 
 	(void)state;
 	s = make_run(&n);
-	assert_int_equal(report_summarize(s, n, &rs), 0);
+	assert_int_equal(report_summarize(s, n, NULL, &rs), 0);
 	assert_int_equal(rs.nsamples, 6);
 	assert_int_equal(rs.nwarmup, 1);
 	assert_int_equal(rs.nfailed, 1);
@@ -236,7 +235,7 @@ static void test_summary(void **state)
 	report_summary_release(&rs);
 
 	/* three usable samples: the CI of the median cannot be given */
-	assert_int_equal(report_summarize(s, 4, &rs), 0);
+	assert_int_equal(report_summarize(s, 4, NULL, &rs), 0);
 	assert_int_equal(rs.nsamples, 2);
 	render_begin(&f, &buf, &len);
 	report_summary_text(f, NULL, &rs);
@@ -272,7 +271,7 @@ static void test_json(void **state)
 	json_object_put(o);
 
 	s[1].real_s = 5.0;
-	assert_int_equal(report_summarize(s, n, &rs), 0);
+	assert_int_equal(report_summarize(s, n, NULL, &rs), 0);
 	o = report_summary_json(&rs);
 	back = json_tokener_parse(json_object_to_json_string(o));
 	assert_non_null(back);
@@ -305,7 +304,7 @@ static void test_golden_summary(void **state)
 		s[i].duration_ns = 5000000000ULL;
 		s[i].wall_ns = 5000123456ULL;
 	}
-	assert_int_equal(report_summarize(s, n, &rs), 0);
+	assert_int_equal(report_summarize(s, n, NULL, &rs), 0);
 	render_begin(&f, &buf, &len);
 	for (size_t i = 0, k = 0; i < n; i++)
 		report_sample_text(f, NULL, &s[i], s[i].warmup ? 0 : (unsigned)++k, 7, "ops/s");

@@ -72,10 +72,9 @@ static void make_sample(struct sample *s, uint32_t index, double ops_per_s)
 	s->sys_s = 0.3;
 	s->ops_per_s = ops_per_s;
 	s->ops_per_cpu_s = (double)s->ops / 0.35;
-	sample_set(s, "ctxsw_per_op", 2.0 + index / 100.0, BETTER_LOWER, METRIC_EVIDENCE);
-	sample_unavailable(s, "migrations_per_kop", BETTER_LOWER, METRIC_EVIDENCE,
-			   "no /proc/%d/sched", 42);
-	sample_set(s, "run_delay_ns_per_op", 123.5, BETTER_LOWER, 0);
+	sample_put(s, "ctxsw_per_op", 2.0 + index / 100.0);
+	sample_na(s, "migrations_per_kop", "no /proc/%d/sched", 42);
+	sample_put(s, "run_delay_ns_per_op", 123.5);
 }
 
 static int64_t new_experiment(struct store *st, const char *uuid, const char *label,
@@ -940,14 +939,11 @@ static int synth_main(int argc, char **argv)
 			s->usr_s = 0.04;
 			s->sys_s = 0.3;
 			s->ops_per_cpu_s = (double)s->ops / 0.34;
-			sample_set(s, "ctxsw_per_op", 2.0 * (1.0 - noise) * (off ? 0.5 : 1.0),
-				   BETTER_LOWER, METRIC_EVIDENCE);
-			sample_set(s, "migrations_per_kop", 0.5, BETTER_LOWER, METRIC_EVIDENCE);
-			sample_set(s, "run_delay_ns_per_op", 150.0 * (1.0 + noise), BETTER_LOWER,
-				   METRIC_EVIDENCE);
-			sample_unavailable(s, "perf_ctxsw_per_op", BETTER_LOWER, METRIC_EVIDENCE,
-					   "perf_event_paranoid=2");
-			sample_set(s, "ns_per_op", 1e9 / s->ops_per_s, BETTER_LOWER, 0);
+			sample_put(s, "ctxsw_per_op", 2.0 * (1.0 - noise) * (off ? 0.5 : 1.0));
+			sample_put(s, "migrations_per_kop", 0.5);
+			sample_put(s, "run_delay_ns_per_op", 150.0 * (1.0 + noise));
+			sample_na(s, "perf_ctxsw_per_op", "perf_event_paranoid=2");
+			sample_put(s, "ns_per_op", 1e9 / s->ops_per_s);
 			if (store_add_sample(st, exp_id, off ? cfg_off : cfg, s))
 				return 1;
 		}
