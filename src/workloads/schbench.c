@@ -395,7 +395,11 @@ static inline void sb_cpu_relax(void)
 #endif
 }
 
-/* Spin until the lock of the CPU we run on is ours, and we still run there. */
+/*
+ * Spin until the lock of the CPU we run on is ours, and we still run there.
+ * NULL at the stop: with many workers per CPU the queue behind a lock is
+ * long, and the stop must not wait for all of their work.
+ */
 static struct sb_lock *sb_lock_cpu(struct sb_instance *in)
 {
 	for (;;) {
@@ -405,6 +409,8 @@ static struct sb_lock *sb_lock_cpu(struct sb_instance *in)
 
 		while (!__atomic_compare_exchange_n(&l->held, &expect, 1, false,
 						    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+			if (!sb_running(in))
+				return NULL;
 			expect = 0;
 			sb_cpu_relax();
 		}
@@ -432,20 +438,24 @@ static void sb_matmul(uint64_t *data, size_t n)
 		}
 }
 
-static void sb_work(struct sb_worker *w)
+/* One request's work; false when the stop cut it short. */
+static bool sb_work(struct sb_worker *w)
 {
 	struct sb_instance *in = w->group->in;
-	struct sb_lock *l = in->p->no_locking ? NULL : sb_lock_cpu(in);
+	struct sb_lock *l = NULL;
 	uint64_t i;
 
+	if (!in->p->no_locking && !(l = sb_lock_cpu(in)))
+		return false;
 	if (in->shared_n)
-		for (i = 0; i < in->ops_shared; i++)
+		for (i = 0; i < in->ops_shared && sb_running(in); i++)
 			sb_matmul(in->shared_data, in->shared_n);
 	if (in->private_n)
-		for (i = 0; i < in->ops_private; i++)
+		for (i = 0; i < in->ops_private && sb_running(in); i++)
 			sb_matmul(w->data, in->private_n);
 	if (l)
 		__atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
+	return sb_running(in);
 }
 
 /* The request's sleep; false when the stop cut it short. */
@@ -482,10 +492,9 @@ static void sb_worker_loop(struct sb_worker *w, uint64_t *ops)
 		start = now_ns();
 		if (in->p->sleep_ns && !sb_sleep(in, in->p->sleep_ns))
 			break;
-		sb_work(w);
-		end = now_ns();
-		if (!sb_running(in))
+		if (!sb_work(w))
 			break;
+		end = now_ns();
 		hist_record(&w->stats->request, end - start);
 		(*ops)++;
 	}
