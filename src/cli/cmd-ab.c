@@ -140,6 +140,7 @@ struct ab_state {
 	const struct workload *wl;
 	const struct metric_def *primary; /* the workload's: the verdict's metric and direction */
 	char punit[64];                   /* its unit as tables show it */
+	char ptitle[64];                  /* its name in text: "ops/s", "run time s" */
 	const struct run_params *rp;
 	const struct ab_params *ap;
 	const struct run_spec *spec;
@@ -652,12 +653,12 @@ static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t 
 		snprintf(title, sizeof(title), "%s: %s", arm_label(st, m), st->arms[m].name);
 		report_summary_text(stdout, title, &rs[m]);
 	}
-	printf("\neffects on %s (paired, %s vs %s%s%s):\n", st->punit,
+	printf("\neffects on %s (paired, %s vs %s%s%s):\n", st->ptitle,
 	       st->nfeat == 1 ? "B" : "with the token", st->nfeat == 1 ? "A" : "without",
 	       interrupted ? ", interrupted run" : "",
 	       st->primary->better < 0 ? "; lower is better" : "");
 	for (k = 0; k < neff; k++)
-		print_effect_line(eff[k].what, &eff[k], st->punit);
+		print_effect_line(eff[k].what, &eff[k], st->ptitle);
 	for (k = 0; k < st->nfeat; k++)
 		printf("verdict %s: %s\n", eff[k].what, verdict_text(st, &eff[k], buf, sizeof(buf)));
 	if (neff > st->nfeat) {
@@ -1033,6 +1034,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	st.wl = wl;
 	st.primary = metric_primary(wl->name);
 	metric_unit(st.primary, wl->name, st.punit, sizeof(st.punit));
+	metric_title(st.primary, wl->name, st.ptitle, sizeof(st.ptitle));
 	st.rp = &rp;
 	st.ap = &ap;
 	st.spec = &spec;

@@ -1361,17 +1361,12 @@ static int run_compare(struct store *st, const struct compare_params *p,
 	c.primary = metric_primary(c.workload);
 	/* a neutral primary is judged as higher-is-better (stats_verdict) */
 	c.better = c.primary->better;
-	if (!strcmp(c.primary->unit, "ops/s")) {
-		/* "pipe bogo ops/s", "pingpong round trips/s" */
+	metric_title(c.primary, c.workload, c.what, sizeof(c.what));
+	if (!strcmp(c.primary->unit, "ops/s"))
+		/* "pipe bogo ops/s", "pingpong round trips/s", as the report's table */
 		c.unit = xasprintf("%s %s/s", c.workload, wl && wl->op_name ? wl->op_name : "ops");
-		char unit[64];
-
-		snprintf(c.what, sizeof(c.what), "%s",
-			 metric_unit(c.primary, c.workload, unit, sizeof(unit)));
-	} else {
-		c.unit = xasprintf("%s %s", c.workload, c.primary->label);
-		snprintf(c.what, sizeof(c.what), "%s", c.primary->label);
-	}
+	else
+		c.unit = xasprintf("%s %s", c.workload, c.what);
 	if (c.by == BY_FEATURE && check_feature_name(&c)) {
 		ret = EXIT_USAGE;
 		goto out;

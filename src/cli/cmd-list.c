@@ -218,7 +218,7 @@ static void list_text(struct opt_group *common, size_t ncommon, bool with_option
 		experiment_runner_defaults(wl, &rp);
 		printf("    one op: %s; primary metric: %s (%s is better); %u task%s per instance; "
 		       "-j defaults to %llu\n",
-		       wl->op_name, metric_unit(pm, wl->name, unit, sizeof(unit)),
+		       wl->op_name, metric_title(pm, wl->name, unit, sizeof(unit)),
 		       metric_better_name(pm->better), wl->tasks(wl->defaults),
 		       wl->tasks(wl->defaults) == 1 ? "" : "s", (unsigned long long)rp.instances);
 		if (wl->profiles && wl->profiles[0].name) {

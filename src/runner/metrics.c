@@ -154,6 +154,14 @@ const char *metric_unit(const struct metric_def *d, const char *workload, char *
 	return buf;
 }
 
+const char *metric_title(const struct metric_def *d, const char *workload, char *buf, size_t len)
+{
+	if (!strcmp(d->unit, "ops/s"))
+		return metric_unit(d, workload, buf, len);
+	snprintf(buf, len, "%s", d->label);
+	return buf;
+}
+
 const struct metric_def *metric_primary(const char *workload)
 {
 	const struct workload *wl = workload ? workload_find(workload) : NULL;

@@ -68,6 +68,13 @@ const char *metric_label(const char *name);
 const char *metric_unit(const struct metric_def *d, const char *workload, char *buf, size_t len);
 
 /*
+ * How a line of text names a metric for a workload: a rate of ops by its
+ * unit ("ops/s", "round trips/s"), any other metric by its label ("run time
+ * s", "ns per hop"). Written into buf, which is returned.
+ */
+const char *metric_title(const struct metric_def *d, const char *workload, char *buf, size_t len);
+
+/*
  * The primary metric of a workload, by the workload's name as stored with
  * an experiment. A workload this binary does not know (a store imported
  * from a newer wakebench) and every workload without a primary of its own

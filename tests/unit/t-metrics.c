@@ -6,7 +6,8 @@
  * sample_get() and sample_value() on the fixed fields, and the direction
  * logic of ab's engine, compare's boot verdict and the summary driven by a
  * lower-is-better metric's definition: B 10% lower is an improvement, and
- * samples-to-decide and equivalence mirror the higher-is-better case.
+ * samples-to-decide and equivalence mirror the higher-is-better case; a
+ * store of every older schema version reads unchanged, its primary ops/s.
  */
 #include <dirent.h>
 #include <math.h>
@@ -29,6 +30,7 @@
 #include "runner/metrics.h"
 #include "runner/sample.h"
 #include "stats/stats.h"
+#include "store/store.h"
 #include "workloads/workload.h"
 
 /* The registry's lower-is-better per-op time and its higher-is-better rate. */
@@ -129,6 +131,9 @@ static void test_units(void **state)
 			    "round trips/s");
 	assert_string_equal(metric_unit(higher_def(), "unknown", buf, sizeof(buf)), "ops/s");
 	assert_string_equal(metric_unit(lower_def(), "pingpong", buf, sizeof(buf)), "ns");
+	assert_string_equal(metric_title(higher_def(), "pingpong", buf, sizeof(buf)),
+			    "round trips/s");
+	assert_string_equal(metric_title(lower_def(), "pipe", buf, sizeof(buf)), "ns/op");
 	assert_string_equal(metric_better_name(BETTER_LOWER), "lower");
 	assert_string_equal(metric_better_name(BETTER_HIGHER), "higher");
 	assert_string_equal(metric_better_name(BETTER_NEUTRAL), "neutral");
@@ -491,6 +496,58 @@ static void test_summary_follows_the_primary(void **state)
 	report_summary_release(&rs);
 }
 
+/* ---- stores of every older version: the primary of pipe is ops/s, read unchanged ---- */
+
+struct legacy_walk {
+	size_t ok, rows;
+};
+
+static int legacy_row(void *arg, const struct store_row *row)
+{
+	struct legacy_walk *w = arg;
+	const struct metric_def *p = metric_primary(row->exp->workload);
+	const struct metric *m;
+	double v;
+
+	w->rows++;
+	assert_string_equal(row->exp->workload, "pipe");
+	assert_string_equal(p->name, "ops_per_s");
+	if (row->s->status != SAMPLE_OK)
+		return 0;
+	assert_true(sample_value(row->s, p->name, &v));
+	assert_close(v, 200000.0, 0);
+	/* the stored direction of a named metric is the registry's */
+	m = sample_get(row->s, "ctxsw_per_op");
+	assert_non_null(m);
+	assert_int_equal(m->better, metric_def("ctxsw_per_op")->better);
+	w->ok++;
+	return 0;
+}
+
+static void test_legacy_stores_read_unchanged(void **state)
+{
+	char dir[] = "/tmp/t-metrics.XXXXXX";
+	int v;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (v = 1; v <= store_schema_version(); v++) {
+		char *path = xasprintf("%s/legacy-v%d.db", dir, v);
+		struct legacy_walk w = { 0 };
+		struct store *st;
+
+		assert_int_equal(store_create_legacy(path, v), 0);
+		assert_int_equal(store_open(path, STORE_READONLY, &st), 0);
+		assert_int_equal(store_foreach_sample(st, NULL, 0, legacy_row, &w), 0);
+		assert_int_equal(w.rows, 2);
+		assert_int_equal(w.ok, 1);
+		store_close(st);
+		unlink(path);
+		free(path);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_ab_engine_lower_is_better),
 		cmocka_unit_test(test_compare_direction_lower_is_better),
 		cmocka_unit_test(test_summary_follows_the_primary),
+		cmocka_unit_test(test_legacy_stores_read_unchanged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
