@@ -715,7 +715,7 @@ static void schbench_put_metrics(const void *params, const void *const *shared, 
 
 const struct workload workload_schbench = {
 	.name = "schbench",
-	.summary = "schbench: message threads wake workers that sleep, then multiply matrices; "
+	.summary = "Chris Mason's schbench: message threads wake workers that sleep, then multiply matrices; "
 		   "wakeup and request latency percentiles",
 	.op_name = "requests",
 	/*
