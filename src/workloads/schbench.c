@@ -507,9 +507,12 @@ static void *sb_thread(void *arg)
 	unsigned per_group = 1 + in->nworkers;
 	struct sb_group *g = &in->groups[t->task / per_group];
 	unsigned k = t->task % per_group;
+	bool failed;
 
 	prctl(PR_SET_NAME, k ? "schbench-worker" : "schbench-msg");
-	if (instance_thread_register(in->ic, t->task) || instance_ready(in->ic)) {
+	/* ready even after a failed register: the others must not wait for us */
+	failed = instance_thread_register(in->ic, t->task) != 0;
+	if (instance_ready(in->ic) || failed) {
 		sb_abort(in);
 		return (void *)(intptr_t)-1;
 	}
