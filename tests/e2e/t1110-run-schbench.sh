@@ -41,6 +41,8 @@ tiny() {
 tiny --placement any
 tiny --placement same-cpu --message-threads 2
 tiny --placement spread
+tiny --split 30 --no-locking
+tiny --split 0
 ncpu=$(getconf _NPROCESSORS_ONLN)
 if [ "$ncpu" -ge 2 ]; then
 	tiny --placement cross-cpu
