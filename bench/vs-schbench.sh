@@ -18,6 +18,9 @@
 #
 #   SCHBENCH=/path/to/schbench bench/vs-schbench.sh [-r ROUNDS] [-s SECONDS] [-m M] [-w W] [-T]
 #
+# WAKEBENCH_ARGS adds options to every wakebench run (e.g. "--debugfs /nonexistent"
+# leaves out the 10 Hz sched/debug sampler, to see its cost).
+#
 # Defaults: 10 rounds of 10 s, 1 message thread, workers 0 (schbench's
 # default: one per CPU). Build schbench outside the tree, e.g. from commit
 # 24e32b8 of github.com/masoncl/schbench (`make`: gcc, -lpthread -lm).
@@ -68,7 +71,8 @@ run_schbench() {
 # prints the same for wakebench, then the traced p50 p99 (us) or "- -"
 run_wakebench() {
 	"$wb" run schbench --message-threads "$mthreads" --workers "$workers" -t "${secs}s" -n 1 \
-		--warmup 0 --placement any --no-store --format json $trace >"$tmp/wb.json" \
+		--warmup 0 --placement any --no-store --format json $trace ${WAKEBENCH_ARGS:-} \
+		>"$tmp/wb.json" \
 		2>"$tmp/wb.err" || { echo "$0: wakebench failed: $(tail -3 "$tmp/wb.err")" >&2; exit 1; }
 	jq -r '.samples[0].metrics as $m | def us(n): if $m[n].available then $m[n].value / 1000 else "-" end;
 		"\(us("schbench_wakeup_p50_ns")) \(us("schbench_wakeup_p99_ns")) \(us("schbench_request_p50_ns")) \(us("schbench_request_p99_ns")) \($m.requests_per_s.value) \(us("wakeup_lat_p50_ns")) \(us("wakeup_lat_p99_ns"))"' \
