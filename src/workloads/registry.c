@@ -10,12 +10,14 @@ extern const struct workload workload_pipe;
 extern const struct workload workload_pingpong;
 extern const struct workload workload_messaging;
 extern const struct workload workload_ring;
+extern const struct workload workload_schbench;
 
 const struct workload *const workloads[] = {
 	&workload_pipe,
 	&workload_pingpong,
 	&workload_messaging,
 	&workload_ring,
+	&workload_schbench,
 	NULL,
 };
 
