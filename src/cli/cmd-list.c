@@ -216,11 +216,14 @@ static void list_text(struct opt_group *common, size_t ncommon, bool with_option
 
 		printf("\n  %s: %s\n", wl->name, wl->summary);
 		experiment_runner_defaults(wl, &rp);
-		printf("    one op: %s; primary metric: %s (%s is better); %u task%s per instance; "
-		       "-j defaults to %llu\n",
-		       wl->op_name, metric_title(pm, wl->name, unit, sizeof(unit)),
-		       metric_better_name(pm->better), wl->tasks(wl->defaults),
-		       wl->tasks(wl->defaults) == 1 ? "" : "s", (unsigned long long)rp.instances);
+		printf("    one op: %s; primary metric: %s (%s is better); ", wl->op_name,
+		       metric_title(pm, wl->name, unit, sizeof(unit)), metric_better_name(pm->better));
+		if (wl->tasks_help)
+			printf("tasks per instance: %s; ", wl->tasks_help);
+		else
+			printf("%u task%s per instance; ", wl->tasks(wl->defaults),
+			       wl->tasks(wl->defaults) == 1 ? "" : "s");
+		printf("-j defaults to %llu\n", (unsigned long long)rp.instances);
 		if (wl->profiles && wl->profiles[0].name) {
 			int width = 0;
 

@@ -417,6 +417,7 @@ out:
 	free(st.samples);
 	probes_release(&ps);
 	experiment_opts_release(&eo);
+	opts_release(groups, ngroups);
 	opts_result_release(&res);
 	free(parsed);
 	free(wlp);

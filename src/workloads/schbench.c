@@ -737,6 +737,7 @@ const struct workload workload_schbench = {
 	.default_instances = 1,
 	.fixed_work = false,
 	.tasks = schbench_tasks,
+	.tasks_help = "1 message thread and one worker per online CPU",
 	.layout = schbench_layout,
 	.roles = schbench_roles,
 	.shared_size = schbench_shared_size,

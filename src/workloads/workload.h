@@ -74,6 +74,12 @@ struct workload {
 	/* Tasks of one instance for these parameters (>= 1; hundreds are fine). */
 	unsigned (*tasks)(const void *params);
 	/*
+	 * How the default task count follows from the machine, for `list`, when
+	 * tasks(defaults) depends on it (schbench: workers per online CPU);
+	 * NULL: `list` prints tasks(defaults).
+	 */
+	const char *tasks_help;
+	/*
 	 * Where task t (0..tasks-1) sits for placement: its group (same-cpu
 	 * puts a whole group on one CPU; groups are numbered 0..) and its role,
 	 * an index into roles[]. Pure.
