@@ -191,11 +191,12 @@ ARM64_WRAP := $(ARM64_BUILD)/qemu
 ARM64_UNIT := $(UNIT_SRCS:tests/unit/%.c=$(ARM64_WRAP)/tests/%)
 # Not here: t1090 (builds natively with make), t2030 (signal timing and the
 # journal owner's identity under emulation), t2031 (qemu-user keeps some
-# real-time signals for itself and renumbers the others), t3001 (other users cannot read
-# root's sysroot cache), t4001/t4002/t4004 (perf events and tracepoints, which
-# qemu-user lacks), t6xxx, t7004 and t9002 (vm, the LAVA job and bisect run boot
+# real-time signals for itself and renumbers the others), t1091 (the CPUs of threads
+# and /proc/PID/task/TID/children, which qemu-user's /proc does not give), t1092 and
+# t3001 (they run wakebench as another user, who cannot read root's sysroot
+# cache), t4001/t4002/t4004 (perf events and tracepoints, which qemu-user lacks), t6xxx, t7004 and t9002 (vm, the LAVA job and bisect run boot
 # guests from the host: see check-arm64-vm in doc/cross.md).
-ARM64_E2E_SKIP := t1090 t2030 t2031 t3001 t4001 t4002 t4004 t7004 t9002
+ARM64_E2E_SKIP := t1090 t1091 t1092 t2030 t2031 t3001 t4001 t4002 t4004 t7004 t9002
 ARM64_E2E ?= $(filter-out tests/e2e/t6% $(foreach t,$(ARM64_E2E_SKIP),tests/e2e/$(t)-%),$(E2E))
 
 deps-arm64:
