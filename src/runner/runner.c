@@ -1395,6 +1395,36 @@ static bool dead_task(const struct run_state *st, unsigned i, char *buf, size_t 
 	return false;
 }
 
+/*
+ * End one process task (task_is_process: not reaped by its instance) of an
+ * instance that is gone, and reap it. It is our child when its instance
+ * died first (we are a child subreaper during the sample). Where the
+ * subreaper cannot be set (qemu-user refuses PR_SET_CHILD_SUBREAPER) it went
+ * to init instead: then we wait on a pidfd until it has exited, so that no
+ * task outlives wakebench either way.
+ */
+static void end_task(struct task_slot *ts)
+{
+	int status, rc;
+
+	kill(ts->pid, SIGKILL);
+	while ((rc = (int)waitpid(ts->pid, &status, 0)) < 0 && errno == EINTR)
+		;
+#ifdef SYS_pidfd_open
+	if (rc < 0 && errno == ECHILD) {
+		int fd = (int)syscall(SYS_pidfd_open, ts->pid, 0);
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+		if (fd >= 0) {
+			while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+				;
+			close(fd);
+		}
+	}
+#endif
+	ts->done = 1;
+}
+
 /* SIGKILL every task still alive and reap every instance. */
 static void kill_all(struct run_state *st)
 {
@@ -1424,22 +1454,14 @@ static void kill_all(struct run_state *st)
 		st->pids[i] = 0;
 	}
 	/*
-	 * Tasks whose instance died before reaping them were reparented to us
-	 * (we are a child subreaper during the sample): reap them too. ECHILD
-	 * means their instance got to it first.
+	 * Tasks whose instance died before reaping them: end_task().
 	 */
 	for (i = 0; i < st->n; i++) {
 		struct task_slot *ts = slot_tasks(st, i);
 
-		for (t = 1; t < st->tasks; t++) {
-			int status;
-
-			if (!task_is_process(&ts[t]))
-				continue;
-			while (waitpid(ts[t].pid, &status, 0) < 0 && errno == EINTR)
-				;
-			ts[t].done = 1;
-		}
+		for (t = 1; t < st->tasks; t++)
+			if (task_is_process(&ts[t]))
+				end_task(&ts[t]);
 	}
 }
 
@@ -1568,14 +1590,9 @@ static void collect(struct run_state *st)
 			;
 		st->pids[i] = 0;
 		/* A workload that left a task unreaped: it came to us; end it. */
-		for (t = 1; t < st->tasks; t++) {
-			if (!task_is_process(&ts[t]))
-				continue;
-			kill(ts[t].pid, SIGKILL);
-			while (waitpid(ts[t].pid, &status, 0) < 0 && errno == EINTR)
-				;
-			ts[t].done = 1;
-		}
+		for (t = 1; t < st->tasks; t++)
+			if (task_is_process(&ts[t]))
+				end_task(&ts[t]);
 
 		res[i].ops = slot_ops(st, i);
 		res[i].bytes = slot_hot(st, i)->bytes;

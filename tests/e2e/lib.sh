@@ -91,6 +91,21 @@ run_cmd() {
 	OUT=$(cat "$TMP/.out")
 	ERR=$(cat "$TMP/.err")
 }
+# Which of the given pids still exist: " pid(comm)" for each. A run's tasks
+# are reaped by wakebench (its child subreaper), so a zombie counts too;
+# except under qemu-user (WAKEBENCH_EMULATOR, set by make check-arm64),
+# which refuses PR_SET_CHILD_SUBREAPER: there wakebench waits until every
+# task has exited and init reaps them, so init's zombies do not count.
+alive() {
+	for k in $1; do
+		[ -d /proc/$k ] || continue
+		if [ -n "${WAKEBENCH_EMULATOR:-}" ]; then
+			st=$(sed 's/.*) //' /proc/$k/stat 2>/dev/null | cut -d' ' -f1,2)
+			case "$st" in "Z 1" | "") continue ;; esac
+		fi
+		printf ' %s(%s)' "$k" "$(cat /proc/$k/comm 2>/dev/null)"
+	done
+}
 # Children of a process (pids), via /proc (no pgrep needed).
 descendants() {
 	for p in /proc/[0-9]*; do

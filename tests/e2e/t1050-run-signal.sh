@@ -35,11 +35,7 @@ stop() {
 	wait $pid
 	is "$?" "$2" "$1: exit status $2"
 	# run reaps its workload before it exits: nothing to wait for
-	left=""
-	for k in $kids; do
-		[ -d /proc/$k ] && left="$left $k($(cat /proc/$k/comm 2>/dev/null))"
-	done
-	is "$left" "" "$1: no workload process left"
+	is "$(alive "$kids")" "" "$1: no workload process left"
 	out=$(cat "$TMP/out")
 	like "$out" "^sample 2/10000: [0-9.]+ ops/s" "$1: completed samples were printed"
 	like "$out" "^summary: [0-9]+ samples" "$1: the summary of the completed samples is printed"

@@ -156,11 +156,7 @@ ok "[ $threads -ge 36 ]" "SIGINT: 2 instances of 18 threads ($threads)"
 kill -INT $pid
 wait $pid
 is "$?" 130 "SIGINT: exit 130"
-left=""
-for k in $kids; do
-	[ -d /proc/$k ] && left="$left $k($(ls /proc/$k/task 2>/dev/null | wc -l) threads)"
-done
-is "$left" "" "SIGINT: no process or thread left"
+is "$(alive "$kids")" "" "SIGINT: no process or thread left"
 like "$(cat "$TMP/err")" "stopped by SIGINT" "SIGINT: says it was stopped"
 ok "[ $(sqlite3 "$TMP/int.db" "select count(*) from samples where status = 'ok'" 2>/dev/null || echo 0) -ge 1 ]" \
 	"SIGINT: the completed samples are stored"

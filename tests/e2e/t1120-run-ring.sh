@@ -168,11 +168,7 @@ if env --default-signal true 2>/dev/null; then
 		kill -TERM $pid
 		wait $pid
 		is "$?" 143 "$mode: SIGTERM: exit 143"
-		left=""
-		for k in $kids; do
-			[ -d /proc/$k ] && left="$left $k"
-		done
-		is "$left" "" "$mode: no task left"
+		is "$(alive "$kids")" "" "$mode: no task left"
 		like "$(cat "$TMP/out")" "^sample 1/2: interrupted by SIGTERM" "$mode: the sample is interrupted"
 	done
 else

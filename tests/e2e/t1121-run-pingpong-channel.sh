@@ -55,6 +55,10 @@ like "$ERR" "'--channel'.*'smoke'.*pipe\\|eventfd\\|futex\\|unix" "it names the 
 
 command -v strace >/dev/null || { skip "strace is not installed"; done_testing; exit; }
 strace -f -o /dev/null true 2>/dev/null || { skip "strace cannot trace here"; done_testing; exit; }
+# under qemu-user, strace sees the emulator's system calls (its own futexes
+# and signals), not the workload's
+[ -z "${WAKEBENCH_EMULATOR:-}" ] ||
+	{ skip "strace under $WAKEBENCH_EMULATOR traces the emulator, not the workload"; done_testing; exit; }
 
 # trace NAME ARGS...: run wakebench under strace, one file per task (no
 # interleaved lines), then count the calls that move a token

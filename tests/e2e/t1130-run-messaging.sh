@@ -94,7 +94,12 @@ is "$RC" 0 "the same 10 groups as processes fit in ulimit -n 200"
 # A task that dies fails its sample, naming it; the other samples stand.
 # Sender task 2 is stopped first, so that its sample cannot end before the
 # receiver, task 1 (the instance's first child), is killed.
-if env --default-signal true 2>/dev/null; then
+# Not under qemu-user: the emulator takes a SIGSEGV for itself (a guest core
+# dump, then its own exit), so which task's end the instance sees first is
+# the emulator's.
+if [ -n "${WAKEBENCH_EMULATOR:-}" ]; then
+	for n in 1 2 3 4; do skip "a task killed by SIGSEGV under $WAKEBENCH_EMULATOR"; done
+elif env --default-signal true 2>/dev/null; then
 	env --default-signal "$WAKEBENCH" run messaging --groups 1 --fds 1 --loops 200000 -n 3 --warmup 0 \
 		--no-store >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
@@ -119,9 +124,7 @@ if env --default-signal true 2>/dev/null; then
 	like "$out" "^sample [123]/3: failed: (.*: )?task 1 \\(receiver 0 of group 0\\) $how" \
 		"the sample fails naming the task, its role and the signal" || diag "rc=$rc" "$(cat "$TMP/err")"
 	is "$(printf '%s\n' "$out" | grep -Ec '^sample [123]/3: [0-9.]+ ')" 2 "the two other samples are good"
-	left=""
-	for k in $kids; do [ -d /proc/$k ] && left="$left $k"; done
-	is "$left" "" "the stopped sender was not left behind"
+	is "$(alive "$kids")" "" "the stopped sender was not left behind"
 else
 	skip "env --default-signal is not available"
 	skip "env --default-signal is not available"

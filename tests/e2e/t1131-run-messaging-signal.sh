@@ -49,11 +49,7 @@ stop() {
 	t1=$(date +%s%N)
 	is "$rc" "$2" "$1 ($3): exit status $2"
 	echo "# $1 ($3): wakebench exited $(( (t1 - t0) / 1000000 )) ms after the signal"
-	left=""
-	for k in $kids; do
-		[ -d /proc/$k ] && left="$left $k($(cat /proc/$k/comm 2>/dev/null))"
-	done
-	is "$left" "" "$1 ($3): no task left"
+	is "$(alive "$kids")" "" "$1 ($3): no task left"
 	# a hang detector, not a speed test: the contract is one second
 	ok "[ $(( (t1 - t0) / 1000000 )) -lt 10000 ]" "$1 ($3): stopped in well under ten seconds"
 	like "$(cat "$TMP/out")" "^sample 2/100: [0-9.]+ " "$1 ($3): the completed samples were printed"

@@ -29,9 +29,6 @@ wait_for() { # shell condition, up to 15 s
 	eval "$1"
 }
 toggled() { grep -q ' NO_DELAY_DEQUEUE ' "$D/sched/features" 2>/dev/null; }
-alive() { # pids that still exist
-	for k in $1; do [ -d /proc/$k ] && printf ' %s(%s)' "$k" "$(cat /proc/$k/comm 2>/dev/null)"; done
-}
 
 # the orphaned workload processes of a SIGKILLed ab (forked: same command line, with this test's $D)
 kill_orphans() {

@@ -55,9 +55,6 @@ hold_toggled() {
 	done
 	return 1
 }
-alive() { # pids that still exist
-	for k in $1; do [ -d /proc/$k ] && printf ' %s(%s)' "$k" "$(cat /proc/$k/comm 2>/dev/null)"; done
-}
 last_exp() { sqlite3 "$db" "select $1 from experiments order by id desc limit 1"; }
 
 # signal_ab SIG full|brief

@@ -124,9 +124,7 @@ t1=$(date +%s)
 is "$rc" 1 "Ctrl-C exits 1"
 ok "[ $((t1 - t0)) -lt 10 ]" "Ctrl-C is prompt"
 like "$(cat "$TMP/int.err")" "interrupted by Interrupt: 0 of 1 rounds completed" "Ctrl-C is reported"
-left=""
-for k in $kids; do [ -d "/proc/$k" ] && left="$left $k"; done
-is "$left" "" "no qemu left after Ctrl-C"
+is "$(alive "$kids")" "" "no qemu left after Ctrl-C"
 is "$(ls "$TMPDIR")" "" "temporary files removed after Ctrl-C"
 
 done_testing

@@ -166,9 +166,7 @@ if [ "$(uname -m)" = x86_64 ] && command -v qemu-system-x86_64 >/dev/null 2>&1; 
 	kill -TERM $pid
 	wait $pid
 	is "$?" 143 "SIGTERM: 128 + 15"
-	left=""
-	for k in $kids; do [ -d "/proc/$k" ] && left="$left $k"; done
-	is "$left" "" "no child left"
+	is "$(alive "$kids")" "" "no child left"
 	is "$(ls "$TMPDIR")" "" "temporary files removed"
 	unset TMPDIR
 else
