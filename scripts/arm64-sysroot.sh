@@ -1,8 +1,9 @@
 #!/bin/sh
 # arm64-sysroot.sh: the arm64 files that Debian's multiarch cannot install
 # beside the amd64 ones, unpacked into a sysroot outside the source tree.
-# libgsl-dev is not Multi-Arch: same (libgsl-dev:arm64 would remove the
-# amd64 one that the native build needs) and busybox-static:arm64 would
+# libgsl-dev and libcmocka-dev are not Multi-Arch: same (their arm64
+# packages would remove the amd64 ones that the native build and tests
+# need) and busybox-static:arm64 would
 # replace the host's busybox, so both come from `apt-get download` and
 # `dpkg -x` instead, as scripts/fetch-kernel.sh does for kernels. Everything
 # else (libc, sqlite3, json-c, ... :arm64) comes from multiarch
@@ -18,7 +19,7 @@
 set -eu
 
 sysroot=${WAKEBENCH_SYSROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/wakebench/sysroot-arm64}
-pkgs="libgsl-dev:arm64 libgsl27:arm64 libgslcblas0:arm64 busybox-static:arm64"
+pkgs="libgsl-dev:arm64 libgsl27:arm64 libgslcblas0:arm64 busybox-static:arm64 libcmocka-dev:arm64 libcmocka0:arm64"
 
 if [ "${1:-}" = --path ]; then
 	echo "$sysroot"

@@ -38,7 +38,7 @@ fi
 if [ "$what" = arm64 ]; then
 	pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static qemu-system-arm"
 	pkgs="$pkgs perl cpio busybox-static libc6:arm64 libsqlite3-dev:arm64 libjson-c-dev:arm64"
-	pkgs="$pkgs uuid-dev:arm64 libbpf-dev:arm64 zlib1g-dev:arm64 libssl-dev:arm64 libcmocka-dev:arm64"
+	pkgs="$pkgs uuid-dev:arm64 libbpf-dev:arm64 zlib1g-dev:arm64 libssl-dev:arm64"
 	case " $(dpkg --print-foreign-architectures 2>/dev/null | tr '\n' ' ') " in
 	*" arm64 "*) ;;
 	*)
@@ -64,13 +64,17 @@ if [ "$what" = lava ]; then
 	esac
 fi
 
+# A name without ":ARCH" is wanted for this machine's architecture (or "all"):
+# a foreign one of the same name (libcmocka-dev:arm64, say) does not count.
 missing=""
 for p in $pkgs; do
-	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	case "$status" in
-	*"install ok installed"*) ;;
-	*) missing="$missing $p" ;;
+	case "$p" in
+	*:*) want=any ;;
+	*) want=$arch ;;
 	esac
+	found=$(dpkg-query -W -f='${Status} ${Architecture}\n' "$p" 2>/dev/null |
+		awk -v w="$want" '/install ok installed/ && (w == "any" || $NF == w || $NF == "all") { print "y" }')
+	[ -n "$found" ] || missing="$missing $p"
 done
 arm64_sysroot() {
 	[ "$what" = arm64 ] || return 0

@@ -24,7 +24,9 @@
  * to 0, 1 and 125, a usage error to 129, every other failure (die() deep
  * down, a crash) to 128, a stop signal N to 128 + N, as git itself does.
  */
+#include "cli/bisect.h"
 #include "cli/cli.h"
+#include "report/render.h"
 #include "runner/vm.h"
 #include "stats/bisect.h"
 #include "stats/stats.h"
@@ -1618,79 +1620,54 @@ static json_object *json_num_or_null(double x)
 	return isfinite(x) ? json_object_new_double(x) : NULL;
 }
 
-/* One step of a report: JSON into jsteps, or a text line. */
-static void report_step(const struct report_row *r, size_t nexp, json_object *jsteps)
+static void add_str(json_object *o, const char *k, const char *v)
 {
-	const char *verdict;
-
-	verdict = row_get(r, "verdict");
-	if (jsteps) {
-		json_object *s = json_object_new_object();
-
-		json_object_object_add(s, "role",
-				       json_object_new_string(row_get(r, "role") ?: ""));
-		json_object_object_add(s, "candidate",
-				       json_object_new_string(row_get(r, "candidate") ?: ""));
-		if (row_get(r, "step"))
-			json_object_object_add(s, "step",
-					       json_object_new_int64((int64_t)row_num(r, "step")));
-		if (row_get(r, "index"))
-			json_object_object_add(
-			    s, "index", json_object_new_int64((int64_t)row_num(r, "index") + 1));
-		json_object_object_add(s, "experiments", json_object_new_int64((int64_t)nexp));
-		if (verdict) {
-			json_object_object_add(s, "verdict", json_object_new_string(verdict));
-			json_object_object_add(s, "boots",
-					       json_object_new_int64((int64_t)row_num(r, "boots")));
-			json_object_object_add(s, "position",
-					       json_num_or_null(row_num(r, "position")));
-			json_object_object_add(s, "position_lo",
-					       json_num_or_null(row_num(r, "position_lo")));
-			json_object_object_add(s, "position_hi",
-					       json_num_or_null(row_num(r, "position_hi")));
-			json_object_object_add(s, "level",
-					       json_num_or_null(row_num(r, "level")));
-			json_object_object_add(s, "vs_good",
-					       json_num_or_null(row_num(r, "vs_good")));
-			json_object_object_add(s, "vs_bad",
-					       json_num_or_null(row_num(r, "vs_bad")));
-		}
-		json_object_array_add(jsteps, s);
-	} else {
-		char *cand = text_printable(row_get(r, "candidate") ?: "?", 0);
-
-		printf("  %-15s %s: ", row_get(r, "role") ?: "?", cand);
-		if (!verdict)
-			printf("%zu boot%s measured\n", nexp, nexp == 1 ? "" : "s");
-		else if (isfinite(row_num(r, "position")))
-			printf("%s, position %.2f [%.2f, %.2f] at %.2f%%, %+.1f%% vs good, "
-			       "%+.1f%% vs bad, %.0f boot%s\n",
-			       verdict, row_num(r, "position"), row_num(r, "position_lo"),
-			       row_num(r, "position_hi"), 100 * row_num(r, "level"),
-			       100 * row_num(r, "vs_good"), 100 * row_num(r, "vs_bad"),
-			       row_num(r, "boots"), row_num(r, "boots") == 1 ? "" : "s");
-		else
-			printf("%s (%s), %.0f boots\n", verdict, row_get(r, "why") ?: "no boot",
-			       row_num(r, "boots"));
-		free(cand);
-	}
+	json_object_object_add(o, k, json_object_new_string(v ? v : ""));
 }
 
-static int report_main(struct bisect_params *p, struct ctx *ctx)
+/* One step of a bisection: the experiments of one (role, step, candidate). */
+static json_object *step_object(const struct report_row *r, size_t nexp)
 {
-	struct store *st;
+	json_object *s = json_object_new_object();
+	const char *verdict = row_get(r, "verdict");
+
+	add_str(s, "role", row_get(r, "role"));
+	add_str(s, "candidate", row_get(r, "candidate"));
+	if (row_get(r, "step"))
+		json_object_object_add(s, "step", json_object_new_int64((int64_t)row_num(r, "step")));
+	if (row_get(r, "index"))
+		json_object_object_add(s, "index",
+				       json_object_new_int64((int64_t)row_num(r, "index") + 1));
+	json_object_object_add(s, "experiments", json_object_new_int64((int64_t)nexp));
+	if (verdict) {
+		static const char *const nums[] = { "position", "position_lo", "position_hi",
+						    "level", "vs_good", "vs_bad" };
+		size_t k;
+
+		add_str(s, "verdict", verdict);
+		json_object_object_add(s, "boots",
+				       json_object_new_int64((int64_t)row_num(r, "boots")));
+		for (k = 0; k < ARRAY_SIZE(nums); k++)
+			json_object_object_add(s, nums[k], json_num_or_null(row_num(r, nums[k])));
+		if (row_get(r, "why"))
+			add_str(s, "why", row_get(r, "why"));
+	}
+	return s;
+}
+
+int bisect_document(struct store *st, const char *id_prefix, const char *opt, const char *db,
+		    json_object **out)
+{
 	struct store_experiment *v;
 	struct report_row *rows = NULL;
-	size_t n, i, nrows = 0, nsel = 0;
+	size_t n, i, nrows = 0;
 	const char *id = NULL, *result = NULL, *kind = NULL;
-	json_object *jo = NULL, *jsteps = NULL;
+	json_object *jo = NULL, *jsteps;
 	int ret = EXIT_RUNTIME;
 
-	cli_require_format("bisect", ctx, (1u << FMT_TEXT) | (1u << FMT_JSON));
-	if (store_open(cli_db_path(ctx), STORE_READONLY, &st))
-		return EXIT_RUNTIME;
+	*out = NULL;
 	if (store_list_experiments(st, NULL, &v, &n))
-		goto out_close;
+		return EXIT_RUNTIME;
 	for (i = 0; i < n; i++) {
 		struct report_row r = {.exp_id = v[i].id};
 
@@ -1703,41 +1680,39 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 		rows = xrealloc(rows, (nrows + 1) * sizeof(*rows));
 		rows[nrows++] = r;
 	}
-	/* The bisection: --id's (a prefix), else the latest. */
+	/* The bisection: the id's (a prefix), else the latest. */
 	for (i = nrows; i-- > 0;) {
 		const char *rid = row_get(&rows[i], "id");
 
-		if (!p->id || !strncmp(rid, p->id, strlen(p->id))) {
-			if (id && strcmp(id, rid) && p->id) {
-				error("bisect: report: option '--id': '%s' is ambiguous ('%s', "
-				      "'%s')",
-				      p->id, id, rid);
+		if (!id_prefix || !strncmp(rid, id_prefix, strlen(id_prefix))) {
+			if (id && strcmp(id, rid) && id_prefix) {
+				error("%s: '%s' is ambiguous ('%s', '%s')", opt, id_prefix, id,
+				      rid);
 				ret = EXIT_USAGE;
 				goto out;
 			}
 			if (!id)
 				id = rid;
-			if (!p->id)
+			if (!id_prefix)
 				break;
 		}
 	}
 	if (!id) {
-		if (p->id) {
-			error("bisect: report: option '--id': no bisection '%s' in '%s'", p->id,
-			      cli_db_path(ctx));
+		if (id_prefix) {
+			error("%s: no bisection '%s' in '%s'", opt, id_prefix, db);
 			ret = EXIT_USAGE;
 		} else {
-			error("bisect: report: no bisection in '%s' (bisect step and bisect run "
-			      "store theirs)",
-			      cli_db_path(ctx));
+			error("%.*s: no bisection in '%s' (bisect step and bisect run store "
+			      "theirs)",
+			      (int)(strstr(opt, ": option") ? strstr(opt, ": option") - opt
+							     : (ptrdiff_t)strlen(opt)),
+			      opt, db);
 		}
 		goto out;
 	}
-	if (ctx->format == FMT_JSON) {
-		jo = json_object_new_object();
-		jsteps = json_object_new_array();
-		json_object_object_add(jo, "id", json_object_new_string(id));
-	}
+	jo = json_object_new_object();
+	jsteps = json_object_new_array();
+	add_str(jo, "id", id);
 	for (i = 0; i < nrows; i++)
 		if (!strcmp(row_get(&rows[i], "id"), id) && row_get(&rows[i], "result"))
 			result = row_get(&rows[i], "result");
@@ -1761,44 +1736,76 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 			rows[j].done = true;
 			nexp++;
 		}
-		if (!nsel)
+		if (!json_object_array_length(jsteps)) {
 			kind = row_get(r, "kind");
-		if (!nsel && !jo)
-			printf("bisection %s (%s), metric %s\n", id, row_get(r, "kind") ?: "?",
-			       row_get(r, "metric") ?: "?");
-		if (!nsel && jo) {
-			json_object_object_add(jo, "kind",
-					       json_object_new_string(row_get(r, "kind") ?: ""));
-			json_object_object_add(jo, "metric",
-					       json_object_new_string(row_get(r, "metric") ?: ""));
+			add_str(jo, "kind", kind);
+			add_str(jo, "metric", row_get(r, "metric"));
 		}
-		nsel++;
-		report_step(r, nexp, jsteps);
+		json_object_array_add(jsteps, step_object(r, nexp));
 	}
-	if (jo) {
-		json_object_object_add(jo, "steps", jsteps);
-		json_object_object_add(jo, "result", result ? json_object_new_string(result) : NULL);
-		printf("%s\n", json_object_to_json_string_ext(jo, JSON_C_TO_STRING_PRETTY |
-								      JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(jo);
-	} else {
-		const char *none = kind && !strcmp(kind, "run")
-				       ? "none stored (interrupted, or still running)"
-				       : "none stored (a git bisection: see git bisect log)";
-		char *res_txt = text_printable(result ? result : none, 0);
-
-		printf("result: %s\n", res_txt);
-		free(res_txt);
-	}
+	json_object_object_add(jo, "steps", jsteps);
+	json_object_object_add(jo, "result", result ? json_object_new_string(result) : NULL);
+	if (!result)
+		add_str(jo, "no_result", kind && !strcmp(kind, "run")
+					     ? "none stored (interrupted, or still running)"
+					     : "none stored (a git bisection: see git bisect log)");
+	*out = jo;
 	ret = EXIT_OK;
 out:
 	for (i = 0; i < nrows; i++)
 		env_release(&rows[i].env);
 	free(rows);
 	store_experiments_free(v, n);
-out_close:
-	store_close(st);
 	return ret;
+}
+
+static const char *jstr(json_object *o, const char *k)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) && v ? json_object_get_string(v) : NULL;
+}
+
+static void print_step(json_object *s)
+{
+	char *cand = text_printable(jstr(s, "candidate") ?: "?", 0), out[512];
+
+	rep_bisect_outcome(s, out, sizeof(out));
+	printf("  %-15s %s: %s\n", jstr(s, "role") ?: "?", cand, out);
+	free(cand);
+}
+
+static int report_main(struct bisect_params *p, struct ctx *ctx)
+{
+	struct store *st;
+	json_object *jo, *steps;
+	size_t i;
+	int ret;
+
+	cli_require_format("bisect", ctx, (1u << FMT_TEXT) | (1u << FMT_JSON));
+	if (store_open(cli_db_path(ctx), STORE_READONLY, &st))
+		return EXIT_RUNTIME;
+	ret = bisect_document(st, p->id, "bisect: report: option '--id'", cli_db_path(ctx), &jo);
+	store_close(st);
+	if (ret != EXIT_OK)
+		return ret;
+	if (ctx->format == FMT_JSON) {
+		printf("%s\n", json_object_to_json_string_ext(jo, JSON_C_TO_STRING_PRETTY |
+								      JSON_C_TO_STRING_NOSLASHESCAPE));
+	} else {
+		char *res_txt = text_printable(jstr(jo, "result") ?: jstr(jo, "no_result"), 0);
+
+		printf("bisection %s (%s), metric %s\n", jstr(jo, "id"),
+		       *jstr(jo, "kind") ? jstr(jo, "kind") : "?",
+		       *jstr(jo, "metric") ? jstr(jo, "metric") : "?");
+		json_object_object_get_ex(jo, "steps", &steps);
+		for (i = 0; i < json_object_array_length(steps); i++)
+			print_step(json_object_array_get_idx(steps, i));
+		printf("result: %s\n", res_txt);
+		free(res_txt);
+	}
+	json_object_put(jo);
+	return EXIT_OK;
 }
 
 /* ------------------------------------------------------------------ entry */

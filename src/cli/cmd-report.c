@@ -16,6 +16,7 @@
  * without --by it then groups by what sets them apart: an `ab`'s feature,
  * else the kernel, the label or the host.
  */
+#include "cli/bisect.h"
 #include "cli/cli.h"
 #include "cli/compare.h"
 #include "cli/export.h"
@@ -35,7 +36,7 @@ enum report_format { REPORT_HTML, REPORT_EMAIL, REPORT_MARKDOWN };
 static const char *const report_formats[] = { "html", "email", "markdown", NULL };
 
 struct report_params {
-	const char *by, *baseline, *output;
+	const char *by, *baseline, *output, *bisect;
 	double margin;
 	bool pool, no_data;
 	int format;
@@ -73,13 +74,19 @@ static const struct opt report_opts[] = {
 	  .offset = offsetof(struct report_params, data_limit), .argh = "SIZE",
 	  .help = "html: leave the raw data out (saying so) when its encoding would exceed SIZE; "
 		  "0: no limit" },
+	{ .type = OPT_STRING, .long_name = "bisect", .offset = offsetof(struct report_params, bisect),
+	  .argh = "ID",
+	  .help = "a stored bisection instead (a prefix of its id, or 'latest'): each step's "
+		  "position between the references with its interval, and the result" },
 	{ .type = OPT_FLAG, .long_name = "no-data",
 	  .offset = offsetof(struct report_params, no_data),
 	  .help = "html: do not embed the raw data" },
 	OPT_END_ROW,
 };
 
-static const char report_usage[] = "[filters | EXP...] [-o FILE] [--format html|email|markdown]";
+static const char report_usage[] =
+	"[filters | EXP...] [-o FILE] [--format html|email|markdown]\n"
+	"   or: wakebench report --bisect ID|latest [-o FILE] [--format html|email|markdown]";
 static const char report_description[] =
 	"One shareable file of stored results: compare's table with its verdicts (the same\n"
 	"numbers), and in HTML the plots: per group a box with the median's CI and every\n"
@@ -328,6 +335,37 @@ done:
 	return ret;
 }
 
+/* --bisect: the bisection bisect_document() reads, in the chosen format. */
+static int bisect_report(struct store *st, const struct report_params *p, struct ctx *ctx)
+{
+	struct rep_bisect r = { .version = WAKEBENCH_VERSION, .made_ns = realtime_ns() };
+	struct sbuf out = { 0 };
+	char *cmdline = cli_cmdline(ctx);
+	int ret;
+
+	ret = bisect_document(st, strcmp(p->bisect, "latest") ? p->bisect : NULL,
+			      "report: option '--bisect'", cli_db_path(ctx), &r.doc);
+	if (ret != EXIT_OK) {
+		free(cmdline);
+		return ret;
+	}
+	r.cmdline = cmdline;
+	if (p->format == REPORT_EMAIL)
+		rep_bisect_email(&r, &out);
+	else if (p->format == REPORT_MARKDOWN)
+		rep_bisect_markdown(&r, &out);
+	else
+		rep_bisect_html(&r, &out);
+	if (write_out(p->output, &out))
+		ret = EXIT_RUNTIME;
+	else if (p->output)
+		info("report: wrote '%s' (%zu bytes, a bisection)", p->output, out.len);
+	sbuf_release(&out);
+	json_object_put(r.doc);
+	free(cmdline);
+	return ret;
+}
+
 int cmd_report(int argc, const char **argv, struct ctx *ctx)
 {
 	struct report_params p = report_defaults;
@@ -349,6 +387,11 @@ int cmd_report(int argc, const char **argv, struct ctx *ctx)
 	if (p.output && !*p.output)
 		die_usage("report: option '-o': an empty file name, allowed a path or no -o "
 			  "(standard output)");
+	if (p.bisect && (!*p.bisect || res.npos))
+		die_usage(!*p.bisect ? "report: option '--bisect': an empty id, allowed a prefix "
+				       "of a bisection's id or 'latest'"
+				     : "report: option '--bisect': one bisection, not experiments "
+				       "(EXP...); allowed --bisect ID alone or EXP... alone");
 	filter_resolve("report", &p.filter, &f);
 	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
 	if (store_open(cli_db_path(ctx), STORE_READONLY, &st)) {
@@ -357,6 +400,10 @@ int cmd_report(int argc, const char **argv, struct ctx *ctx)
 	}
 	if (store_filter_check(st, &f, "report")) {
 		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (p.bisect) {
+		ret = bisect_report(st, &p, ctx);
 		goto out;
 	}
 	if (res.npos)

@@ -43,6 +43,7 @@ static const char css[] =
 	"table{border-collapse:collapse;margin:.4em 0}td,th{padding:2px 8px;"
 	"border-bottom:1px solid #e4e4e4;text-align:left;vertical-align:top}\n"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+	"td.cand{word-break:break-all;max-width:22em}\n"
 	".v-regression{color:#b00000;font-weight:bold}.v-improvement{color:#006400;"
 	"font-weight:bold}.v-no-change{color:#333;font-weight:bold}\n"
 	".note,.meta{color:#555;font-size:.92em}pre{background:#f6f6f6;padding:.5em;"
@@ -825,6 +826,19 @@ static void html_data(const struct rep *r, struct sbuf *b)
 	sbuf_puts(b, "</details>\n</section>\n");
 }
 
+void rep_html_begin(struct sbuf *b, const char *version, const char *title)
+{
+	sbuf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+		     "<meta name=\"viewport\" content=\"width=device-width\"/>\n"
+		     "<meta name=\"generator\" content=\"wakebench ");
+	text(b, version);
+	sbuf_puts(b, "\"/>\n<title>");
+	text(b, title);
+	sbuf_puts(b, "</title>\n<style>\n");
+	sbuf_puts(b, css);
+	sbuf_puts(b, "</style>\n</head>\n<body>\n");
+}
+
 void rep_html(const struct rep *r, struct sbuf *b)
 {
 	char when[64], m[16];
@@ -834,17 +848,14 @@ void rep_html(const struct rep *r, struct sbuf *b)
 	if (!gmtime_r(&t, &tm) || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm))
 		snprintf(when, sizeof(when), "?");
 	snprintf(m, sizeof(m), "%g%%", r->margin * 100);
-	sbuf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-		     "<meta name=\"viewport\" content=\"width=device-width\"/>\n"
-		     "<meta name=\"generator\" content=\"wakebench ");
-	text(b, r->version);
-	sbuf_puts(b, "\"/>\n<title>wakebench report: ");
-	text(b, r->workload);
-	sbuf_puts(b, " by ");
-	text(b, r->by);
-	sbuf_puts(b, "</title>\n<style>\n");
-	sbuf_puts(b, css);
-	sbuf_puts(b, "</style>\n</head>\n<body>\n<h1>wakebench report: ");
+	{
+		char *title = xasprintf("wakebench report: %s by %s", r->workload ? r->workload : "",
+					r->by ? r->by : "");
+
+		rep_html_begin(b, r->version, title);
+		free(title);
+	}
+	sbuf_puts(b, "<h1>wakebench report: ");
 	text(b, r->workload);
 	sbuf_puts(b, ", ");
 	text(b, r->primary.label);

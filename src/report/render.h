@@ -111,6 +111,14 @@ void rep_fmt_grouped(double v, char *buf, size_t len);
 void rep_fmt_pct(double frac, char *buf, size_t len);
 /* "0.0123", "<0.0001", "-" (one boot each: no p-value is claimed). */
 void rep_fmt_p(json_object *group, char *buf, size_t len);
+/* "2026-12-02 07:30 UTC" for a CLOCK_REALTIME time. */
+void rep_fmt_when(uint64_t ns, char *buf, size_t len);
+/* One line of a mail, wrapped at REP_EMAIL_COLS (continuations indented by 4). */
+void rep_email_line(struct sbuf *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Stored text in Markdown, the characters Markdown acts on escaped. */
+void rep_md_cell(struct sbuf *out, const char *s);
+/* The HTML page up to and including <body>, with the report's CSS. */
+void rep_html_begin(struct sbuf *b, const char *version, const char *title);
 /* A number member of o, NAN when absent or null. */
 double rep_num(json_object *o, const char *key);
 /* A string member of o, NULL when absent or null. */
@@ -141,5 +149,19 @@ bool embed_detect(const char *buf, size_t len);
  */
 int embed_extract(const char *html, size_t len, char **doc, size_t *doclen, char *why,
 		  size_t whylen);
+
+/* ---- a stored bisection (bisect.c; the document is bisect_document()'s) ---- */
+
+struct rep_bisect {
+	json_object *doc;
+	const char *cmdline, *version;
+	uint64_t made_ns;
+};
+
+/* A step's outcome: "good, position 0.12 [-0.20, 0.44] at 99.00%, ..., 4 boots". */
+void rep_bisect_outcome(json_object *step, char *buf, size_t len);
+void rep_bisect_html(const struct rep_bisect *r, struct sbuf *out);
+void rep_bisect_email(const struct rep_bisect *r, struct sbuf *out);
+void rep_bisect_markdown(const struct rep_bisect *r, struct sbuf *out);
 
 #endif

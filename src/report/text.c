@@ -7,7 +7,7 @@
  * the evidence that moved, the environment differences strongest first,
  * the commands that reproduce each experiment, and wakebench's version.
  *
- * Every line of the mail goes through email_line(), which wraps what is
+ * Every line of the mail goes through rep_email_line(), which wraps what is
  * longer than REP_EMAIL_COLS, so the limit holds for any stored text.
  */
 #include "report/render.h"
@@ -150,9 +150,9 @@ static void interval(json_object *arr_or_eff, bool pct, char *buf, size_t len)
 	snprintf(buf, len, "[%s, %s]", a, b);
 }
 
-static void made_at(const struct rep *r, char *buf, size_t len)
+void rep_fmt_when(uint64_t ns, char *buf, size_t len)
 {
-	time_t t = (time_t)(r->made_ns / 1000000000ull);
+	time_t t = (time_t)(ns / 1000000000ull);
 	struct tm tm;
 
 	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm))
@@ -212,8 +212,7 @@ static void email_wrap(struct sbuf *out, const char *line, size_t indent, bool c
 	free(a);
 }
 
-static void email_line(struct sbuf *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static void email_line(struct sbuf *out, const char *fmt, ...)
+void rep_email_line(struct sbuf *out, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -246,9 +245,9 @@ static void email_table(const struct rep *r, struct sbuf *out)
 		snprintf(vs, sizeof(vs), "vs %s", b);
 	} else {
 		snprintf(vs, sizeof(vs), "vs base");
-		email_line(out, "base: %s", b);
+		rep_email_line(out, "base: %s", b);
 	}
-	email_line(out, "%-*s %8s  %-18s %8s  %s", (int)w, by_title(r->by),
+	rep_email_line(out, "%-*s %8s  %-18s %8s  %s", (int)w, by_title(r->by),
 		   strlen(r->primary.label) <= 8 ? r->primary.label
 		   : r->primary.unit[0] ? r->primary.unit : "value", "95% CI", vs, "95% CI");
 	for (i = 0; i < r->ng; i++) {
@@ -265,10 +264,10 @@ static void email_table(const struct rep *r, struct sbuf *out)
 			interval(eff, true, cci, sizeof(cci));
 		}
 		if (strlen(t) > w) {
-			email_line(out, "%s", t);
+			rep_email_line(out, "%s", t);
 			t[0] = '\0';
 		}
-		email_line(out, "%-*s %8s  %-18s %8s  %s", (int)w, t, med, ci, chg, cci);
+		rep_email_line(out, "%-*s %8s  %-18s %8s  %s", (int)w, t, med, ci, chg, cci);
 		if (!r->g[i].baseline) {
 			char p[32], line[640];
 
@@ -303,26 +302,26 @@ static void email_evidence(const struct rep *r, struct sbuf *out)
 			if (!(lo > 0 || hi < 0))
 				continue;
 			if (!any)
-				email_line(out, "%s", "");
+				rep_email_line(out, "%s", "");
 			if (!any)
-				email_line(out, "Evidence that moved (95%% CI of the change excludes 0;");
+				rep_email_line(out, "Evidence that moved (95%% CI of the change excludes 0;");
 			if (!any)
-				email_line(out, "exploratory, no verdicts):");
+				rep_email_line(out, "exploratory, no verdicts):");
 			any = true;
 			if (!moved++)
-				email_line(out, "  %s vs %s:", t, r->g[0].title);
+				rep_email_line(out, "  %s vs %s:", t, r->g[0].title);
 			rep_metric(rep_str(e, "name") ?: "?", 0, &m);
 			compact(rep_num(e, "baseline_median"), a, sizeof(a));
 			compact(rep_num(e, "median"), bb, sizeof(bb));
 			rep_fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
 			interval(eff, true, ci, sizeof(ci));
-			email_line(out, "    %-20s %8s -> %-8s %7s %s", m.label, a, bb, chg, ci);
+			rep_email_line(out, "    %-20s %8s -> %-8s %7s %s", m.label, a, bb, chg, ci);
 		}
 		free(t);
 	}
 	if (!any && r->ng > 1) {
-		email_line(out, "%s", "");
-		email_line(out, "Evidence: no counter per op moved (every 95%% CI of a change "
+		rep_email_line(out, "%s", "");
+		rep_email_line(out, "Evidence: no counter per op moved (every 95%% CI of a change "
 				"includes 0, or none was measured).");
 	}
 }
@@ -333,13 +332,13 @@ static void email_env(const struct rep *r, struct sbuf *out)
 
 	if (r->ng < 2)
 		return;
-	email_line(out, "%s", "");
-	email_line(out, "Environment differences vs %s (strongest first):", r->g[0].title);
+	rep_email_line(out, "%s", "");
+	rep_email_line(out, "Environment differences vs %s (strongest first):", r->g[0].title);
 	for (i = 1; i < r->ng; i++) {
 		json_object *d = rep_obj(r->g[i].j, "env_diff");
 		size_t n = d ? json_object_array_length(d) : 0, shown = 0, hidden = 0;
 
-		email_line(out, "  %s:", r->g[i].title);
+		rep_email_line(out, "  %s:", r->g[i].title);
 		for (k = 0; k < n; k++) {
 			json_object *e = json_object_array_get_idx(d, k);
 			const char *imp = rep_str(e, "impact") ?: "?";
@@ -357,9 +356,9 @@ static void email_env(const struct rep *r, struct sbuf *out)
 			shown++;
 		}
 		if (!shown)
-			email_line(out, "    none (apart from per-run keys such as the load)");
+			rep_email_line(out, "    none (apart from per-run keys such as the load)");
 		if (hidden)
-			email_line(out, "    ... %zu more: wakebench env --diff", hidden);
+			rep_email_line(out, "    ... %zu more: wakebench env --diff", hidden);
 	}
 }
 
@@ -367,14 +366,14 @@ static void email_repro(const struct rep *r, struct sbuf *out)
 {
 	size_t i;
 
-	email_line(out, "%s", "");
-	email_line(out, "To reproduce (each experiment's own command line):");
+	rep_email_line(out, "%s", "");
+	rep_email_line(out, "To reproduce (each experiment's own command line):");
 	for (i = 0; i < r->nexps; i++) {
 		const struct store_experiment *e = &r->exps[i];
 
 		if (!r->exp_n[i])
 			continue;
-		email_line(out, "  # experiment %lld (%.8s): %s %s on %s, host %s%s%s", (long long)e->id,
+		rep_email_line(out, "  # experiment %lld (%.8s): %s %s on %s, host %s%s%s", (long long)e->id,
 			   e->uuid, e->kind, e->workload, e->kernel ?: "?", e->host ?: "?",
 			   e->label ? ", label " : "", e->label ?: "");
 		if (e->cmdline) {
@@ -383,13 +382,13 @@ static void email_repro(const struct rep *r, struct sbuf *out)
 			email_wrap(out, line, 6, true);
 			free(line);
 		} else {
-			email_line(out, "  (its command line was not stored)");
+			rep_email_line(out, "  (its command line was not stored)");
 		}
 	}
 	if (r->cmdline) {
 		char *line = xasprintf("  %s", r->cmdline);
 
-		email_line(out, "  # this report:");
+		rep_email_line(out, "  # this report:");
 		email_wrap(out, line, 6, true);
 		free(line);
 	}
@@ -401,11 +400,11 @@ void rep_email(const struct rep *r, struct sbuf *out)
 	size_t i;
 
 	snprintf(m, sizeof(m), "%g%%", r->margin * 100);
-	email_line(out, "wakebench report: %s, %s by %s", r->workload, r->primary.label, r->by);
-	email_line(out, "%.0f%% confidence, margin %s, %zu samples (status ok, warm-ups excluded)%s",
+	rep_email_line(out, "wakebench report: %s, %s by %s", r->workload, r->primary.label, r->by);
+	rep_email_line(out, "%.0f%% confidence, margin %s, %zu samples (status ok, warm-ups excluded)%s",
 		   r->conf * 100, m, r->nsamples,
 		   r->primary.better < 0 ? "; lower is better" : "");
-	email_line(out, "%s", "");
+	rep_email_line(out, "%s", "");
 	email_table(r, out);
 	email_evidence(r, out);
 	email_env(r, out);
@@ -418,22 +417,22 @@ void rep_email(const struct rep *r, struct sbuf *out)
 					       json_object_get_string(json_object_array_get_idx(w, i)));
 
 			if (!i)
-				email_line(out, "%s", "");
+				rep_email_line(out, "%s", "");
 			email_wrap(out, line, 4, false);
 			free(line);
 		}
 	}
 	email_repro(r, out);
-	made_at(r, when, sizeof(when));
-	email_line(out, "%s", "");
+	rep_fmt_when(r->made_ns, when, sizeof(when));
+	rep_email_line(out, "%s", "");
 	sbuf_puts(out, "-- \n");
-	email_line(out, "wakebench %s, report made %s", r->version, when);
+	rep_email_line(out, "wakebench %s, report made %s", r->version, when);
 }
 
 /* ---- Markdown ---- */
 
 /* A table cell: stored text with the characters Markdown acts on escaped. */
-static void md_cell(struct sbuf *out, const char *s)
+void rep_md_cell(struct sbuf *out, const char *s)
 {
 	char *t = text_printable(s ? s : "", 0), *p;
 
@@ -450,11 +449,11 @@ static void md_table(const struct rep *r, struct sbuf *out)
 	size_t i;
 
 	sbuf_puts(out, "| ");
-	md_cell(out, by_title(r->by));
+	rep_md_cell(out, by_title(r->by));
 	sbuf_puts(out, " | n | boots | ");
-	md_cell(out, r->primary.label);
+	rep_md_cell(out, r->primary.label);
 	sbuf_puts(out, " | 95% CI of median | vs. ");
-	md_cell(out, r->g[0].title);
+	rep_md_cell(out, r->g[0].title);
 	sbuf_puts(out, " | 95% CI of change | p | verdict |\n");
 	sbuf_puts(out, "|:---|---:|---:|---:|:---|---:|:---|---:|:---|\n");
 	for (i = 0; i < r->ng; i++) {
@@ -463,7 +462,7 @@ static void md_table(const struct rep *r, struct sbuf *out)
 
 		rep_fmt_grouped(rep_num(g, "median"), med, sizeof(med));
 		sbuf_puts(out, "| ");
-		md_cell(out, r->g[i].title);
+		rep_md_cell(out, r->g[i].title);
 		sbuf_addf(out, " | %.0f | %.0f | %s | ", rep_num(g, "n"), rep_num(g, "boots"), med);
 		if (ci && json_object_is_type(ci, json_type_array)) {
 			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 0)), lo,
@@ -482,7 +481,7 @@ static void md_table(const struct rep *r, struct sbuf *out)
 		interval(eff, true, cci, sizeof(cci));
 		rep_fmt_p(g, p, sizeof(p));
 		sbuf_addf(out, " | %s | %s | %s | **", chg, cci, p);
-		md_cell(out, rep_str(g, "verdict_text") ?: rep_str(g, "verdict") ?: "?");
+		rep_md_cell(out, rep_str(g, "verdict_text") ?: rep_str(g, "verdict") ?: "?");
 		sbuf_puts(out, "** |\n");
 	}
 }
@@ -494,7 +493,7 @@ static void md_evidence(const struct rep *r, struct sbuf *out)
 	if (r->ng < 2 || !r->nev)
 		return;
 	sbuf_addf(out, "\n### Evidence per op vs. ");
-	md_cell(out, r->g[0].title);
+	rep_md_cell(out, r->g[0].title);
 	sbuf_puts(out, "\n\nExploratory: the change of each counter with its 95% CI, no verdicts. "
 		       "**Bold**: the interval excludes 0.\n\n"
 		       "| group | metric | baseline | median | change | 95% CI |\n"
@@ -516,9 +515,9 @@ static void md_evidence(const struct rep *r, struct sbuf *out)
 			rep_fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
 			interval(eff, true, ci, sizeof(ci));
 			sbuf_puts(out, "| ");
-			md_cell(out, r->g[i].title);
+			rep_md_cell(out, r->g[i].title);
 			sbuf_puts(out, " | ");
-			md_cell(out, m.label);
+			rep_md_cell(out, m.label);
 			sbuf_addf(out, " | %s | %s | %s%s%s | %s |\n", a, b, moved ? "**" : "", chg,
 				  moved ? "**" : "", ci[0] ? ci : "n/a");
 		}
@@ -532,7 +531,7 @@ static void md_env(const struct rep *r, struct sbuf *out)
 	if (r->ng < 2)
 		return;
 	sbuf_puts(out, "\n### Environment differences vs. ");
-	md_cell(out, r->g[0].title);
+	rep_md_cell(out, r->g[0].title);
 	sbuf_puts(out, " (strongest first)\n\n| group | impact | key | baseline | value |\n"
 		       "|:---|:---|:---|:---|:---|\n");
 	for (i = 1; i < r->ng; i++) {
@@ -546,19 +545,19 @@ static void md_env(const struct rep *r, struct sbuf *out)
 			if (!strcmp(imp, "run"))
 				continue;
 			sbuf_puts(out, "| ");
-			md_cell(out, r->g[i].title);
+			rep_md_cell(out, r->g[i].title);
 			sbuf_addf(out, " | %s | ", imp);
-			md_cell(out, rep_str(e, "key"));
+			rep_md_cell(out, rep_str(e, "key"));
 			sbuf_puts(out, " | ");
-			md_cell(out, rep_str(e, "baseline") ?: "(absent)");
+			rep_md_cell(out, rep_str(e, "baseline") ?: "(absent)");
 			sbuf_puts(out, " | ");
-			md_cell(out, rep_str(e, "value") ?: "(absent)");
+			rep_md_cell(out, rep_str(e, "value") ?: "(absent)");
 			sbuf_puts(out, " |\n");
 			shown++;
 		}
 		if (!shown) {
 			sbuf_puts(out, "| ");
-			md_cell(out, r->g[i].title);
+			rep_md_cell(out, r->g[i].title);
 			sbuf_puts(out, " | | none | | |\n");
 		}
 	}
@@ -591,11 +590,11 @@ void rep_markdown(const struct rep *r, struct sbuf *out)
 	size_t i;
 
 	sbuf_puts(out, "## wakebench report: ");
-	md_cell(out, r->workload);
+	rep_md_cell(out, r->workload);
 	sbuf_puts(out, ", ");
-	md_cell(out, r->primary.label);
+	rep_md_cell(out, r->primary.label);
 	sbuf_puts(out, " by ");
-	md_cell(out, r->by);
+	rep_md_cell(out, r->by);
 	sbuf_addf(out, "\n\n%.0f%% confidence, margin %g%%, %zu samples (status ok, warm-ups "
 		       "excluded)%s.\n\n",
 		  r->conf * 100, r->margin * 100, r->nsamples,
@@ -610,7 +609,7 @@ void rep_markdown(const struct rep *r, struct sbuf *out)
 		for (i = 0; i < n; i++) {
 			sbuf_puts(out, i ? "" : "\n");
 			sbuf_puts(out, "> warning: ");
-			md_cell(out, json_object_get_string(json_object_array_get_idx(w, i)));
+			rep_md_cell(out, json_object_get_string(json_object_array_get_idx(w, i)));
 			sbuf_puts(out, "\n");
 		}
 	}
@@ -632,7 +631,7 @@ void rep_markdown(const struct rep *r, struct sbuf *out)
 		md_code_line(out, "# this report:");
 		md_code_line(out, r->cmdline);
 	}
-	made_at(r, when, sizeof(when));
+	rep_fmt_when(r->made_ns, when, sizeof(when));
 	sbuf_puts(out, "````\n\n");
 	sbuf_addf(out, "<sub>wakebench %s, report made %s</sub>\n", r->version, when);
 }

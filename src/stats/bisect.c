@@ -15,8 +15,8 @@
  * does not depend on which direction of the metric is better. A decision
  * is made only when the interval of the contrast lies entirely on one side
  * of the midpoint. The step looks after 1, 2, 3, 4, 6, 8, 12, ... boots and
- * at its budget, each look at alpha / K for K looks (Bonferroni: the looks
- * are few, and the union bound
+ * at its budget, the looks splitting alpha (a weighted Bonferroni: 80% for
+ * the last look, the rest shared by the earlier ones; the looks are few, and the union bound
  * holds whatever the dependence between them, including the references
  * the looks share), so a candidate on the good side of the midpoint is
  * called bad with probability at most alpha / 2 and vice versa; a
@@ -160,6 +160,25 @@ size_t bisect_looks(size_t first, size_t budget)
 	return k + 1;
 }
 
+/*
+ * The error rate of each look: a weighted Bonferroni split, still a union
+ * bound whatever the dependence between looks. The look at the budget
+ * takes BISECT_FINAL_SHARE of alpha, the K - 1 earlier looks share the
+ * rest equally: the early looks stop the clear cases, and the last one,
+ * with the most boots, is not made as strict as the first.
+ */
+static void look_alphas(double alpha, size_t first, size_t budget, double *early, double *final)
+{
+	size_t k = bisect_looks(first, budget);
+
+	if (k <= 1) {
+		*early = *final = alpha;
+		return;
+	}
+	*final = alpha * BISECT_FINAL_SHARE;
+	*early = alpha * (1 - BISECT_FINAL_SHARE) / (double)(k - 1);
+}
+
 static bool is_look(size_t n, size_t first, size_t budget)
 {
 	size_t i;
@@ -183,7 +202,7 @@ void bisect_step_init(struct bisect_step *s, const struct bisect_refs *r, double
 	if (max_boots > BISECT_MAX_BOOTS)
 		max_boots = BISECT_MAX_BOOTS;
 	s->max_boots = max_boots;
-	s->alpha_look = alpha / (double)bisect_looks(1, max_boots);
+	look_alphas(alpha, 1, max_boots, &s->alpha_look, &s->alpha_final);
 	decision_reset(&s->d, r, 0);
 	s->d.why = "no boot of the candidate";
 }
@@ -203,7 +222,8 @@ void bisect_step_add_boot(struct bisect_step *s, double log_median)
 	}
 	/* A look at the scheduled numbers of boots tried, and at the budget. */
 	if (s->nc && is_look(s->boots, 1, s->max_boots)) {
-		bisect_decide(&s->refs, s->c, s->nc, s->alpha_look, &s->d);
+		bisect_decide(&s->refs, s->c, s->nc,
+			      s->boots >= s->max_boots ? s->alpha_final : s->alpha_look, &s->d);
 		if (s->d.valid)
 			s->looks++;
 		if (s->d.v != BISECT_UNDECIDED)
@@ -224,7 +244,7 @@ void bisect_refs_seq_init(struct bisect_refs_seq *s, double alpha, size_t max_ea
 		max_each = BISECT_MAX_BOOTS;
 	s->alpha = alpha;
 	s->max_each = max_each;
-	s->alpha_look = alpha / (double)bisect_looks(2, max_each);
+	look_alphas(alpha, 2, max_each, &s->alpha_look, &s->alpha_final);
 	decision_reset(&s->d, &none, 0);
 	s->d.why = "no boot of the references";
 }
@@ -255,7 +275,8 @@ void bisect_refs_seq_add_pair(struct bisect_refs_seq *s, double good, double bad
 		s->b[s->nb++] = bad;
 	if (is_look(s->pairs, 2, s->max_each)) {
 		bisect_refs_seq_refs(s, &r);
-		bisect_refs_check(&r, s->alpha_look, &s->d);
+		bisect_refs_check(&r, s->pairs >= s->max_each ? s->alpha_final : s->alpha_look,
+				  &s->d);
 		/*
 		 * Apart, and known to +-50%: the midpoint's uncertainty must not
 		 * dominate the steps', which sit half the separation away from it.

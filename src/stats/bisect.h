@@ -25,6 +25,8 @@
 #define BISECT_MAX_BOOTS	     64
 /* `bisect run` measures the references until their separation is known to +-50%. */
 #define BISECT_REF_PRECISION 0.5
+/* The share of a step's alpha spent at its last look (the budget): bisect.c. */
+#define BISECT_FINAL_SHARE 0.8
 
 enum bisect_verdict {
 	BISECT_UNDECIDED = 0, /* neither side at the level: git bisect's "skip" */
@@ -89,8 +91,9 @@ size_t bisect_looks(size_t first, size_t budget);
 
 /*
  * One step, sequential: a look at the scheduled numbers of boots (counting
- * failed ones) up to max_boots. Each look runs at alpha / K for K looks
- * (bisect_looks(1, max_boots); Bonferroni over the looks), so the chance
+ * failed ones) up to max_boots. The K looks (bisect_looks(1, max_boots))
+ * split alpha, a weighted Bonferroni: the last look at the budget at
+ * BISECT_FINAL_SHARE alpha, each earlier one at the rest / (K - 1), so the chance
  * that any look calls a candidate that sits at the midpoint or on the good
  * side "bad" is at most alpha / 2, and the same for "good" on the bad side;
  * the step stops at the first decided look. A failed boot (NAN) is not
@@ -98,7 +101,7 @@ size_t bisect_looks(size_t first, size_t budget);
  */
 struct bisect_step {
 	struct bisect_refs refs;
-	double alpha, alpha_look;
+	double alpha, alpha_look, alpha_final; /* the earlier looks' and the last one's */
 	size_t max_boots;
 	double c[BISECT_MAX_BOOTS];
 	size_t nc;    /* analysed boots */
@@ -122,7 +125,7 @@ void bisect_step_add_boot(struct bisect_step *s, double log_median);
  * budget ran out before the precision was reached).
  */
 struct bisect_refs_seq {
-	double alpha, alpha_look;
+	double alpha, alpha_look, alpha_final;
 	size_t max_each;
 	double g[BISECT_MAX_BOOTS], b[BISECT_MAX_BOOTS];
 	size_t ng, nb, pairs;

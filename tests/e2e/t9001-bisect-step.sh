@@ -218,4 +218,38 @@ is "$(printf '%s' "$OUT" | jq -r '.steps[-1].boots')" 1 "json: the boots"
 run_cmd wb bisect report --id nosuch
 is "$RC" 2 "report --id unknown: 2 (report is not for git bisect run)"
 
+# report --bisect renders the same steps: HTML with the position plot, a mail
+# body, Markdown
+run_cmd wb report --bisect latest -o "$TMP/b.html"
+is "$RC" 0 "report --bisect latest"
+html=$(cat "$TMP/b.html")
+like "$html" "<h1>wakebench bisection step:hi\.\.lo:ops_per_s</h1>" "the HTML names the bisection"
+like "$html" "<h2>Each step between the references</h2>" "the position plot"
+like "$html" "<title>candidate $head: good, position -?[0-9.]+ \[" \
+	"the candidate's point and interval, with its verdict"
+like "$html" "<td class=\"cand\">$head</td><td class=\"v-improvement\">good</td>" "the step in the table"
+unlike "$html" "<script|https?://" "no script, no link out"
+if command -v xmllint >/dev/null; then
+	ok "xmllint --noout '$TMP/b.html'" "well-formed (xmllint)"
+else
+	skip "xmllint not installed (Debian: libxml2-utils)"
+fi
+run_cmd wb report --bisect step:hi..lo:ops_per_s --format email
+is "$RC" 0 "report --bisect PREFIX --format email"
+is "$(printf '%s\n' "$OUT" | LC_ALL=C awk 'length($0) > 72 || /\t/ || /[^ -~]/ { n++ } END { print n + 0 }')" 0 \
+	"the mail: ASCII, at most 72 columns"
+like "$OUT" "^result: none stored \(a git bisection: see git bisect log\)" "a git bisection has no stored result"
+like "$(printf '%s\n' "$OUT" | tr -s ' \n' '  ')" "candidate $head: good, position" "the mail's step"
+run_cmd wb report --bisect latest --format markdown
+like "$OUT" "^\| candidate \| $head \| good, position -?[0-9.]+ \\\\\[" "the Markdown table (its brackets escaped)"
+run_cmd wb report --bisect latest 1
+is "$RC" 2 "report --bisect with EXP...: 2"
+like "$ERR" "option '--bisect': one bisection, not experiments" "said so"
+run_cmd wb report --bisect nosuch
+is "$RC" 2 "report --bisect unknown: 2"
+like "$ERR" "^wakebench: error: report: option '--bisect': no bisection 'nosuch'" "named by its option"
+run_cmd wb report --bisect step:
+is "$RC" 2 "report --bisect ambiguous: 2"
+like "$ERR" "option '--bisect': 'step:' is ambiguous" "said so"
+
 done_testing

@@ -89,6 +89,11 @@ if printf '%s\n' "$OUT" | grep -q "^result: first bad"; then
 else
 	skip "the confirmation with its interval: no result"
 fi
+run_cmd wb report --bisect latest --format email
+is "$RC" 0 "report --bisect: the bisection as a mail"
+like "$OUT" "^result: (first bad image: 3/4 |no result: )" "with its result"
+run_cmd wb report --bisect latest -o "$TMP/bisect.html"
+like "$(cat "$TMP/bisect.html")" "<h2>Each step between the references</h2>" "and as HTML with the positions"
 run_cmd wb compare --by kernel --label "$(basename "$k612c")"
 is "$RC" 0 "the boots are ordinary experiments for compare"
 is "$(ls "$TMPDIR")" "" "temporary files removed"

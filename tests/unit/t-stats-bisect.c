@@ -134,7 +134,9 @@ static void test_step_sequential(void **state)
 	assert_int_equal(bisect_looks(2, 6), 4);
 	assert_int_equal(bisect_looks(1, 32), 10);
 	bisect_step_init(&s, &r, 0.05, 6);
-	assert_close(s.alpha_look, 0.01, 1e-15);
+	/* the last look 80% of alpha, the four earlier ones 5% each */
+	assert_close(s.alpha_final, 0.04, 1e-15);
+	assert_close(s.alpha_look, 0.0025, 1e-15);
 	assert_true(bisect_step_wants_boot(&s));
 	/* a failed boot: counted, not analysed */
 	bisect_step_add_boot(&s, NAN);
@@ -174,8 +176,9 @@ static void test_refs_sequential(void **state)
 
 	(void)state;
 	bisect_refs_seq_init(&s, 0.05, 6);
-	/* pairs looked at: 2, 3, 4, 6 */
-	assert_close(s.alpha_look, 0.05 / 4, 1e-15);
+	/* pairs looked at: 2, 3, 4, and the budget 6 (80% of alpha) */
+	assert_close(s.alpha_look, 0.05 * 0.2 / 3, 1e-15);
+	assert_close(s.alpha_final, 0.05 * 0.8, 1e-15);
 	bisect_refs_seq_add_pair(&s, g[0], 1.0);
 	assert_true(bisect_refs_seq_wants_pair(&s));
 	assert_false(s.d.valid); /* no look at one pair */
