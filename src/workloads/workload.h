@@ -42,13 +42,6 @@ struct workload {
 	const char *primary; /* registry name of the primary metric: "ops_per_s" */
 	/* This workload's own metrics (runner/metrics.h), { NULL } terminated; may be NULL. */
 	const struct metric_def *metrics;
-	/*
-	 * Transitional, until every reader takes the primary metric's unit and
-	 * direction from the metric registry: the primary metric's unit
-	 * ("ops/s") and enum better.
-	 */
-	const char *unit;
-	int better;
 
 	size_t params_size;
 	const void *defaults;           /* complete params struct */
