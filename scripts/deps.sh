@@ -39,6 +39,8 @@ if [ "$what" = arm64 ]; then
 	pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static qemu-system-arm"
 	pkgs="$pkgs perl cpio busybox-static libc6:arm64 libsqlite3-dev:arm64 libjson-c-dev:arm64"
 	pkgs="$pkgs uuid-dev:arm64 libbpf-dev:arm64 zlib1g-dev:arm64 libssl-dev:arm64"
+	# cmocka's runtime for the arm64 unit tests (its -dev is in the sysroot)
+	pkgs="$pkgs libcmocka0:arm64"
 	case " $(dpkg --print-foreign-architectures 2>/dev/null | tr '\n' ' ') " in
 	*" arm64 "*) ;;
 	*)
