@@ -120,23 +120,37 @@ static NORETURN void sleeper(int start_fd, int done_fd, int cpu)
 		pause();
 }
 
-/* Within the histogram's resolution, plus the tracers' different clock reads. */
-static void assert_agree(const char *what, uint64_t bpf, uint64_t perf)
-{
-	/*
-	 * Two buckets' width, plus the two tracers' handlers: at each
-	 * tracepoint they run one after the other, so each reads the clock
-	 * later than the other by the first one's run (about 1 us here; the
-	 * sign follows the attach order).
-	 */
-	double tol = 2.0 * HIST_REL_ERROR * (double)(bpf > perf ? bpf : perf) + 2500.0;
-	double d = bpf > perf ? (double)(bpf - perf) : (double)(perf - bpf);
+/*
+ * The p-th percentile of the BPF histogram hb against the perf one's hp,
+ * within the histogram's resolution plus the tracers' different clock
+ * reads, and within TAIL_RANKS ranks: at each tracepoint the two handlers
+ * run one after the other, so each reads the clock later than the other by
+ * the first one's run (about 1 us here; the sign follows the attach order),
+ * and on a virtual machine a vCPU can be descheduled between the two reads,
+ * which moves that one event's latency by the stall in one tracer only.
+ * That moves an order statistic by at most one rank per stalled event, so
+ * the BPF value must lie within the perf values TAIL_RANKS ranks either
+ * side (the same event set: the counts are compared exactly above).
+ */
+#define TAIL_RANKS 2
 
-	print_message("# %s: bpf %llu ns, perf %llu ns (difference %.0f ns, tolerance %.0f)\n",
-		      what, (unsigned long long)bpf, (unsigned long long)perf, d, tol);
-	if (d > tol)
-		fail_msg("%s: bpf %llu and perf %llu differ by more than %.0f ns", what,
-			 (unsigned long long)bpf, (unsigned long long)perf, tol);
+static void assert_agree(const char *what, const struct hist *hb, const struct hist *hp, double p)
+{
+	double n = (double)hp->count, step = n > 0 ? TAIL_RANKS / n : 0;
+	uint64_t bpf = hist_percentile(hb, p), perf = hist_percentile(hp, p);
+	uint64_t lo = hist_percentile(hp, p - step > 0 ? p - step : 0);
+	uint64_t hi = hist_percentile(hp, p + step < 1 ? p + step : 1);
+	double tol = 2.0 * HIST_REL_ERROR * (double)(bpf > hi ? bpf : hi) + 2500.0;
+
+	print_message("# %s: bpf %llu ns, perf %llu ns (perf %llu..%llu within %d ranks, "
+		      "tolerance %.0f)\n",
+		      what, (unsigned long long)bpf, (unsigned long long)perf,
+		      (unsigned long long)lo, (unsigned long long)hi, TAIL_RANKS, tol);
+	if ((double)bpf < (double)lo - tol || (double)bpf > (double)hi + tol)
+		fail_msg("%s: bpf %llu outside perf's %llu..%llu (%d ranks either side of %llu) "
+			 "by more than %.0f ns",
+			 what, (unsigned long long)bpf, (unsigned long long)lo,
+			 (unsigned long long)hi, TAIL_RANKS, (unsigned long long)perf, tol);
 }
 
 static void test_agreement(void **state)
@@ -232,7 +246,7 @@ static void test_agreement(void **state)
 		char what[48];
 
 		snprintf(what, sizeof(what), "wakeup latency p%g", ps[i] * 100);
-		assert_agree(what, hist_percentile(hb, ps[i]), hist_percentile(hp, ps[i]));
+		assert_agree(what, hb, hp, ps[i]);
 	}
 	trace_analysis_runq(ab, hb);
 	trace_analysis_runq(ap, hp);
@@ -241,7 +255,7 @@ static void test_agreement(void **state)
 		char what[48];
 
 		snprintf(what, sizeof(what), "run-queue wait p%g", ps[i] * 100);
-		assert_agree(what, hist_percentile(hb, ps[i]), hist_percentile(hp, ps[i]));
+		assert_agree(what, hb, hp, ps[i]);
 	}
 	free(hb);
 	free(hp);
