@@ -141,7 +141,7 @@ static const struct metric_def ring_metrics[] = {
 	{ "hop_overhead_ns", "hop overhead ns", "ns", BETTER_NEUTRAL, 0, AGG_MEAN, "ring",
 	  "one send, one wait and one working-set sum in a single task, caches hot "
 	  "(lat_ctx's overhead), mean over instances" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 /* What an instance leaves for ring_put_metrics(). */
