@@ -1759,19 +1759,12 @@ out:
 	return ret;
 }
 
-static const char *jstr(json_object *o, const char *k)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, k, &v) && v ? json_object_get_string(v) : NULL;
-}
-
 static void print_step(json_object *s)
 {
-	char *cand = text_printable(jstr(s, "candidate") ?: "?", 0), out[512];
+	char *cand = text_printable(rep_str(s, "candidate") ?: "?", 0), out[512];
 
 	rep_bisect_outcome(s, out, sizeof(out));
-	printf("  %-15s %s: %s\n", jstr(s, "role") ?: "?", cand, out);
+	printf("  %-15s %s: %s\n", rep_str(s, "role") ?: "?", cand, out);
 	free(cand);
 }
 
@@ -1793,11 +1786,11 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 		printf("%s\n", json_object_to_json_string_ext(jo, JSON_C_TO_STRING_PRETTY |
 								      JSON_C_TO_STRING_NOSLASHESCAPE));
 	} else {
-		char *res_txt = text_printable(jstr(jo, "result") ?: jstr(jo, "no_result"), 0);
+		char *res_txt = text_printable(rep_str(jo, "result") ?: rep_str(jo, "no_result"), 0);
 
-		printf("bisection %s (%s), metric %s\n", jstr(jo, "id"),
-		       *jstr(jo, "kind") ? jstr(jo, "kind") : "?",
-		       *jstr(jo, "metric") ? jstr(jo, "metric") : "?");
+		printf("bisection %s (%s), metric %s\n", rep_str(jo, "id"),
+		       *rep_str(jo, "kind") ? rep_str(jo, "kind") : "?",
+		       *rep_str(jo, "metric") ? rep_str(jo, "metric") : "?");
 		json_object_object_get_ex(jo, "steps", &steps);
 		for (i = 0; i < json_object_array_length(steps); i++)
 			print_step(json_object_array_get_idx(steps, i));
