@@ -123,34 +123,49 @@ static NORETURN void sleeper(int start_fd, int done_fd, int cpu)
 /*
  * The p-th percentile of the BPF histogram hb against the perf one's hp,
  * within the histogram's resolution plus the tracers' different clock
- * reads, and within TAIL_RANKS ranks: at each tracepoint the two handlers
- * run one after the other, so each reads the clock later than the other by
- * the first one's run (about 1 us here; the sign follows the attach order),
- * and on a virtual machine a vCPU can be descheduled between the two reads,
- * which moves that one event's latency by the stall in one tracer only.
- * That moves an order statistic by at most one rank per stalled event, so
- * the BPF value must lie within the perf values TAIL_RANKS ranks either
- * side (the same event set: the counts are compared exactly above).
+ * reads, and within a few ranks: at each tracepoint the two handlers run
+ * one after the other, so each reads the clock later than the other by the
+ * first one's run (about 1 us here; the sign follows the attach order), and
+ * on a virtual machine a vCPU can be descheduled between the two reads,
+ * which moves that one event's latency by the stall in one tracer only, in
+ * either direction and by any amount. With k such events among the same n
+ * (the counts are compared exactly above), the order statistic of rank r in
+ * one tracer lies at or above the other's of rank r - k. Checked both ways,
+ * that also bounds it from above, and holds at the maximum, where a single
+ * stalled event can lie beyond every value the other tracer read. k is
+ * TAIL_RANKS or 1% of the events, whichever is more: a loaded host stalls
+ * more than one event in 400, and a systematic difference moves them all.
  */
-#define TAIL_RANKS 2
+#define TAIL_RANKS 3
+
+static int percentile_at_least(const char *what, const char *a_name, const struct hist *a,
+			       const char *b_name, const struct hist *b, double p, double step)
+{
+	uint64_t va = hist_percentile(a, p), vb = hist_percentile(b, p - step > 0 ? p - step : 0);
+	double tol = 2.0 * HIST_REL_ERROR * (double)(va > vb ? va : vb) + 2500.0;
+
+	if ((double)va >= (double)vb - tol)
+		return 1;
+	print_message("# %s: %s %llu ns is below %s's %llu ns, %.3g of the events lower, by "
+		      "more than %.0f ns\n",
+		      what, a_name, (unsigned long long)va, b_name, (unsigned long long)vb, step, tol);
+	return 0;
+}
 
 static void assert_agree(const char *what, const struct hist *hb, const struct hist *hp, double p)
 {
-	double n = (double)hp->count, step = n > 0 ? TAIL_RANKS / n : 0;
+	double n = (double)hp->count, k = n / 100 > TAIL_RANKS ? n / 100 : TAIL_RANKS;
+	double step = n > 0 ? k / n : 0;
 	uint64_t bpf = hist_percentile(hb, p), perf = hist_percentile(hp, p);
-	uint64_t lo = hist_percentile(hp, p - step > 0 ? p - step : 0);
-	uint64_t hi = hist_percentile(hp, p + step < 1 ? p + step : 1);
-	double tol = 2.0 * HIST_REL_ERROR * (double)(bpf > hi ? bpf : hi) + 2500.0;
+	int ok;
 
-	print_message("# %s: bpf %llu ns, perf %llu ns (perf %llu..%llu within %d ranks, "
-		      "tolerance %.0f)\n",
-		      what, (unsigned long long)bpf, (unsigned long long)perf,
-		      (unsigned long long)lo, (unsigned long long)hi, TAIL_RANKS, tol);
-	if ((double)bpf < (double)lo - tol || (double)bpf > (double)hi + tol)
-		fail_msg("%s: bpf %llu outside perf's %llu..%llu (%d ranks either side of %llu) "
-			 "by more than %.0f ns",
-			 what, (unsigned long long)bpf, (unsigned long long)lo,
-			 (unsigned long long)hi, TAIL_RANKS, (unsigned long long)perf, tol);
+	print_message("# %s: bpf %llu ns, perf %llu ns (%.0f ranks allowed)\n", what,
+		      (unsigned long long)bpf, (unsigned long long)perf, k);
+	ok = percentile_at_least(what, "bpf", hb, "perf", hp, p, step);
+	ok &= percentile_at_least(what, "perf", hp, "bpf", hb, p, step);
+	if (!ok)
+		fail_msg("%s: bpf %llu ns and perf %llu ns disagree by more than %.0f ranks", what,
+			 (unsigned long long)bpf, (unsigned long long)perf, k);
 }
 
 static void test_agreement(void **state)
