@@ -136,12 +136,19 @@ int BPF_PROG(wb_waking, struct task_struct *p)
 	return 0;
 }
 
+/*
+ * The clock is read only where a time is kept: a preempted task starts
+ * waiting, a task with a pending wakeup or wait ends it. A task that blocks,
+ * and a switch to or from a task not followed (idle, mostly), read none: the
+ * clock is most of what an event costs (doc/evidence.md).
+ */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	struct wb_task *t = task_of((__u32)prev->pid), *n;
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct wb_cpu *c = 0;
+	bool timed = false;
 	__u64 now = 0;
 
 	/* neither task followed is the common case: two array loads and out */
@@ -149,13 +156,14 @@ int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_stru
 		c = this_cpu(cpu);
 		if (!c)
 			return 0;
-		now = bpf_ktime_get_ns();
 		c->c.events++;
 		c->c.switches_out++;
 		t->on_cpu = 0;
 		t->wake_pending = 0;
 		t->runnable = 0;
 		if (preempt || still_running(prev)) {
+			now = bpf_ktime_get_ns();
+			timed = true;
 			c->c.preempted++;
 			t->runnable = 1;
 			t->runnable_ns = now;
@@ -168,16 +176,19 @@ int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_stru
 		c = this_cpu(cpu);
 		if (!c)
 			return 0;
-		now = bpf_ktime_get_ns();
 		c->c.events++;
 	}
 	n->on_cpu = 1;
 	if (n->wake_pending) {
+		if (!timed)
+			now = bpf_ktime_get_ns();
 		hist_add(&c->hist[WB_HIST_WAKEUP], now >= n->wake_ns ? now - n->wake_ns : 0);
 		c->c.wakeups_run++;
 		if ((int)cpu == n->wake_prev_cpu)
 			c->c.wake_prev_cpu++;
 	} else if (n->runnable) {
+		if (!timed)
+			now = bpf_ktime_get_ns();
 		hist_add(&c->hist[WB_HIST_PREEMPT], now >= n->runnable_ns ? now - n->runnable_ns : 0);
 	}
 	n->wake_pending = 0;
