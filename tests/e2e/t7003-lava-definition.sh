@@ -23,6 +23,12 @@ else
 	skip "python3-yaml is not installed"
 fi
 
+# the console's log level, lowered while the frame is printed: a stand-in
+# for /proc/sys/kernel/printk (the host's is never written here)
+export WAKEBENCH_PRINTK="$TMP/printk"
+printk0=$(printf '4\t4\t1\t7')
+printf '%s\n' "$printk0" >"$WAKEBENCH_PRINTK"
+
 fakefs_start dbg
 # a lava-test-case that records its arguments, one call per line
 mkdir -p "$TMP/bin"
@@ -40,6 +46,7 @@ mkdir "$TMP/w1" && cd "$TMP/w1" || exit 1
 LAVA_JOB_ID=101 PATH="$TMP/bin:$PATH" run_cmd sh "$SCRIPT" -a "run pipe -t 50ms -n 5 -j 1 --warmup 0" \
 	-l nightly -s false -d qemu-01 -L lab_ci -w "$WAKEBENCH"
 is "$RC" 0 "run: the script exits 0"
+is "$(cat "$WAKEBENCH_PRINTK")" "$printk0" "run: the console's log levels are as they were"
 printf '%s\n' "$OUT" >"$TMP/console1.log"
 is "$(cut -d' ' -f1-3 "$CASES_LOG" | tr '\n' ';')" \
 	"wakebench-run --result pass;pipe.run.default --result pass;wakebench-results --result pass;" \
@@ -93,6 +100,28 @@ mkdir "$TMP/w3" && cd "$TMP/w3" || exit 1
 : >"$CASES_LOG"
 PATH="$TMP/bin:$PATH" run_cmd sh "$SCRIPT" -a "ab --feature X" -w "$TMP/bin/wbfake"
 like "$(cat "$CASES_LOG")" "pipe.ab.verdict.X --result fail" "a regression is reported as fail"
+
+# the console shows KERN_EMERG only while the frame is printed, then its
+# levels are back, also when the script is stopped then
+cat >"$TMP/bin/wbframe" <<SH
+#!/bin/sh
+case "\$*" in
+*lava-cases*) ;;
+export*lava*) cat "\$WAKEBENCH_PRINTK" >>"$TMP/during"; [ -n "\${KILL_PARENT:-}" ] && kill -TERM \$PPID; echo 'WBR1 BEGIN 0 0'; echo 'WBR1 END 0' ;;
+*) echo "stored: experiment 00000000-0000-4000-8000-000000000002 in x.db" ;;
+esac
+SH
+chmod +x "$TMP/bin/wbframe"
+run_cmd sh "$SCRIPT" -a "run pipe" -w "$TMP/bin/wbframe"
+is "$RC:$(tr '\t' ' ' <"$TMP/during")" "0:1 4 1 7" "frame: the console's level is 1 while it is printed"
+is "$(cat "$WAKEBENCH_PRINTK")" "$printk0" "frame: the saved levels are back after it"
+is "$(tail -n 1 output/result.txt)" "wakebench-results pass" "frame: its case passes"
+: >"$TMP/during"
+KILL_PARENT=1 run_cmd sh "$SCRIPT" -a "run pipe" -w "$TMP/bin/wbframe"
+is "$RC:$(cut -c1 "$TMP/during")" "143:1" "TERM while the frame is printed: exit 143"
+is "$(cat "$WAKEBENCH_PRINTK")" "$printk0" "TERM while the frame is printed: the levels are back"
+WAKEBENCH_PRINTK="$TMP/no/such/file" run_cmd sh "$SCRIPT" -a "run pipe" -w "$TMP/bin/wbframe"
+is "$RC:$(tail -n 1 output/result.txt)" "0:wakebench-results pass" "a printk file that cannot be written: the frame still goes out"
 
 # a failing command: its case fails, the script says why
 mkdir "$TMP/w4" && cd "$TMP/w4" || exit 1

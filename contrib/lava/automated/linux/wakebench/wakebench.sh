@@ -109,10 +109,37 @@ else
 fi
 
 # The full results, framed for 'wakebench import JOB.log' on the host.
+#
+# A kernel message on a serial console lands wherever the console is, in
+# the middle of a frame's line too, and that line is then lost to import.
+# So while the frame is printed the console shows KERN_EMERG messages only
+# (console_loglevel 1; the kernel log keeps the rest, dmesg shows them),
+# and the saved levels are written back after it, also when the script is
+# stopped. WAKEBENCH_PRINTK names the file (tests point it elsewhere); a
+# file that cannot be written (no root) leaves the console as it is.
+PRINTK="${WAKEBENCH_PRINTK:-/proc/sys/kernel/printk}"
+printk_saved=""
+console_restore() {
+	if [ -n "$printk_saved" ]; then
+		echo "$printk_saved" >"$PRINTK" 2>/dev/null
+		printk_saved=""
+	fi
+}
+if [ -w "$PRINTK" ] && IFS= read -r saved <"$PRINTK" 2>/dev/null &&
+	read -r level rest <"$PRINTK" && [ -n "$level" ]; then
+	trap 'console_restore; exit 130' INT
+	trap 'console_restore; exit 143' TERM
+	trap 'console_restore; exit 129' HUP
+	printk_saved="$saved"
+	echo "1 $rest" >"$PRINTK" 2>/dev/null || printk_saved=""
+fi
 if WAKEBENCH_LAVA_DEVICE="$DEVICE" WAKEBENCH_LAVA_LAB="$LAB" \
 	"$WB" export "$@" --format lava; then
-	report wakebench-results pass
+	results=pass
 else
-	report wakebench-results fail
+	results=fail
 fi
+console_restore
+trap - INT TERM HUP
+report wakebench-results "$results"
 exit 0
