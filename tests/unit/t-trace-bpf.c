@@ -17,13 +17,20 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -317,12 +324,97 @@ static void test_unprivileged(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/*
+ * Root refused: what the kernel says to root under lockdown=confidentiality
+ * or a security module, which this machine cannot show. A child makes
+ * bpf(2) fail with EPERM (a seccomp filter, as a security module's hook
+ * would) and puts its own securityfs in place, a tmpfs with the lockdown
+ * file LOCKDOWN (none: no file, as when securityfs is not mounted), in a
+ * mount namespace of its own. Exit 0: the reason was WANT; 77: no mount
+ * namespace here.
+ */
+static int refused_as_root(const char *lockdown, const char *want)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_bpf, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = ARRAY_SIZE(filter), .filter = filter };
+	char why[512];
+	int st, fd;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("tmpfs", "/sys/kernel/security", "tmpfs", 0, "size=64k"))
+			_exit(77);
+		if (lockdown) {
+			fd = open("/sys/kernel/security/lockdown", O_WRONLY | O_CREAT, 0444);
+			if (fd < 0 || write(fd, lockdown, strlen(lockdown)) != (ssize_t)strlen(lockdown) ||
+			    close(fd))
+				_exit(10);
+		}
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+			_exit(11);
+		if (bpf_tracer_new(why, sizeof(why)))
+			_exit(12);
+		printf("# root refused, lockdown file %.*s: %s\n",
+		       lockdown ? (int)strcspn(lockdown, "\n") : 6, lockdown ? lockdown : "absent", why);
+		fflush(stdout);
+		_exit(strcmp(why, want) ? 13 : 0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+static void test_root_refused(void **state)
+{
+	struct bpf_tracer *bt;
+	char why[512];
+	int rc;
+
+	(void)state;
+	if (geteuid() != 0) {
+		wb_skip("the kernel's refusals to root need root");
+		return;
+	}
+	bt = bpf_tracer_new(why, sizeof(why));
+	if (!bt) {
+		wb_skip("%s", why); /* refused already (qemu-user: no bpf(2)) */
+		return;
+	}
+	bpf_tracer_free(bt);
+	rc = refused_as_root("none integrity [confidentiality]\n",
+			     "--trace=bpf: the kernel is locked down (lockdown=confidentiality) and "
+			     "refuses the BPF programs (Operation not permitted)");
+	if (rc == 77) {
+		wb_skip("no private mount namespace for a stand-in securityfs");
+		return;
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(refused_as_root("[none] integrity confidentiality\n",
+					 "--trace=bpf: the kernel refuses the BPF programs to root "
+					 "(Operation not permitted): a security module"),
+			 0);
+	assert_int_equal(refused_as_root(NULL, "--trace=bpf: the kernel refuses the BPF programs "
+					       "to root (Operation not permitted): "
+					       "lockdown=confidentiality or a security module "
+					       "(securityfs is not mounted to tell)"),
+			 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hist_index),
 		cmocka_unit_test(test_agreement),
 		cmocka_unit_test(test_unprivileged),
+		cmocka_unit_test(test_root_refused),
 	};
 
 	wb_kernel_mounts();
