@@ -18,8 +18,9 @@ db="$TMP/faults.db"
 
 # A background job of a non-interactive shell ignores SIGINT; give the
 # program the default disposition, as an interactive Ctrl-C would find it.
-if env --default-signal=INT true 2>/dev/null; then
-	launch() { env --default-signal=INT "$WAKEBENCH" "$@" >"$TMP/out" 2>"$TMP/err" & }
+# SIGHUP too: under nohup it is ignored, and wakebench keeps it so.
+if env --default-signal=INT,HUP true 2>/dev/null; then
+	launch() { env --default-signal=INT,HUP "$WAKEBENCH" "$@" >"$TMP/out" 2>"$TMP/err" & }
 else
 	launch() { "$WAKEBENCH" "$@" >"$TMP/out" 2>"$TMP/err" & }
 fi

@@ -13,7 +13,9 @@ rc1=$?
 wait $p2
 rc2=$?
 is "$rc1" 0 "first concurrent run completes"
+[ "$rc1" = 0 ] || diag "first run's stderr: $(cat "$TMP/one.err")"
 is "$rc2" 0 "second concurrent run completes"
+[ "$rc2" = 0 ] || diag "second run's stderr: $(cat "$TMP/two.err")"
 unlike "$(cat "$TMP/one.err" "$TMP/two.err")" "locked|busy" "no lock errors"
 
 run_cmd wb export
