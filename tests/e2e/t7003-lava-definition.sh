@@ -91,7 +91,11 @@ printf 'pipe.ab.verdict.X fail\n' >"$TMP/regress.txt"
 cat >"$TMP/bin/wbfake" <<SH
 #!/bin/sh
 case "\$1" in
-export) case "\$*" in *lava-cases*) cat "$TMP/regress.txt" ;; *) echo 'WBR1 BEGIN 0 0'; echo 'WBR1 END 0' ;; esac ;;
+export) case "\$*" in
+	*lava-cases*) cat "$TMP/regress.txt" ;;
+	*) cat "\$WAKEBENCH_PRINTK" >>"$TMP/during"; [ -n "\${KILL_PARENT:-}" ] && kill -TERM \$PPID
+	   echo 'WBR1 BEGIN 0 0'; echo 'WBR1 END 0' ;;
+	esac ;;
 *) echo "stored: experiment 00000000-0000-4000-8000-000000000001 in x.db"; exit 0 ;;
 esac
 SH
@@ -103,24 +107,16 @@ like "$(cat "$CASES_LOG")" "pipe.ab.verdict.X --result fail" "a regression is re
 
 # the console shows KERN_EMERG only while the frame is printed, then its
 # levels are back, also when the script is stopped then
-cat >"$TMP/bin/wbframe" <<SH
-#!/bin/sh
-case "\$*" in
-*lava-cases*) ;;
-export*lava*) cat "\$WAKEBENCH_PRINTK" >>"$TMP/during"; [ -n "\${KILL_PARENT:-}" ] && kill -TERM \$PPID; echo 'WBR1 BEGIN 0 0'; echo 'WBR1 END 0' ;;
-*) echo "stored: experiment 00000000-0000-4000-8000-000000000002 in x.db" ;;
-esac
-SH
-chmod +x "$TMP/bin/wbframe"
-run_cmd sh "$SCRIPT" -a "run pipe" -w "$TMP/bin/wbframe"
+: >"$TMP/during"
+run_cmd sh "$SCRIPT" -a "run pipe" -w "$TMP/bin/wbfake"
 is "$RC:$(tr '\t' ' ' <"$TMP/during")" "0:1 4 1 7" "frame: the console's level is 1 while it is printed"
 is "$(cat "$WAKEBENCH_PRINTK")" "$printk0" "frame: the saved levels are back after it"
 is "$(tail -n 1 output/result.txt)" "wakebench-results pass" "frame: its case passes"
 : >"$TMP/during"
-KILL_PARENT=1 run_cmd sh "$SCRIPT" -a "run pipe" -w "$TMP/bin/wbframe"
+KILL_PARENT=1 run_cmd sh "$SCRIPT" -a "run pipe" -w "$TMP/bin/wbfake"
 is "$RC:$(cut -c1 "$TMP/during")" "143:1" "TERM while the frame is printed: exit 143"
 is "$(cat "$WAKEBENCH_PRINTK")" "$printk0" "TERM while the frame is printed: the levels are back"
-WAKEBENCH_PRINTK="$TMP/no/such/file" run_cmd sh "$SCRIPT" -a "run pipe" -w "$TMP/bin/wbframe"
+WAKEBENCH_PRINTK="$TMP/no/such/file" run_cmd sh "$SCRIPT" -a "run pipe" -w "$TMP/bin/wbfake"
 is "$RC:$(tail -n 1 output/result.txt)" "0:wakebench-results pass" "a printk file that cannot be written: the frame still goes out"
 
 # a failing command: its case fails, the script says why

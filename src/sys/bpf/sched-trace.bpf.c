@@ -179,16 +179,15 @@ int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_stru
 		c->c.events++;
 	}
 	n->on_cpu = 1;
+	/* a pending wakeup or wait ends here: the clock, unless read above */
+	if ((n->wake_pending || n->runnable) && !timed)
+		now = bpf_ktime_get_ns();
 	if (n->wake_pending) {
-		if (!timed)
-			now = bpf_ktime_get_ns();
 		hist_add(&c->hist[WB_HIST_WAKEUP], now >= n->wake_ns ? now - n->wake_ns : 0);
 		c->c.wakeups_run++;
 		if ((int)cpu == n->wake_prev_cpu)
 			c->c.wake_prev_cpu++;
 	} else if (n->runnable) {
-		if (!timed)
-			now = bpf_ktime_get_ns();
 		hist_add(&c->hist[WB_HIST_PREEMPT], now >= n->runnable_ns ? now - n->runnable_ns : 0);
 	}
 	n->wake_pending = 0;
