@@ -84,6 +84,49 @@ unlike() {
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $1"; }
 diag() { printf '%s\n' "$*" | sed 's/^/# /' >&2; }
 
+# As an unprivileged user: nobody when the tests run as root (setpriv), the
+# user running them otherwise. unprivileged runs a command so; it goes
+# through env, so that the command is executed by a process that holds no
+# capability (setpriv itself still does when it executes), exactly as that
+# user would. A clone under a 0700 directory (root's home, a mktemp -d
+# directory) is out of nobody's reach, so unprivileged_setup copies
+# $WAKEBENCH into a directory of its own that nobody can reach and sets
+# UWAKEBENCH to the copy (removed on exit); where that cannot be done it
+# returns 1 with the exact reason in UWHY, for skip or skip_all.
+unprivileged() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=nobody --regid=nogroup --clear-groups env "$@"
+	else
+		"$@"
+	fi
+}
+unprivileged_setup() {
+	UWHY="" UWAKEBENCH=""
+	if [ "$(id -u)" != 0 ]; then
+		UWAKEBENCH=$WAKEBENCH
+		return 0
+	fi
+	if ! command -v setpriv >/dev/null 2>&1; then
+		UWHY="setpriv is not installed (util-linux): root cannot become nobody"
+		return 1
+	fi
+	for _u_base in "${TMPDIR:-/tmp}" /tmp /var/tmp /dev/shm; do
+		_u_dir=$(mktemp -d "$_u_base/wakebench-nobody.XXXXXX" 2>/dev/null) || continue
+		if chmod 0755 "$_u_dir" && cp "$WAKEBENCH" "$_u_dir/wakebench" &&
+			chmod 0755 "$_u_dir/wakebench" &&
+			_u_err=$(unprivileged "$_u_dir/wakebench" --version 2>&1 >/dev/null); then
+			at_exit "rm -rf '$_u_dir'"
+			UWAKEBENCH=$_u_dir/wakebench
+			return 0
+		fi
+		UWHY="${UWHY:+$UWHY; }nobody cannot run a copy of '$WAKEBENCH' in '$_u_dir'${_u_err:+ ($(printf '%s' "$_u_err" | head -n 1))}"
+		rm -rf "$_u_dir"
+		_u_err=""
+	done
+	UWHY=${UWHY:-"no temporary directory nobody can reach"}
+	return 1
+}
+
 # Run a command capturing stdout, stderr and status into OUT, ERR, RC.
 run_cmd() {
 	"$@" >"$TMP/.out" 2>"$TMP/.err"

@@ -17,33 +17,29 @@ run_cmd prlimit --nofile=64 "$WAKEBENCH" run pipe -j 1 -t 10ms -n 1 --warmup 0 -
 is "$RC" 0 "ulimit -n 64: runs"
 
 # RLIMIT_NPROC: only an unprivileged user is held to it
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-	nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
-elif [ "$(id -u)" != 0 ]; then
-	nobody() { "$@"; }
-else
-	skip "setpriv is not installed"
+if ! unprivileged_setup; then
+	skip "$UWHY"
 	done_testing
 	exit
 fi
 cd /
 # the user's tasks count too: leave room for those it runs already
-uid=$(nobody id -u)
+uid=$(unprivileged id -u)
 mine=0
 for s in /proc/[0-9]*/status; do
 	n=$(awk -v u="$uid" '/^Uid:/ { mine = $2 == u } /^Threads:/ { if (mine) print $2 }' "$s" 2>/dev/null)
 	mine=$((mine + ${n:-0}))
 done
 lim=$((mine + 40))
-run_cmd nobody prlimit --nproc=$lim "$WAKEBENCH" run pipe -j 25 -t 10ms -n 1 --warmup 0 --no-store
+run_cmd unprivileged prlimit --nproc=$lim "$UWAKEBENCH" run pipe -j 25 -t 10ms -n 1 --warmup 0 --no-store
 is "$RC" 2 "ulimit -u $lim with $mine tasks of the user running: -j 25 (50 tasks) refused"
 like "$ERR" "^wakebench: error: run: option '--instances' \(-j\): '25' needs 50 tasks \(2 per instance\), with the [0-9]+ this user runs above the process limit RLIMIT_NPROC \(ulimit -u $lim\)$" \
 	"names -j, the tasks, those running and the process limit"
 is "$OUT" "" "nothing measured"
-run_cmd nobody prlimit --nproc=$lim "$WAKEBENCH" run pipe -j 200 -t 10ms -n 1 --warmup 0 --no-store
+run_cmd unprivileged prlimit --nproc=$lim "$UWAKEBENCH" run pipe -j 200 -t 10ms -n 1 --warmup 0 --no-store
 is "$RC" 2 "-j 200: refused"
 like "$ERR" "'200' needs 400 tasks" "with its task count"
-run_cmd nobody prlimit --nproc=$lim "$WAKEBENCH" run pingpong --threads -j 5 -t 10ms -n 1 \
+run_cmd unprivileged prlimit --nproc=$lim "$UWAKEBENCH" run pingpong --threads -j 5 -t 10ms -n 1 \
 	--warmup 0 --no-store
 is "$RC" 0 "-j 5 (10 tasks, threads count too) runs under the same limit"
 like "$OUT" "^sample 1/1: [0-9.]+ round trips/s" "and measures"

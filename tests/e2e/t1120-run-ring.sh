@@ -97,12 +97,11 @@ if ! command -v prlimit >/dev/null 2>&1; then
 	skip "prlimit is not installed (RLIMIT_NPROC)"
 elif [ "$(id -u)" != 0 ]; then
 	bad "prlimit --nproc=100 $W -N 150 --channel futex" "RLIMIT_NPROC" "150 tasks over ulimit -u 100"
-elif command -v setpriv >/dev/null 2>&1 &&
-	(cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups "$WAKEBENCH" --version) >/dev/null 2>&1; then
-	bad "cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups prlimit --nproc=100 $W -N 150 --channel futex" \
+elif unprivileged_setup; then
+	bad "cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups env prlimit --nproc=100 '$UWAKEBENCH' run ring -t 50ms -n 1 --warmup 0 --no-store -N 150 --channel futex" \
 		"RLIMIT_NPROC" "150 tasks over ulimit -u 100 (as nobody)"
 else
-	skip "nobody cannot run '$WAKEBENCH' (RLIMIT_NPROC binds only non-root users)"
+	skip "$UWHY"
 fi
 run_cmd sh -c "ulimit -n 200; $W -N 150 --channel futex"
 is "$RC" 0 "150 futex tasks need no fds: they run under ulimit -n 200"

@@ -53,38 +53,34 @@ is "$RC" 1 "uncreatable directory: exit 1"
 like "$ERR" "cannot (open store|create the store's directory).*Not a directory" "uncreatable directory: says why"
 # as another user: a directory without permission, and reading a store in
 # a directory where the reader may not create WAL's shared-memory file
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
-	as_other() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-elif [ "$(id -u)" != 0 ]; then
-	as_other() { "$@"; }
-fi
-if command -v as_other >/dev/null 2>&1; then
+if unprivileged_setup; then
+	as_other() { unprivileged "$@"; }
 	chmod 0755 "$TMP"
 	mkdir "$TMP/locked"
 	"$SYNTH" --synth "$TMP/locked/theirs.db" 1 3 6.18 x host 1000 >/dev/null 2>&1
 	# stores are created 0600; this one its owner shares read-only
 	chmod 0644 "$TMP/locked/theirs.db"
 	[ "$(id -u)" = 0 ] || chmod 0555 "$TMP/locked"
-	run_cmd as_other "$WAKEBENCH" $RUN --db "$TMP/locked/sub/results.db"
+	run_cmd as_other "$UWAKEBENCH" $RUN --db "$TMP/locked/sub/results.db"
 	is "$RC" 1 "directory without permission: exit 1"
 	like "$ERR" "cannot create the store's directory '.*locked/sub': Permission denied" \
 		"directory without permission: says why"
 	ok "[ ! -e '$TMP/locked/sub' ]" "directory without permission: nothing created"
-	run_cmd as_other "$WAKEBENCH" export --db "$TMP/locked/theirs.db"
+	run_cmd as_other "$UWAKEBENCH" export --db "$TMP/locked/theirs.db"
 	is "$RC" 0 "another user's store in a directory we cannot write is readable"
 	is "$(printf '%s' "$OUT" | jq '[.experiments[].samples[]] | length')" 3 "with its samples"
-	run_cmd as_other "$WAKEBENCH" $RUN --db "$TMP/locked/theirs.db"
+	run_cmd as_other "$UWAKEBENCH" $RUN --db "$TMP/locked/theirs.db"
 	is "$RC" 1 "but not writable"
 	like "$ERR" "is read-only" "and says so"
 	chmod 0666 "$TMP/locked/theirs.db"
 	[ "$(id -u)" = 0 ] || chmod 0555 "$TMP/locked"
 	cp "$TMP/locked/theirs.db" "$TMP/before"
-	run_cmd as_other "$WAKEBENCH" $RUN --db "$TMP/locked/theirs.db"
+	run_cmd as_other "$UWAKEBENCH" $RUN --db "$TMP/locked/theirs.db"
 	is "$RC" 1 "a writable store in a directory we cannot write: exit 1"
 	like "$ERR" "cannot be written: this user may not create files in its directory" "says why"
 	ok "cmp -s '$TMP/before' '$TMP/locked/theirs.db'" "and leaves it untouched"
 else
-	for i in 1 2 3 4 5 6 7 8 9 10; do skip "no way to run as another user"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do skip "$UWHY"; done
 fi
 
 # reading never creates a store; writing creates it with its directories

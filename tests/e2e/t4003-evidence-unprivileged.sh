@@ -7,16 +7,15 @@ with_kernel_mounts
 
 wb run -h >/dev/null 2>&1 || skip_all "run is not built"
 command -v jq >/dev/null || skip_all "jq is not installed"
-command -v setpriv >/dev/null || skip_all "setpriv is not installed"
 [ "$(id -u)" = 0 ] || skip_all "needs root to become nobody"
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 [ "$paranoid" -ge 2 ] || skip_all "perf_event_paranoid=$paranoid lets everyone count"
-nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
-nobody "$WAKEBENCH" --version >/dev/null 2>&1 || skip_all "nobody cannot run '$WAKEBENCH'"
+unprivileged_setup || skip_all "$UWHY"
+nobody() { unprivileged "$@"; }
 
 # the store is in a directory nobody cannot write: --no-store
 cd /
-run_cmd nobody "$WAKEBENCH" run pingpong -t 100ms -n 1 --warmup 0 -j 1 --no-store --perf-counters --format json
+run_cmd nobody "$UWAKEBENCH" run pingpong -t 100ms -n 1 --warmup 0 -j 1 --no-store --perf-counters --format json
 is "$RC" 0 "run as nobody exits 0"
 printf '%s\n' "$OUT" >"$TMP/run.json"
 m() { jq -r ".samples[0].metrics.$1.$2" "$TMP/run.json"; }
@@ -27,16 +26,16 @@ is "$(m perf_migrations_per_kop why)" "unavailable (perf_event_paranoid=$paranoi
 	"perf migrations: the same reason"
 is "$(m ctxsw_per_op available)" true "/proc counters still measured"
 
-run_cmd nobody "$WAKEBENCH" run pingpong -t 100ms -n 1 --warmup 0 -j 1 --no-store --perf-counters
+run_cmd nobody "$UWAKEBENCH" run pingpong -t 100ms -n 1 --warmup 0 -j 1 --no-store --perf-counters
 is "$RC" 0 "text output as nobody exits 0"
 like "$OUT" "perf ctxsw/op +unavailable \(perf_event_paranoid=$paranoid\)" "text names the reason"
 
-run_cmd nobody "$WAKEBENCH" run pingpong --trace -t 100ms -n 1 --warmup 0 -j 1 --no-store
+run_cmd nobody "$UWAKEBENCH" run pingpong --trace -t 100ms -n 1 --warmup 0 -j 1 --no-store
 is "$RC" 77 "--trace as nobody exits 77"
 like "$ERR" "--trace needs root or CAP_PERFMON" "and says what is missing"
 is "$OUT" "" "nothing measured"
 
-run_cmd nobody "$WAKEBENCH" run pingpong --trace=auto -t 100ms -n 1 --warmup 0 -j 1 --no-store
+run_cmd nobody "$UWAKEBENCH" run pingpong --trace=auto -t 100ms -n 1 --warmup 0 -j 1 --no-store
 is "$RC" 0 "--trace=auto as nobody runs"
 like "$ERR" "running without tracing \(--trace=auto\)" "and says it runs without tracing"
 done_testing

@@ -58,14 +58,14 @@ like "$ERR" "debugfs is not mounted at '/sys/kernel/debug' \(as root: mount -t d
 unlike "$ERR" "mounted privately" "and mounts nothing"
 
 # not root: nothing mounted, the exact command said
-if command -v setpriv >/dev/null && setpriv --reuid=nobody --regid=nogroup --clear-groups "$WAKEBENCH" --version >/dev/null 2>&1; then
+if unprivileged_setup; then
 	cd /
-	run_cmd setpriv --reuid=nobody --regid=nogroup --clear-groups "$WAKEBENCH" run pingpong --trace -t 100ms -n 1 --warmup 0 -j 1 --no-store
+	run_cmd unprivileged "$UWAKEBENCH" run pingpong --trace -t 100ms -n 1 --warmup 0 -j 1 --no-store
 	is "$RC" 77 "not root: --trace exits 77"
 	like "$ERR" "mount -t tracefs nodev /sys/kernel/tracing" "and gives the mount command"
 	unlike "$ERR" "mounted privately" "not root mounts nothing"
 else
-	skip "nobody cannot run '$WAKEBENCH'"; skip "idem"; skip "idem"
+	skip "$UWHY"; skip "idem"; skip "idem"
 fi
 is "$(kernel_mounts)" 0 "at the end, no debugfs or tracefs mount in the caller's table"
 done_testing

@@ -101,19 +101,19 @@ is "$RC" 0 "pipe --ceiling exits 0"
 like "$OUT" "scheduler and wakeup share of the cost: [0-9.-]+% " "the summary line"
 
 # as nobody
-if command -v setpriv >/dev/null; then
-	nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+if unprivileged_setup; then
+	nobody() { unprivileged "$@"; }
 	cd /
-	run_cmd nobody "$WAKEBENCH" run pingpong --trace=bpf -t 100ms -n 1 --warmup 0 -j 1 --no-store
+	run_cmd nobody "$UWAKEBENCH" run pingpong --trace=bpf -t 100ms -n 1 --warmup 0 -j 1 --no-store
 	is "$RC" 77 "--trace=bpf as nobody exits 77"
 	like "$ERR" "--trace=bpf needs root or CAP_BPF and CAP_PERFMON \(loading the BPF programs: Operation not permitted\)" \
 		"and says what is missing"
-	run_cmd nobody "$WAKEBENCH" run pingpong --trace=auto -t 100ms -n 1 --warmup 0 -j 1 --no-store
+	run_cmd nobody "$UWAKEBENCH" run pingpong --trace=auto -t 100ms -n 1 --warmup 0 -j 1 --no-store
 	is "$RC" 0 "--trace=auto as nobody runs"
 	like "$ERR" "running without tracing \(--trace=auto\): --trace=bpf needs root or CAP_BPF" \
 		"untraced, with the BPF reason"
 	cd - >/dev/null
 else
-	skip "setpriv is not installed"; skip "setpriv"; skip "setpriv"; skip "setpriv"
+	skip "$UWHY"; skip "idem"; skip "idem"; skip "idem"
 fi
 done_testing
