@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh: run every fuzz target for a fixed time, as `make fuzz` does.
 #   run.sh BUILD_DIR SECONDS SEED TARGET...
+# FUZZ_JOBS targets run at a time (default: the number of CPUs).
 # Each target works on a fresh copy of its seed corpus (fuzz/corpus/NAME/,
 # never modified) in BUILD_DIR/corpus/NAME; its log is BUILD_DIR/logs/NAME.log
 # and a crashing input goes to BUILD_DIR/artifacts/. TMPDIR points into
@@ -19,11 +20,10 @@ export TMPDIR="$build/tmp"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
-failed=""
-printf '%-22s %8s %12s %10s  %s\n' target seconds executions exec/s result
-for bin in "$@"; do
+# fuzz_one BIN: run one target, print its result line; its status is the target's
+fuzz_one() {
+	bin=$1
 	name=${bin##*/}
-	case $name in *.*) continue ;; esac # build-fuzz/fuzz-*.d
 	name=${name#fuzz-}
 	corpus="$build/corpus/$name"
 	log="$build/logs/$name.log"
@@ -52,9 +52,45 @@ for bin in "$@"; do
 		result=ok
 	else
 		result="FAILED (exit $rc; $log)"
-		failed="$failed $name"
 	fi
 	printf '%-22s %8s %12s %10s  %s\n' "fuzz-$name" "$secs" "$execs" "$rate" "$result"
+	return "$rc"
+}
+
+# FUZZ_JOBS targets at a time (the number of CPUs by default), each on one CPU:
+# libFuzzer runs one process per target here; the targets are dealt round-robin
+# into that many queues, and the results printed in the targets' order.
+jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+targets=""
+for bin in "$@"; do
+	case ${bin##*/} in *.*) continue ;; esac # build-fuzz/fuzz-*.d
+	targets="$targets $bin"
+done
+q=0
+pids=""
+while [ "$q" -lt "$jobs" ]; do
+	(
+		i=0
+		for bin in $targets; do
+			if [ $((i % jobs)) -eq "$q" ]; then
+				fuzz_one "$bin" >"$build/logs/${bin##*/}.result"
+			fi
+			i=$((i + 1))
+		done
+	) &
+	pids="$pids $!"
+	q=$((q + 1))
+done
+for p in $pids; do wait "$p"; done
+
+failed=""
+printf '%-22s %8s %12s %10s  %s\n' target seconds executions exec/s result
+for bin in $targets; do
+	line=$(cat "$build/logs/${bin##*/}.result" 2>/dev/null)
+	name=${bin##*/}
+	name=${name#fuzz-}
+	printf '%s\n' "${line:-fuzz-$name: no result}"
+	case $line in *" ok") ;; *) failed="$failed $name" ;; esac
 done
 
 [ -z "$failed" ] && exit 0
