@@ -149,6 +149,18 @@ alive() {
 		printf ' %s(%s)' "$k" "$(cat /proc/$k/comm 2>/dev/null)"
 	done
 }
+# The wakebench processes this test started (their workload tasks included)
+# that still exist: those running the binary under test whose environment
+# holds this test's own WAKEBENCH_DB, so that the tests running beside it
+# (make check's parallel lane) never count.
+own_wakebench_pids() {
+	_o_exe=$(readlink -f "$WAKEBENCH")
+	for _o_p in /proc/[0-9]*; do
+		[ "$(readlink "$_o_p/exe" 2>/dev/null)" = "$_o_exe" ] || continue
+		tr '\0' '\n' <"$_o_p/environ" 2>/dev/null | grep -qxF "WAKEBENCH_DB=$WAKEBENCH_DB" &&
+			echo "${_o_p#/proc/}"
+	done
+}
 # Children of a process (pids), via /proc (no pgrep needed).
 descendants() {
 	for p in /proc/[0-9]*; do

@@ -75,8 +75,6 @@ like "$OUT" "wakeup latency p99" "latency percentiles in the summary"
 is "$(cat /sys/kernel/tracing/tracing_on 2>/dev/null)" "$tracing_on" "tracing_on unchanged"
 is "$(cat /sys/kernel/tracing/events/sched/enable 2>/dev/null)" "$events_enabled" \
 	"sched events' enable unchanged"
-left=$(for p in /proc/[0-9]*; do
-	[ "$(readlink "$p/exe" 2>/dev/null)" = "$(readlink -f "$WAKEBENCH")" ] && echo "${p#/proc/}"
-done)
+left=$(own_wakebench_pids)
 is "$left" "" "no wakebench process is left"
 done_testing
