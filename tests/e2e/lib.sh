@@ -61,11 +61,14 @@ _result() {
 		echo "not ok $_tap_n - $2"
 	fi
 }
+# Failure details go to stderr, which prove shows even when it is not verbose:
+# ok "COMMAND" prints the command that was false, as expanded (its values);
+# ok 0/1 is for a result the test computed, which then says why with diag.
 ok() { # ok "command string or 0/1" "name"
 	if [ "$1" = 0 ] || [ "$1" = 1 ]; then _result "$1" "$2"; return; fi
-	if eval "$1" >/dev/null 2>&1; then _result 0 "$2"; else _result 1 "$2"; fi
+	if eval "$1" >/dev/null 2>&1; then _result 0 "$2"; else
+		_result 1 "$2"; printf '#   false: %s\n' "$1" >&2; fi
 }
-# Failure details go to stderr, which prove shows even when it is not verbose.
 is() {
 	if [ "$1" = "$2" ]; then _result 0 "$3"; else
 		_result 1 "$3"; { echo "#   got:  '$1'"; echo "#   want: '$2'"; } >&2; fi

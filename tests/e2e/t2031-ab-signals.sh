@@ -67,6 +67,7 @@ signal_ab() {
 	wait_for "grep -q '^pair 1/' '$TMP/out'"
 	if ! hold_toggled $pid; then
 		ok 1 "SIG$sig: ab held while the feature is toggled"
+		diag "features: $(cat "$D/sched/features" 2>/dev/null)" "stderr: $(cat "$TMP/err" 2>/dev/null)"
 		kill -KILL $pid; wait $pid 2>/dev/null
 		return
 	fi
