@@ -350,19 +350,32 @@ static int mkdir_parents(const char *path)
 	return ret;
 }
 
-/* Checks made on the open connection (the WAL may hold a newer header). */
+/*
+ * Checks made on the open connection (the WAL may hold a newer header). The
+ * three reads are one read transaction, so that they see one state of the
+ * file: a store that another command is creating at this moment gets its
+ * tables and its version in one transaction, and must never be seen with
+ * the first and without the second ("an SQLite database with other tables").
+ */
 static int check_schema(sqlite3 *db, const char *path, int *version)
 {
-	int app_id = 0, ntables = 0;
+	int app_id = 0, ntables = 0, ret = 0;
 
+	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(db, path, "cannot read the schema");
 	if (pragma_int(db, "PRAGMA application_id", &app_id) ||
 	    pragma_int(db, "PRAGMA user_version", version) ||
 	    pragma_int(db, "SELECT count(*) FROM sqlite_master", &ntables)) {
 		if (sqlite3_errcode(db) == SQLITE_NOTADB)
-			return error("'%s' is not a wakebench store (not an SQLite database)",
-				     path);
-		return db_error(db, path, "cannot read the schema");
+			ret = error("'%s' is not a wakebench store (not an SQLite database)",
+				    path);
+		else
+			ret = db_error(db, path, "cannot read the schema");
 	}
+	if (!sqlite3_get_autocommit(db))
+		sqlite3_exec(db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	if (ret)
+		return ret;
 	if ((uint32_t)app_id != 0 && (uint32_t)app_id != STORE_APPLICATION_ID)
 		return error("'%s' is not a wakebench store (an SQLite database of another "
 			     "program, application id 0x%08x)",
