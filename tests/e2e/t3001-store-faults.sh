@@ -57,9 +57,15 @@ if unprivileged_setup; then
 	as_other() { unprivileged "$@"; }
 	chmod 0755 "$TMP"
 	mkdir "$TMP/locked"
+	at_exit "chmod -R u+w '$TMP/locked'"
 	"$SYNTH" --synth "$TMP/locked/theirs.db" 1 3 6.18 x host 1000 >/dev/null 2>&1
-	# stores are created 0600; this one its owner shares read-only
-	chmod 0644 "$TMP/locked/theirs.db"
+	# stores are created 0600; this one its owner shares read-only (not
+	# root, the tests are that owner: then it is read-only for its owner too)
+	if [ "$(id -u)" = 0 ]; then
+		chmod 0644 "$TMP/locked/theirs.db"
+	else
+		chmod 0444 "$TMP/locked/theirs.db"
+	fi
 	[ "$(id -u)" = 0 ] || chmod 0555 "$TMP/locked"
 	run_cmd as_other "$UWAKEBENCH" $RUN --db "$TMP/locked/sub/results.db"
 	is "$RC" 1 "directory without permission: exit 1"
