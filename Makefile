@@ -5,6 +5,7 @@
 #   make check        install missing test dependencies, build, run every test (prove)
 #   make check SANITIZE=1   the same with ASan + UBSan (objects in build-san/)
 #   make DEVELOPER=1  warnings are errors
+#   make V=1          every command in full (CPPFLAGS, CFLAGS, LDFLAGS are honoured)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make fuzz FUZZ_SECONDS=30   the libFuzzer targets (clang; build-fuzz/), 30 s each
 #   make CROSS_COMPILE=aarch64-linux-gnu-   arm64 wakebench and unit tests in build-aarch64/
@@ -55,11 +56,23 @@ CROSS_LDFLAGS := -L$(SYSROOT)/usr/lib/$(CROSS_TRIPLET) -Wl,-rpath-link,$(SYSROOT
 BUILD := $(BUILD:build%=build-aarch64%)
 endif
 
-PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SAN) -D_GNU_SOURCE -iquote src $(PKG_CFLAGS) $(CROSS_CFLAGS) -MMD -MP
+# pkg-config runs once, when a compile line first needs it (not for make deps or
+# clean), and what it says about a missing package is shown.
+PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell $$(PKG_CONFIG) --cflags $$(PKGS)))$(PKG_CFLAGS)
+PKG_LIBS = $(eval PKG_LIBS := $$(shell $$(PKG_CONFIG) --libs $$(PKGS)))$(PKG_LIBS)
+# CPPFLAGS, CFLAGS and LDFLAGS are the packager's (dpkg-buildflags: _FORTIFY_SOURCE,
+# hardening); V=1 shows every command in full instead of its one-word summary.
+ALL_CFLAGS = $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN) -D_GNU_SOURCE -iquote src $(PKG_CFLAGS) \
+	$(CROSS_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN) $(CROSS_LDFLAGS)
 LIBS = $(PKG_LIBS) -lm -lpthread
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @echo
+endif
 
 SRCS := $(sort $(shell find src -name '*.c' ! -name main.c ! -name '*.bpf.c'))
 OBJS := $(SRCS:%.c=$(BUILD)/%.o)
@@ -88,17 +101,17 @@ ifeq ($(SANITIZE)$(CROSS_COMPILE),)
 endif
 
 $(BIN): $(BUILD)/src/main.o $(LIB)
-	@echo "  LD      $@"
-	@$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(msg) "  LD      $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(LIB): $(OBJS)
 	@rm -f $@
-	@$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	@echo "  CC      $<"
-	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(msg) "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The BPF tracer (doc/evidence.md): src/sys/bpf/sched-trace.bpf.c built by clang's
 # BPF target (little-endian, the same object for x86-64 and arm64: it names only
@@ -124,30 +137,32 @@ endif
 
 $(BPF_OBJ): src/sys/bpf/sched-trace.bpf.c src/sys/bpf/sched-trace.h src/sys/bpf/core.h
 	@mkdir -p $(@D)
-	@echo "  BPF     $@"
-	@$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
+	$(msg) "  BPF     $@"
+	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
 $(BPF_SKEL): $(BPF_OBJ)
 	@mkdir -p $(@D)
-	@echo "  GEN     $@"
-	@$(BPFTOOL) gen skeleton $< name sched_trace_bpf >$@.tmp && mv $@.tmp $@
+	$(msg) "  GEN     $@"
+	$(Q)$(BPFTOOL) gen skeleton $< name sched_trace_bpf >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/t-%: tests/unit/t-%.c tests/unit/harness.h $(LIB)
 	@mkdir -p $(@D)
-	@echo "  CCLD    $@"
-	@$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
+	$(msg) "  CCLD    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
 		$(ALL_LDFLAGS) $(shell $(PKG_CONFIG) --libs $(TEST_PKGS)) $(LIBS)
 
 $(SKIP_ONLY): tests/unit/skip-only.c tests/unit/harness.h $(LIB)
 	@mkdir -p $(@D)
-	@echo "  CCLD    $@"
-	@$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
+	$(msg) "  CCLD    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS)) -o $@ $< $(LIB) \
 		$(ALL_LDFLAGS) $(shell $(PKG_CONFIG) --libs $(TEST_PKGS)) $(LIBS)
 
 $(FAKEFS): tests/fakefs/fakefs.c
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) $(SAN) -D_GNU_SOURCE $(shell pkg-config --cflags $(FAKEFS_PKGS)) \
-		-o $@ $< $(ALL_LDFLAGS) $(shell pkg-config --libs $(FAKEFS_PKGS))
+	$(msg) "  CCLD    $@"
+	$(Q)$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN) -D_GNU_SOURCE \
+		$(shell $(PKG_CONFIG) --cflags $(FAKEFS_PKGS)) \
+		-o $@ $< $(ALL_LDFLAGS) $(shell $(PKG_CONFIG) --libs $(FAKEFS_PKGS))
 
 deps:
 	@sh scripts/deps.sh build
@@ -276,7 +291,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_SEED ?= 1
 FUZZ_BUILD := build-fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_ALL_CFLAGS = $(WARN) $(FUZZ_CFLAGS) $(FUZZ_SAN) -D_GNU_SOURCE -iquote src $(PKG_CFLAGS) -MMD -MP
+FUZZ_ALL_CFLAGS = $(WARN) $(CPPFLAGS) $(FUZZ_CFLAGS) $(FUZZ_SAN) -D_GNU_SOURCE -iquote src $(PKG_CFLAGS) -MMD -MP
 FUZZ_OBJS := $(SRCS:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_LIB := $(FUZZ_BUILD)/libwakebench.a
 FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz-*.c))
@@ -284,16 +299,16 @@ FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=$(FUZZ_BUILD)/%)
 
 $(FUZZ_BUILD)/src/%.o: src/%.c
 	@mkdir -p $(@D)
-	@echo "  CC      $@"
-	@$(FUZZ_CC) $(FUZZ_ALL_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(msg) "  CC      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_ALL_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(FUZZ_LIB): $(FUZZ_OBJS)
 	@rm -f $@
-	@$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(FUZZ_BUILD)/fuzz-%: fuzz/fuzz-%.c fuzz/fuzz.h fuzz/import.h $(FUZZ_LIB)
-	@echo "  CCLD    $@"
-	@$(FUZZ_CC) $(FUZZ_ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDFLAGS) $(LIBS)
+	$(msg) "  CCLD    $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDFLAGS) $(LIBS)
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -305,7 +320,7 @@ fuzz:
 # Regenerate the seeds that are not copies of fixtures (vm captures, stores): fuzz/README.md.
 fuzz-corpus: $(BIN)
 	@mkdir -p $(BUILD)/fuzz
-	@$(CC) $(ALL_CFLAGS) -o $(BUILD)/fuzz/mkseed fuzz/mkseed.c $(LIB) $(ALL_LDFLAGS) $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $(BUILD)/fuzz/mkseed fuzz/mkseed.c $(LIB) $(ALL_LDFLAGS) $(LIBS)
 	sh fuzz/make-corpus.sh $(BUILD)/fuzz/mkseed $(BIN)
 
 clean:
