@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "runner/vm.h"
 #include "runner/vmchan.h"
+#include "util/digest.h"
 #include "store/store.h"
 #include "sys/initramfs.h"
 #include "sys/vmhost.h"

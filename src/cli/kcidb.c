@@ -27,7 +27,7 @@
 #include "cli/farm.h"
 #include "cli/report.h"
 #include "runner/metrics.h"
-#include "runner/vmchan.h"
+#include "util/digest.h"
 #include "stats/stats.h"
 
 #include <json-c/json.h>

@@ -31,6 +31,7 @@
 #include "cli/cli.h"
 #include "cli/farm.h"
 #include "runner/vmchan.h"
+#include "util/digest.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -45,65 +46,9 @@
 #define FRAME_LINE_BYTES  48u
 #define FRAME_MAX_LINES	  (1u << 22)
 
-static const char b64_chars[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static void b64_line(const uint8_t *p, size_t n, char *out)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16;
-
-		if (i + 1 < n)
-			v |= (uint32_t)p[i + 1] << 8;
-		if (i + 2 < n)
-			v |= p[i + 2];
-		out[k++] = b64_chars[(v >> 18) & 63];
-		out[k++] = b64_chars[(v >> 12) & 63];
-		out[k++] = i + 1 < n ? b64_chars[(v >> 6) & 63] : '=';
-		out[k++] = i + 2 < n ? b64_chars[v & 63] : '=';
-	}
-	out[k] = '\0';
-}
-
-static int b64_value(char c)
-{
-	const char *p = c ? strchr(b64_chars, c) : NULL;
-
-	return p ? (int)(p - b64_chars) : -1;
-}
-
 static bool b64_char(char c)
 {
-	return c == '=' || b64_value(c) >= 0;
-}
-
-/* Strict: groups of four, '=' only at the very end. Appends to out; -1 if malformed. */
-static int b64_decode(const char *s, size_t len, uint8_t *out, size_t *outlen)
-{
-	size_t i;
-
-	if (len % 4)
-		return -1;
-	for (i = 0; i < len; i += 4) {
-		int a = b64_value(s[i]), b = b64_value(s[i + 1]);
-		int c = s[i + 2] == '=' ? -2 : b64_value(s[i + 2]);
-		int d = s[i + 3] == '=' ? -2 : b64_value(s[i + 3]);
-		uint32_t v;
-
-		if (a < 0 || b < 0 || c == -1 || d == -1 || (c == -2 && d != -2) ||
-		    ((c == -2 || d == -2) && i + 4 != len))
-			return -1;
-		v = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)(c < 0 ? 0 : c) << 6 |
-		    (uint32_t)(d < 0 ? 0 : d);
-		out[(*outlen)++] = (uint8_t)(v >> 16);
-		if (c >= 0)
-			out[(*outlen)++] = (uint8_t)(v >> 8);
-		if (d >= 0)
-			out[(*outlen)++] = (uint8_t)v;
-	}
-	return 0;
+	return c == '=' || base64_value((unsigned char)c) >= 0;
 }
 
 /* ---- the device's side: export --format lava ---- */
@@ -175,7 +120,7 @@ static int frame_print(FILE *chan)
 	nlines = ((size_t)bytes + FRAME_LINE_BYTES - 1) / FRAME_LINE_BYTES;
 	printf("\n" FRAME_TAG "BEGIN %zu %ld\n", nlines, bytes);
 	while ((n = fread(buf, 1, sizeof(buf), chan)) > 0) {
-		b64_line(buf, n, line);
+		base64_encode(buf, n, line);
 		printf(FRAME_TAG "%zu %s\n", i++, line);
 	}
 	if (ferror(chan) || i != nlines)
@@ -491,7 +436,7 @@ static void frame_line(struct log_import *li, struct frame *f, const char *t, si
 		f->bytes = xrealloc(f->bytes, f->alloc);
 	}
 	if (i >= f->nlines || n > FRAME_LINE_BYTES / 3 * 4 ||
-	    b64_decode(t, n, f->bytes, &f->len) || f->len > f->nbytes ||
+	    base64_decode(t, n, f->bytes, &f->len) || f->len > f->nbytes ||
 	    (i + 1 < f->nlines && f->len != (i + 1) * FRAME_LINE_BYTES)) {
 		frame_break(f, "line %zu (log line %zu) is corrupted", i, lineno);
 		return;

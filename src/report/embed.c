@@ -17,8 +17,8 @@
  * refusal instead of a partial import.
  */
 #include "report/render.h"
+#include "util/digest.h"
 
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,38 +26,14 @@
 
 #define B64_LINE 76
 
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static void sha256_hex(const void *data, size_t len, char hex[65])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0, i;
-
-	if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1 || mdlen != 32)
-		BUG("SHA-256 failed");
-	for (i = 0; i < mdlen; i++)
-		sprintf(hex + 2 * i, "%02x", md[i]);
-	hex[64] = '\0';
-}
-
 /* Base64 of in[0..n) onto out, B64_LINE characters a line, *col the current column. */
 static void b64_put(struct sbuf *out, const unsigned char *in, size_t n, size_t *col, bool last)
 {
-	char quad[4];
+	char quad[5];
 	size_t i;
 
 	for (i = 0; i + 3 <= n || (last && i < n); i += 3) {
-		unsigned v = (unsigned)in[i] << 16;
-
-		if (i + 1 < n)
-			v |= (unsigned)in[i + 1] << 8;
-		if (i + 2 < n)
-			v |= in[i + 2];
-		quad[0] = b64[(v >> 18) & 63];
-		quad[1] = b64[(v >> 12) & 63];
-		quad[2] = i + 1 < n ? b64[(v >> 6) & 63] : '=';
-		quad[3] = i + 2 < n ? b64[v & 63] : '=';
-		sbuf_add(out, quad, 4);
+		sbuf_add(out, quad, base64_encode(in + i, n - i < 3 ? n - i : 3, quad));
 		*col += 4;
 		if (*col >= B64_LINE) {
 			sbuf_add(out, "\n", 1);
@@ -158,13 +134,6 @@ static int attr_size(const char *tag, size_t n, const char *name, size_t *out)
 	return end == p || *end != '"' ? -1 : 0;
 }
 
-static int b64_value(unsigned char c)
-{
-	const char *p = c ? strchr(b64, c) : NULL;
-
-	return p ? (int)(p - b64) : -1;
-}
-
 int embed_extract(const char *html, size_t len, char **doc, size_t *doclen, char *why,
 		  size_t whylen)
 {
@@ -209,7 +178,7 @@ int embed_extract(const char *html, size_t len, char **doc, size_t *doclen, char
 			continue;
 		if (*p == '=')
 			break;
-		v = b64_value((unsigned char)*p);
+		v = base64_value((unsigned char)*p);
 		if (v < 0) {
 			snprintf(why, whylen, "its raw data block has a character that is not base64 "
 					      "(byte %zu)",

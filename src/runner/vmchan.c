@@ -1,8 +1,7 @@
 /*
  * vmchan.c: framing and validation of the records a `vm` guest sends home
- * (the format is described in vmchan.h), and the two digests `vm` uses:
- * zlib's CRC-32 for records and a SHA-256 for content-addressed caching and
- * the kernel image's identity.
+ * (the format is described in vmchan.h), and zlib's CRC-32 of each record
+ * (the SHA-256 that `vm` uses for its caches is util/digest.c's).
  *
  * The decoder is strict on purpose: the only thing it accepts is a complete,
  * in-order, CRC-checked sequence ending in END. Anything else is a failed
@@ -17,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <openssl/evp.h>
 #include <zlib.h>
 
 static void put_u32(uint8_t *p, uint32_t v)
@@ -340,87 +338,4 @@ const struct vmchan_file *vmchan_find_file(const struct vmchan_result *res, cons
 		if (!strcmp(res->files[i].name, name))
 			return &res->files[i];
 	return NULL;
-}
-
-/* ---- SHA-256, through OpenSSL's libcrypto ---- */
-
-void sha256_init(struct sha256 *c)
-{
-	c->ctx = EVP_MD_CTX_new();
-	if (!c->ctx || EVP_DigestInit_ex(c->ctx, EVP_sha256(), NULL) != 1)
-		die("cannot set up SHA-256 (libcrypto): out of memory");
-}
-
-void sha256_update(struct sha256 *c, const void *data, size_t len)
-{
-	if (EVP_DigestUpdate(c->ctx, data, len) != 1)
-		BUG("EVP_DigestUpdate failed");
-}
-
-void sha256_final(struct sha256 *c, uint8_t digest[32])
-{
-	unsigned int n = 0;
-
-	if (EVP_DigestFinal_ex(c->ctx, digest, &n) != 1 || n != 32)
-		BUG("EVP_DigestFinal_ex failed");
-	EVP_MD_CTX_free(c->ctx);
-	c->ctx = NULL;
-}
-
-static void to_hex(const uint8_t digest[32], char hex[65])
-{
-	static const char digits[] = "0123456789abcdef";
-	unsigned i;
-
-	for (i = 0; i < 32; i++) {
-		hex[2 * i] = digits[digest[i] >> 4];
-		hex[2 * i + 1] = digits[digest[i] & 15];
-	}
-	hex[64] = '\0';
-}
-
-void sha256_hex(const void *data, size_t len, char hex[65])
-{
-	struct sha256 c;
-	uint8_t d[32];
-
-	sha256_init(&c);
-	sha256_update(&c, data, len);
-	sha256_final(&c, d);
-	to_hex(d, hex);
-}
-
-int sha256_file_hex(const char *path, char hex[65])
-{
-	struct sha256 c;
-	uint8_t d[32], *buf;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	buf = xmalloc(1 << 16);
-	sha256_init(&c);
-	for (;;) {
-		ssize_t n = read(fd, buf, 1 << 16);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			sha256_final(&c, d); /* releases the context */
-			free(buf);
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		sha256_update(&c, buf, (size_t)n);
-	}
-	free(buf);
-	close(fd);
-	sha256_final(&c, d);
-	to_hex(d, hex);
-	return 0;
 }

@@ -89,20 +89,5 @@ const struct vmchan_file *vmchan_find_file(const struct vmchan_result *res, cons
 /* CRC-32 (IEEE 802.3, zlib's) of a buffer. */
 uint32_t vmchan_crc32(const void *buf, size_t len);
 
-/*
- * SHA-256 (libcrypto's), for the initramfs cache name and the kernel's hash.
- * sha256_final() releases what sha256_init() set up.
- */
-struct sha256 {
-	struct evp_md_ctx_st *ctx; /* EVP_MD_CTX */
-};
-
-void sha256_init(struct sha256 *c);
-void sha256_update(struct sha256 *c, const void *data, size_t len);
-void sha256_final(struct sha256 *c, uint8_t digest[32]);
-/* Lower-case hex of the digest of a buffer, 65 bytes with the NUL. */
-void sha256_hex(const void *data, size_t len, char hex[65]);
-/* The same for a file; -1 with errno set if it cannot be read. */
-int sha256_file_hex(const char *path, char hex[65]);
 
 #endif

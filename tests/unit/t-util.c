@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "util/digest.h"
 #include "util/opts.h"
 #include "util/util.h"
 
@@ -367,6 +368,41 @@ static void test_opts_help(void **state)
 	free(buf);
 }
 
+/* Base64: RFC 4648's test vectors both ways, and what strict decoding refuses. */
+static void test_base64(void **state)
+{
+	static const char *const vec[][2] = {
+		{ "", "" },	    { "f", "Zg==" },	     { "fo", "Zm8=" },
+		{ "foo", "Zm9v" }, { "foob", "Zm9vYg==" }, { "fooba", "Zm9vYmE=" },
+		{ "foobar", "Zm9vYmFy" },
+	};
+	static const char *const bad[] = { "Zg=", "Z===", "Zg==Zg==", "Zm9v!A==", "Zm=v", "Zg\x80=" };
+	uint8_t bytes[16];
+	char text[16];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(vec); i++) {
+		n = base64_encode((const uint8_t *)vec[i][0], strlen(vec[i][0]), text);
+		assert_string_equal(text, vec[i][1]);
+		assert_int_equal(n, strlen(vec[i][1]));
+		n = 0;
+		assert_int_equal(base64_decode(vec[i][1], strlen(vec[i][1]), bytes, &n), 0);
+		assert_int_equal(n, strlen(vec[i][0]));
+		assert_memory_equal(bytes, vec[i][0], n);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		n = 0;
+		if (base64_decode(bad[i], strlen(bad[i]), bytes, &n) != -1)
+			fail_msg("'%s' decoded, want malformed", bad[i]);
+	}
+	assert_int_equal(base64_value('A'), 0);
+	assert_int_equal(base64_value('/'), 63);
+	assert_int_equal(base64_value('='), -1);
+	assert_int_equal(base64_value(0), -1);
+	assert_int_equal(base64_value(0xc3), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_opts_defaults_and_seen),
 		cmocka_unit_test(test_opts_errors),
 		cmocka_unit_test(test_opts_help),
+		cmocka_unit_test(test_base64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "runner/vmchan.h"
+#include "util/digest.h"
 #include "util/util.h"
 
 /* A capture as the host sees it: what a guest wrote on its channel. */
