@@ -87,6 +87,12 @@ const char *cli_signal_name(int sig);
 /* Is stderr a terminal (progress lines are shown only then)? */
 bool cli_progress_enabled(const struct ctx *ctx);
 
+/*
+ * The kernel's BTF under WAKEBENCH_ROOT (the features' read-only view under
+ * lockdown reads it), or "" for the running kernel's own.
+ */
+void cli_btf_path(const struct ctx *ctx, char *buf, size_t len);
+
 /* The default of --debugfs; ctx->debugfs points here unless --debugfs was given. */
 extern const char cli_default_debugfs[];
 bool cli_debugfs_given(const struct ctx *ctx);

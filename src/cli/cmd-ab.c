@@ -853,14 +853,6 @@ static void print_json(struct ab_state *st, const struct ab_effect *eff, size_t 
 
 /* ---- setup ---- */
 
-static void btf_path(const struct ctx *ctx, char *buf, size_t len)
-{
-	if (!ctx->root || !strcmp(ctx->root, "/"))
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, "%s/sys/kernel/btf/vmlinux", ctx->root);
-}
-
 /*
  * Validate the --feature tokens against the live list (or, when the file
  * cannot be read, the read-only view, so a misspelling is still exit 2),
@@ -881,7 +873,7 @@ static int check_features(struct ab_state *st, const struct strlist *fl)
 		die_usage("ab: option '--feature' given %zu times, allowed at most %d (the 2x2 "
 			  "factorial)",
 			  fl->n, AB_MAX_FEATURES);
-	btf_path(st->ctx, btf, sizeof(btf));
+	cli_btf_path(st->ctx, btf, sizeof(btf));
 	rc = features_read_any(st->ctx->debugfs, btf[0] ? btf : NULL, &live, why, sizeof(why));
 	if (rc) {
 		error("ab: %s", why);

@@ -17,6 +17,7 @@
 #include "cli/filter.h"
 #include "runner/metrics.h"
 #include "store/store.h"
+#include "util/json.h"
 
 #include <json-c/json.h>
 #include <stddef.h>
@@ -58,22 +59,6 @@ static const char export_description[] =
 
 /* ---- JSON ---- */
 
-static json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
-static json_object *jtime(uint64_t ns)
-{
-	time_t t = (time_t)(ns / 1000000000ull);
-	struct tm tm;
-	char buf[40];
-
-	if (!ns || !gmtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return NULL;
-	return json_object_new_string(buf);
-}
-
 static json_object *env_json(const struct env *env)
 {
 	json_object *arr = json_object_new_array();
@@ -82,9 +67,9 @@ static json_object *env_json(const struct env *env)
 	for (i = 0; i < env->n; i++) {
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "key", jstr(env->e[i].key));
-		json_object_object_add(o, "value", jstr(env->e[i].value));
-		json_object_object_add(o, "impact", jstr(env_impact_name(env->e[i].impact)));
+		json_object_object_add(o, "key", json_str_or_null(env->e[i].key));
+		json_object_object_add(o, "value", json_str_or_null(env->e[i].value));
+		json_object_object_add(o, "impact", json_str_or_null(env_impact_name(env->e[i].impact)));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -129,10 +114,10 @@ static json_object *primary_json(const char *workload)
 	json_object *o = json_object_new_object();
 	char unit[64];
 
-	json_object_object_add(o, "name", jstr(d->name));
-	json_object_object_add(o, "label", jstr(d->label));
-	json_object_object_add(o, "unit", jstr(metric_unit(d, workload, unit, sizeof(unit))));
-	json_object_object_add(o, "better", jstr(metric_better_name(d->better)));
+	json_object_object_add(o, "name", json_str_or_null(d->name));
+	json_object_object_add(o, "label", json_str_or_null(d->label));
+	json_object_object_add(o, "unit", json_str_or_null(metric_unit(d, workload, unit, sizeof(unit))));
+	json_object_object_add(o, "better", json_str_or_null(metric_better_name(d->better)));
 	return o;
 }
 
@@ -150,23 +135,23 @@ static int put_experiment(struct store *st, const struct store_experiment *e,
 	size_t i, ndefs;
 
 	json_object_object_add(o, "id", json_object_new_int64(e->id));
-	json_object_object_add(o, "uuid", jstr(e->uuid));
-	json_object_object_add(o, "kind", jstr(e->kind));
-	json_object_object_add(o, "workload", jstr(e->workload));
+	json_object_object_add(o, "uuid", json_str_or_null(e->uuid));
+	json_object_object_add(o, "kind", json_str_or_null(e->kind));
+	json_object_object_add(o, "workload", json_str_or_null(e->workload));
 	json_object_object_add(o, "primary", primary_json(e->workload));
-	json_object_object_add(o, "profile", jstr(e->profile));
+	json_object_object_add(o, "profile", json_str_or_null(e->profile));
 	params = e->params_json ? json_tokener_parse(e->params_json) : NULL;
-	json_object_object_add(o, "params", params ? params : jstr(e->params_json));
-	json_object_object_add(o, "cmdline", jstr(e->cmdline));
-	json_object_object_add(o, "version", jstr(e->version));
-	json_object_object_add(o, "label", jstr(e->label));
-	json_object_object_add(o, "host", jstr(e->host));
-	json_object_object_add(o, "kernel", jstr(e->kernel));
-	json_object_object_add(o, "started", jtime(e->started_ns));
+	json_object_object_add(o, "params", params ? params : json_str_or_null(e->params_json));
+	json_object_object_add(o, "cmdline", json_str_or_null(e->cmdline));
+	json_object_object_add(o, "version", json_str_or_null(e->version));
+	json_object_object_add(o, "label", json_str_or_null(e->label));
+	json_object_object_add(o, "host", json_str_or_null(e->host));
+	json_object_object_add(o, "kernel", json_str_or_null(e->kernel));
+	json_object_object_add(o, "started", json_time_utc(e->started_ns, "Z"));
 	json_object_object_add(o, "started_ns", json_object_new_uint64(e->started_ns));
-	json_object_object_add(o, "ended", jtime(e->ended_ns));
+	json_object_object_add(o, "ended", json_time_utc(e->ended_ns, "Z"));
 	json_object_object_add(o, "ended_ns", e->ended_ns ? json_object_new_uint64(e->ended_ns) : NULL);
-	json_object_object_add(o, "status", jstr(e->status));
+	json_object_object_add(o, "status", json_str_or_null(e->status));
 
 	arr = json_object_new_array();
 	for (i = 0; i < ncfg; i++) {
@@ -175,8 +160,8 @@ static int put_experiment(struct store *st, const struct store_experiment *e,
 		if (cfgs[i].exp_id != e->id)
 			continue;
 		c = json_object_new_object();
-		json_object_object_add(c, "name", jstr(cfgs[i].name));
-		json_object_object_add(c, "features", jstr(cfgs[i].features));
+		json_object_object_add(c, "name", json_str_or_null(cfgs[i].name));
+		json_object_object_add(c, "features", json_str_or_null(cfgs[i].features));
 		json_object_array_add(arr, c);
 	}
 	json_object_object_add(o, "configs", arr);
@@ -196,8 +181,8 @@ static int put_experiment(struct store *st, const struct store_experiment *e,
 	for (i = 0; i < ndefs; i++) {
 		json_object *m = json_object_new_object();
 
-		json_object_object_add(m, "name", jstr(defs[i].name));
-		json_object_object_add(m, "better", jstr(metric_better_name(defs[i].better)));
+		json_object_object_add(m, "name", json_str_or_null(defs[i].name));
+		json_object_object_add(m, "better", json_str_or_null(metric_better_name(defs[i].better)));
 		json_object_object_add(m, "evidence",
 				       json_object_new_boolean(defs[i].flags & METRIC_EVIDENCE));
 		json_object_array_add(arr, m);

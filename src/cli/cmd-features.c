@@ -30,14 +30,6 @@ static const char description[] =
 	"crashed wakebench left changed. Under kernel lockdown, show decodes the\n"
 	"state read-only from sched/debug and the kernel's BTF and exits 77.";
 
-static void btf_path(const struct ctx *ctx, char *buf, size_t len)
-{
-	if (!ctx->root || !strcmp(ctx->root, "/"))
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, "%s/sys/kernel/btf/vmlinux", ctx->root);
-}
-
 static const char *source_name(enum features_source s)
 {
 	switch (s) {
@@ -84,7 +76,7 @@ static int features_show(const struct ctx *ctx)
 	struct features f;
 	char why[2048], btf[PATH_MAX], line[FEATURES_LINE_MAX];
 
-	btf_path(ctx, btf, sizeof(btf));
+	cli_btf_path(ctx, btf, sizeof(btf));
 	if (features_read_any(ctx->debugfs, btf[0] ? btf : NULL, &f, why, sizeof(why))) {
 		error("%s", why);
 		return features_fail_exit(f.fail);

@@ -137,6 +137,14 @@ const char *cli_db_path(const struct ctx *ctx)
 	return path;
 }
 
+void cli_btf_path(const struct ctx *ctx, char *buf, size_t len)
+{
+	if (!ctx->root || !strcmp(ctx->root, "/"))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%s/sys/kernel/btf/vmlinux", ctx->root);
+}
+
 static bool needs_quotes(const char *s)
 {
 	if (!*s)

@@ -28,6 +28,7 @@
 #include "cli/report.h"
 #include "runner/metrics.h"
 #include "util/digest.h"
+#include "util/json.h"
 #include "stats/stats.h"
 
 #include <json-c/json.h>
@@ -52,27 +53,11 @@ bool kcidb_origin_valid(const char *origin)
 	return true;
 }
 
-static json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 /* Optional fields of KCIDB objects are left out rather than null. */
 static void add_str(json_object *o, const char *key, const char *s)
 {
 	if (s)
 		json_object_object_add(o, key, json_object_new_string(s));
-}
-
-static json_object *jtime(uint64_t ns)
-{
-	time_t t = (time_t)(ns / 1000000000ull);
-	struct tm tm;
-	char buf[40];
-
-	if (!ns || !gmtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S+00:00", &tm))
-		return NULL;
-	return json_object_new_string(buf);
 }
 
 /* A test path component: letters, digits, '_' and '-' (the rest become '_'). */
@@ -130,23 +115,23 @@ static void kernel_build_id(struct kcidb_doc *d, const struct store_experiment *
 	snprintf(d->kernels[d->nkernels++].id, sizeof(d->kernels[0].id), "%s", id);
 
 	co = json_object_new_object();
-	json_object_object_add(co, "id", jstr(id));
-	json_object_object_add(co, "origin", jstr(d->origin));
+	json_object_object_add(co, "id", json_str_or_null(id));
+	json_object_object_add(co, "origin", json_str_or_null(d->origin));
 	add_str(co, "comment", e->kernel);
 	misc = json_object_new_object();
-	json_object_object_add(misc, "kernel_release", jstr(e->kernel));
-	json_object_object_add(misc, "kernel_build", jstr(build));
+	json_object_object_add(misc, "kernel_release", json_str_or_null(e->kernel));
+	json_object_object_add(misc, "kernel_build", json_str_or_null(build));
 	json_object_object_add(co, "misc", misc);
 	json_object_array_add(d->checkouts, co);
 
 	b = json_object_new_object();
-	json_object_object_add(b, "id", jstr(id));
-	json_object_object_add(b, "checkout_id", jstr(id));
-	json_object_object_add(b, "origin", jstr(d->origin));
+	json_object_object_add(b, "id", json_str_or_null(id));
+	json_object_object_add(b, "checkout_id", json_str_or_null(id));
+	json_object_object_add(b, "origin", json_str_or_null(d->origin));
 	add_str(b, "architecture", arch);
 	add_str(b, "comment", build);
 	misc = json_object_new_object();
-	json_object_object_add(misc, "kernel_release", jstr(e->kernel));
+	json_object_object_add(misc, "kernel_release", json_str_or_null(e->kernel));
 	json_object_object_add(b, "misc", misc);
 	json_object_array_add(d->builds, b);
 }
@@ -192,7 +177,7 @@ static json_object *env_misc(const struct env *env)
 	size_t i;
 
 	for (i = 0; i < env->n; i++)
-		json_object_object_add(o, env->e[i].key, jstr(env->e[i].value));
+		json_object_object_add(o, env->e[i].key, json_str_or_null(env->e[i].value));
 	return o;
 }
 
@@ -202,14 +187,14 @@ static json_object *test_new(const struct kcidb_doc *d, const struct store_exper
 			     const char *path, const struct env *env)
 {
 	json_object *t = json_object_new_object(), *environment = json_object_new_object();
-	json_object *start = jtime(e->started_ns);
+	json_object *start = json_time_utc(e->started_ns, "+00:00");
 	char id[256];
 
 	snprintf(id, sizeof(id), "%s:%s.%s", d->origin, e->uuid, part);
-	json_object_object_add(t, "id", jstr(id));
-	json_object_object_add(t, "build_id", jstr(build_id));
-	json_object_object_add(t, "origin", jstr(d->origin));
-	json_object_object_add(t, "path", jstr(path));
+	json_object_object_add(t, "id", json_str_or_null(id));
+	json_object_object_add(t, "build_id", json_str_or_null(build_id));
+	json_object_object_add(t, "origin", json_str_or_null(d->origin));
+	json_object_object_add(t, "path", json_str_or_null(path));
 	if (start)
 		json_object_object_add(t, "start_time", start);
 	if (e->started_ns && e->ended_ns > e->started_ns)
@@ -226,16 +211,16 @@ static json_object *provenance(const struct store_experiment *e)
 {
 	json_object *m = json_object_new_object();
 
-	json_object_object_add(m, "experiment_uuid", jstr(e->uuid));
-	json_object_object_add(m, "experiment_status", jstr(e->status));
-	json_object_object_add(m, "kind", jstr(e->kind));
-	json_object_object_add(m, "workload", jstr(e->workload));
-	json_object_object_add(m, "profile", jstr(e->profile));
-	json_object_object_add(m, "label", jstr(e->label));
-	json_object_object_add(m, "host", jstr(e->host));
-	json_object_object_add(m, "kernel", jstr(e->kernel));
-	json_object_object_add(m, "cmdline", jstr(e->cmdline));
-	json_object_object_add(m, "version", jstr(e->version));
+	json_object_object_add(m, "experiment_uuid", json_str_or_null(e->uuid));
+	json_object_object_add(m, "experiment_status", json_str_or_null(e->status));
+	json_object_object_add(m, "kind", json_str_or_null(e->kind));
+	json_object_object_add(m, "workload", json_str_or_null(e->workload));
+	json_object_object_add(m, "profile", json_str_or_null(e->profile));
+	json_object_object_add(m, "label", json_str_or_null(e->label));
+	json_object_object_add(m, "host", json_str_or_null(e->host));
+	json_object_object_add(m, "kernel", json_str_or_null(e->kernel));
+	json_object_object_add(m, "cmdline", json_str_or_null(e->cmdline));
+	json_object_object_add(m, "version", json_str_or_null(e->version));
 	return m;
 }
 
@@ -258,21 +243,21 @@ static void config_test(struct kcidb_doc *d, const struct store_experiment *e, c
 	snprintf(path, sizeof(path), "wakebench.%s.%s.%s", e->workload, e->kind, part);
 	t = test_new(d, e, build_id, e->host, part, path, env);
 	misc = provenance(e);
-	json_object_object_add(misc, "config", jstr(c->name));
-	json_object_object_add(misc, "features", jstr(c->features));
-	json_object_object_add(misc, "metric", jstr(pm->name));
-	json_object_object_add(misc, "better", jstr(metric_better_name(pm->better)));
+	json_object_object_add(misc, "config", json_str_or_null(c->name));
+	json_object_object_add(misc, "features", json_str_or_null(c->features));
+	json_object_object_add(misc, "metric", json_str_or_null(pm->name));
+	json_object_object_add(misc, "better", json_str_or_null(metric_better_name(pm->better)));
 	json_object_object_add(misc, "samples", json_object_new_int64((int64_t)n));
 	if (n && !stats_summarize(x, n, REPORT_CONF, &sum, NULL)) {
 		json_object *num = json_object_new_object();
 
-		json_object_object_add(t, "status", jstr("DONE"));
+		json_object_object_add(t, "status", json_str_or_null("DONE"));
 		json_object_object_add(t, "comment",
-				       jstr("median of the primary metric over the measured samples"));
+				       json_str_or_null("median of the primary metric over the measured samples"));
 		json_object_object_add(num, "value", json_object_new_double(sum.median));
 		json_object_object_add(num, "unit",
-				       jstr(metric_unit(pm, e->workload, unit, sizeof(unit))));
-		json_object_object_add(num, "prefix", jstr("metric"));
+				       json_str_or_null(metric_unit(pm, e->workload, unit, sizeof(unit))));
+		json_object_object_add(num, "prefix", json_str_or_null("metric"));
 		json_object_object_add(t, "number", num);
 		json_object_object_add(misc, "median", report_json_double(sum.median));
 		json_object_object_add(misc, "median_ci_lo",
@@ -286,8 +271,8 @@ static void config_test(struct kcidb_doc *d, const struct store_experiment *e, c
 		json_object_object_add(misc, "min", report_json_double(sum.min));
 		json_object_object_add(misc, "max", report_json_double(sum.max));
 	} else {
-		json_object_object_add(t, "status", jstr("ERROR"));
-		json_object_object_add(t, "comment", jstr("no usable sample was measured"));
+		json_object_object_add(t, "status", json_str_or_null("ERROR"));
+		json_object_object_add(t, "comment", json_str_or_null("no usable sample was measured"));
 	}
 	json_object_object_add(t, "misc", misc);
 	json_object_array_add(d->tests, t);
@@ -336,23 +321,23 @@ static void verdict_test(struct kcidb_doc *d, const struct store_experiment *e,
 	snprintf(part + strlen(part), sizeof(part) - strlen(part), ".verdict");
 	t = test_new(d, e, build_id, e->host, part, path, env);
 	json_object_object_add(t, "status",
-			       jstr(v == VERDICT_REGRESSION	    ? "FAIL"
+			       json_str_or_null(v == VERDICT_REGRESSION	    ? "FAIL"
 				    : v == VERDICT_INSUFFICIENT ? "SKIP"
 								: "PASS"));
 	add_str(t, "comment", stats_verdict_name(v));
 	misc = provenance(e);
-	json_object_object_add(misc, "effect_of", jstr(what));
-	json_object_object_add(misc, "metric", jstr(pm->name));
-	json_object_object_add(misc, "verdict", jstr(stats_verdict_key(v)));
+	json_object_object_add(misc, "effect_of", json_str_or_null(what));
+	json_object_object_add(misc, "metric", json_str_or_null(pm->name));
+	json_object_object_add(misc, "verdict", json_str_or_null(stats_verdict_key(v)));
 	json_object_object_add(misc, "margin", json_object_new_double(margin));
 	json_object_object_add(misc, "units", json_object_new_int64((int64_t)nunits));
-	json_object_object_add(misc, "method", jstr(eff->method));
+	json_object_object_add(misc, "method", json_str_or_null(eff->method));
 	json_object_object_add(misc, "effect", eff->valid ? report_json_double(eff->est) : NULL);
 	json_object_object_add(misc, "ci_lo", eff->valid ? report_json_double(eff->lo) : NULL);
 	json_object_object_add(misc, "ci_hi", eff->valid ? report_json_double(eff->hi) : NULL);
 	json_object_object_add(misc, "confidence", json_object_new_double(eff->conf));
 	json_object_object_add(misc, "p", eff->valid ? report_json_double(eff->p) : NULL);
-	json_object_object_add(misc, "why", jstr(eff->valid ? NULL : eff->why));
+	json_object_object_add(misc, "why", json_str_or_null(eff->valid ? NULL : eff->why));
 	json_object_object_add(t, "misc", misc);
 	json_object_array_add(d->tests, t);
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "util/digest.h"
+#include "util/json.h"
 #include "util/opts.h"
 #include "util/util.h"
 
@@ -403,6 +404,25 @@ static void test_base64(void **state)
 	assert_int_equal(base64_value(0xc3), -1);
 }
 
+/* RFC 3339 times for JSON, with either UTC suffix; 0 is no time. */
+static void test_json_time(void **state)
+{
+	json_object *o;
+
+	(void)state;
+	assert_null(json_time_utc(0, "Z"));
+	o = json_time_utc(1775044800ull * 1000000000ull + 999999999ull, "Z");
+	assert_string_equal(json_object_get_string(o), "2026-04-01T12:00:00Z");
+	json_object_put(o);
+	o = json_time_utc(1775044800ull * 1000000000ull, "+00:00");
+	assert_string_equal(json_object_get_string(o), "2026-04-01T12:00:00+00:00");
+	json_object_put(o);
+	assert_null(json_str_or_null(NULL));
+	o = json_str_or_null("");
+	assert_string_equal(json_object_get_string(o), "");
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_opts_errors),
 		cmocka_unit_test(test_opts_help),
 		cmocka_unit_test(test_base64),
+		cmocka_unit_test(test_json_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

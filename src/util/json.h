@@ -1,0 +1,22 @@
+/*
+ * json.h: the two json-c values every JSON writer of wakebench makes the
+ * same way: a string that may be absent, and a time in RFC 3339.
+ */
+#ifndef WAKEBENCH_UTIL_JSON_H
+#define WAKEBENCH_UTIL_JSON_H
+
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+/* A JSON string, or NULL (JSON null, or a field left out) for no string. */
+json_object *json_str_or_null(const char *s);
+
+/*
+ * A CLOCK_REALTIME time in nanoseconds as an RFC 3339 UTC string to the second,
+ * "2026-04-01T12:00:00" followed by utc_suffix ("Z" in wakebench's own exports,
+ * "+00:00" where KCIDB's schema asks for it); NULL for 0 (not known).
+ */
+json_object *json_time_utc(uint64_t ns, const char *utc_suffix);
+
+#endif
