@@ -15,6 +15,7 @@
  * one left "running" by a killed process reads as "interrupted".
  */
 #include "store/store.h"
+#include "util/identity.h"
 #include "util/text.h"
 
 #include <ctype.h>
@@ -219,54 +220,16 @@ static const char *col_text(sqlite3_stmt *stmt, int i)
 
 /* ---- the owner of a running experiment ---- */
 
-static void read_boot_id(char *buf, size_t len)
+static bool owner_alive(sqlite3_stmt *stmt, int col)
 {
-	if (read_line_file("/proc/sys/kernel/random/boot_id", buf, len))
-		buf[0] = '\0';
-}
-
-/*
- * Field 22 of /proc/<pid>/stat: the process's start time in clock ticks;
- * -1 when the process is gone or a zombie (killed, not yet reaped).
- */
-static int64_t proc_start_ticks(long pid)
-{
-	char path[64], *buf = NULL, *p;
-	long long ticks = -1;
-	size_t len;
-	int field;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (read_file(path, &buf, &len))
-		return -1;
-	p = strrchr(buf, ')');
-	/* After ") " comes field 3, the state. */
-	if (p && (p[1] != ' ' || p[2] == 'Z' || p[2] == 'X'))
-		p = NULL;
-	for (field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		ticks = strtoll(p + 1, NULL, 10);
-	free(buf);
-	return ticks;
-}
-
-static bool owner_alive(struct store *st, sqlite3_stmt *stmt, int col)
-{
-	long pid;
-	int64_t ticks;
-	const char *boot;
+	int64_t pid, ticks;
 
 	if (sqlite3_column_type(stmt, col) == SQLITE_NULL)
 		return false;
-	pid = (long)sqlite3_column_int64(stmt, col);
+	pid = sqlite3_column_int64(stmt, col);
 	ticks = sqlite3_column_int64(stmt, col + 1);
-	boot = col_text(stmt, col + 2);
-	if (st->boot_id[0] && strcmp(boot, st->boot_id))
-		return false;
-	if (pid <= 0 || (kill((pid_t)pid, 0) && errno == ESRCH))
-		return false;
-	return ticks >= 0 && proc_start_ticks(pid) == ticks;
+	return pid > 0 && pid <= INT32_MAX && ticks >= 0 &&
+	       proc_identity_alive((pid_t)pid, (uint64_t)ticks, col_text(stmt, col + 2));
 }
 
 /* ---- opening ---- */
@@ -900,7 +863,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	/* an upgraded copy in memory is read, not the file */
 	st->immutable = immutable && version >= STORE_VERSION;
 	st->immutable_sb = isb;
-	read_boot_id(st->boot_id, sizeof(st->boot_id));
+	proc_boot_id(st->boot_id, sizeof(st->boot_id));
 	if (!ro && prepare_writes(st)) {
 		store_close(st);
 		return -1;
@@ -995,6 +958,7 @@ static int step_done(struct store *st, sqlite3_stmt *stmt, const char *what)
 int store_begin_experiment(struct store *st, struct experiment_info *info, int64_t *exp_id)
 {
 	sqlite3_stmt *stmt;
+	uint64_t ticks;
 	int ret;
 
 	if (writable(st))
@@ -1026,7 +990,10 @@ int store_begin_experiment(struct store *st, struct experiment_info *info, int64
 	sqlite3_bind_int64(stmt, 11, (sqlite3_int64)(info->started_ns ? info->started_ns
 								     : realtime_ns()));
 	sqlite3_bind_int64(stmt, 12, (sqlite3_int64)getpid());
-	sqlite3_bind_int64(stmt, 13, (sqlite3_int64)proc_start_ticks((long)getpid()));
+	if (proc_start_ticks(getpid(), &ticks))
+		sqlite3_bind_int64(stmt, 13, -1);
+	else
+		sqlite3_bind_int64(stmt, 13, (sqlite3_int64)ticks);
 	bind_text(stmt, 14, st->boot_id);
 	ret = step_done(st, stmt, "cannot store the experiment");
 	sqlite3_finalize(stmt);
@@ -1392,7 +1359,7 @@ int store_list_experiments(struct store *st, const struct store_filter *f,
 		e->boot_id = col_strdup(stmt, 17);
 		e->started_ns = (uint64_t)sqlite3_column_int64(stmt, 11);
 		e->ended_ns = (uint64_t)sqlite3_column_int64(stmt, 12);
-		if (!strcmp(status, "running") && !owner_alive(st, stmt, 15))
+		if (!strcmp(status, "running") && !owner_alive(stmt, 15))
 			status = "interrupted";
 		snprintf(e->status, sizeof(e->status), "%s", status);
 		e->nsamples = sqlite3_column_int64(stmt, 14);

@@ -13,6 +13,7 @@
  * runs to completion.
  */
 #include "sys/features.h"
+#include "util/identity.h"
 #include "util/util.h"
 
 #include <bpf/btf.h>
@@ -522,57 +523,22 @@ void features_journal_path(const char *state_dir, char *buf, size_t len)
 	path_join(buf, len, state_dir, "features.journal");
 }
 
-static int read_boot_id(char *buf, size_t len)
+/* The boot id, "unknown" when it cannot be read (a journal always names one). */
+static void read_boot_id(char *buf, size_t len)
 {
-	if (read_line_file("/proc/sys/kernel/random/boot_id", buf, len)) {
+	if (proc_boot_id(buf, len))
 		snprintf(buf, len, "unknown");
-		return -1;
-	}
-	return 0;
-}
-
-/* Field 22 of /proc/<pid>/stat: start time in clock ticks since boot; -1 for a zombie. */
-static int pid_start_ticks(pid_t pid, uint64_t *ticks)
-{
-	char path[64], *text = NULL, *p;
-	int field;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_file(path, &text, NULL))
-		return -1;
-	p = strrchr(text, ')'); /* comm may hold spaces and parentheses */
-	if (!p) {
-		free(text);
-		return -1;
-	}
-	p++;
-	/* A zombie is dead: it restores nothing, whatever its parent does. */
-	if (p[0] == ' ' && (p[1] == 'Z' || p[1] == 'X')) {
-		free(text);
-		return -1;
-	}
-	for (field = 3; field < 22 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (!p) {
-		free(text);
-		return -1;
-	}
-	*ticks = strtoull(p + 1, NULL, 10);
-	free(text);
-	return 0;
 }
 
 bool features_journal_owner_alive(const struct features_journal *j)
 {
 	char boot[40];
-	uint64_t ticks;
 
+	/* a journal written where the boot id could not be read says "unknown" */
 	read_boot_id(boot, sizeof(boot));
 	if (strcmp(boot, j->boot_id))
 		return false;
-	if (pid_start_ticks(j->pid, &ticks))
-		return false;
-	return ticks == j->start_ticks;
+	return proc_identity_alive(j->pid, j->start_ticks, "");
 }
 
 static int fsync_dir(const char *path)
@@ -971,7 +937,7 @@ int features_session_begin(struct features_session *s, const char *debugfs,
 	}
 	memset(&j, 0, sizeof(j));
 	j.pid = getpid();
-	if (pid_start_ticks(j.pid, &j.start_ticks)) {
+	if (proc_start_ticks(j.pid, &j.start_ticks)) {
 		rc = fail_with(&s->fail, FEATURES_IO, why, whylen,
 			       "cannot read /proc/%d/stat for the journal", (int)j.pid);
 		goto out;

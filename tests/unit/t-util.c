@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "util/digest.h"
+#include "util/identity.h"
 #include "util/json.h"
 #include "util/opts.h"
 #include "util/util.h"
@@ -423,6 +425,38 @@ static void test_json_time(void **state)
 	json_object_put(o);
 }
 
+/* A process's identity: its start time and boot; a zombie or a reaped child is gone. */
+static void test_identity(void **state)
+{
+	char boot[64];
+	uint64_t ticks, zticks;
+	pid_t child;
+	int st;
+
+	(void)state;
+	assert_int_equal(proc_boot_id(boot, sizeof(boot)), 0);
+	assert_int_equal(strlen(boot), 36);
+	assert_int_equal(proc_start_ticks(getpid(), &ticks), 0);
+	assert_true(proc_identity_alive(getpid(), ticks, boot));
+	assert_true(proc_identity_alive(getpid(), ticks, ""));
+	assert_false(proc_identity_alive(getpid(), ticks + 1, boot));
+	assert_false(proc_identity_alive(getpid(), ticks, "00000000-0000-4000-8000-000000000000"));
+	child = fork();
+	assert_true(child >= 0);
+	if (!child)
+		_exit(0);
+	/* a zombie until reaped: dead already (waitid with WNOWAIT leaves it so) */
+	{
+		siginfo_t si;
+
+		assert_int_equal(waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT), 0);
+	}
+	assert_int_equal(proc_start_ticks(child, &zticks), -1);
+	assert_false(proc_identity_alive(child, ticks, boot));
+	assert_int_equal(waitpid(child, &st, 0), child);
+	assert_int_equal(proc_start_ticks(child, &zticks), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_opts_help),
 		cmocka_unit_test(test_base64),
 		cmocka_unit_test(test_json_time),
+		cmocka_unit_test(test_identity),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
