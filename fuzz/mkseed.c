@@ -4,13 +4,14 @@
  * guest or an older wakebench produces (fuzz/make-corpus.sh runs it).
  *
  *   mkseed vmchan DIR      result-channel captures, as `vm` guests send them
- *   mkseed store DIR       a store of every schema version (store_create_legacy)
+ *   mkseed store DIR       a store of every schema version (tests/unit/store-legacy.h)
  *
  * The stores are compacted afterwards by make-corpus.sh (sqlite3 VACUUM with
  * small pages) to keep the corpus small.
  */
 #include "runner/vmchan.h"
 #include "store/store.h"
+#include "../tests/unit/store-legacy.h"
 #include "util/util.h"
 
 #include <fcntl.h>

@@ -52,8 +52,6 @@ int instance_thread_register(struct instance_ctx *ic, unsigned task);
 /* Collect the calling thread's counters: a registered thread calls it before it exits. */
 void instance_thread_collect(struct instance_ctx *ic);
 
-/* Index of this instance (0..instances-1). */
-unsigned instance_index(const struct instance_ctx *ic);
 /* The calling task's number: 0 for the instance process, 1.. for the others. */
 unsigned instance_task(const struct instance_ctx *ic);
 /* Tasks of this instance: wl->tasks(params). */

@@ -708,11 +708,6 @@ int runner_check(const struct run_spec *spec, char *err, size_t errlen)
 static void describe_exit(const siginfo_t *si, char *buf, size_t len);
 static int task_of_pid(const struct instance_ctx *ic, pid_t pid);
 
-unsigned instance_index(const struct instance_ctx *ic)
-{
-	return ic->index;
-}
-
 unsigned instance_task(const struct instance_ctx *ic)
 {
 	(void)ic;

@@ -2784,85 +2784,14 @@ out:
 	return ret;
 }
 
-/* ---- test support: stores as older versions wrote them ---- */
+/* ---- the migrations, for whoever must write a store as an older version did ---- */
 
-int store_create_legacy(const char *path, int version)
+const char *store_migration_sql(int version)
 {
-	/* Written with the columns of version 1, which every later version keeps. */
-	static const char *const data =
-		"INSERT INTO experiments (id, uuid, kind, workload, profile, params, cmdline,"
-		" version, label, host, kernel, started_ns, ended_ns, status) VALUES (1,"
-		" '00000000-0000-4000-8000-00000000000' || ?1, 'run', 'pipe', 'stress-ng-0.15',"
-		" '{\"instances\":4}', 'wakebench run pipe', '0.0.1', 'legacy', 'oldhost',"
-		" '6.6.78', 1700000000000000000, 1700000100000000000, 'complete');"
-		"INSERT INTO configs (id, experiment_id, name, features) VALUES (1, 1, 'default',"
-		" 'DELAY_DEQUEUE');"
-		"INSERT INTO samples (id, experiment_id, config_id, idx, warmup, status, reason,"
-		" start_realtime_ns, duration_ns, wall_ns, instances, ops, real_s, usr_s, sys_s,"
-		" ops_per_s, ops_per_cpu_s) VALUES"
-		" (1, 1, 1, 0, 0, 'ok', NULL, 1700000001000000000, 5000000000, 5000100000, 4,"
-		"  1000000, 5.0, 1.0, 9.0, 200000.0, 100000.0),"
-		" (2, 1, 1, 1, 0, 'failed', 'instance 2 died', 1700000006000000000, 5000000000,"
-		"  100000, 4, 0, 0, 0, 0, 0, 0);"
-		"INSERT INTO sample_metrics (sample_id, pos, name, value, available, why, better,"
-		" flags) VALUES (1, 0, 'ctxsw_per_op', 2.5, 1, NULL, -1, 1),"
-		" (1, 1, 'migrations_per_kop', NULL, 0, 'no /proc/pid/sched', -1, 1);"
-		"INSERT INTO env (experiment_id, phase, key, value, impact) VALUES"
-		" (1, 'start', 'kernel.release', '6.6.78', 0),"
-		" (1, 'end', 'kernel.release', '6.6.78', 0);";
-	/* Version 4 and later also list the experiment's metrics. */
-	static const char *const data_v4 =
-		"INSERT INTO experiment_metrics (experiment_id, name, pos, better, flags) VALUES"
-		" (1, 'ctxsw_per_op', 0, -1, 1), (1, 'migrations_per_kop', 1, -1, 1);";
-	sqlite3 *db = NULL;
-	sqlite3_stmt *stmt;
-	struct stat sb;
-	char sql[96];
-	int v, rc;
+	return version >= 1 && version <= STORE_VERSION ? migrations[version - 1] : NULL;
+}
 
-	if (version < 1 || version > STORE_VERSION)
-		return error("no store schema version %d", version);
-	if (!stat(path, &sb))
-		return error("'%s' exists already", path);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK)
-		goto fail;
-	setup_connection(db);
-	if (exec(db, path, "PRAGMA journal_mode = WAL; BEGIN"))
-		goto fail;
-	for (v = 0; v < version; v++)
-		if (exec(db, path, migrations[v]))
-			goto fail;
-	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; PRAGMA application_id = %d",
-		 version, STORE_APPLICATION_ID);
-	if (exec(db, path, sql))
-		goto fail;
-	/* Each statement of `data` in turn, the version bound as the UUID's last digit. */
-	{
-		const char *tail = data;
-
-		while (tail && *tail) {
-			if (sqlite3_prepare_v2(db, tail, -1, &stmt, &tail) != SQLITE_OK)
-				goto fail;
-			if (!stmt)
-				break;
-			if (sqlite3_bind_parameter_count(stmt) >= 1)
-				sqlite3_bind_int(stmt, 1, version);
-			rc = sqlite3_step(stmt);
-			sqlite3_finalize(stmt);
-			if (rc != SQLITE_DONE)
-				goto fail;
-		}
-	}
-	if (version >= 4 && exec(db, path, data_v4))
-		goto fail;
-	if (exec(db, path, "COMMIT"))
-		goto fail;
-	sqlite3_close(db);
-	return 0;
-fail:
-	if (db)
-		db_error(db, path, "cannot create a legacy store");
-	sqlite3_close(db);
-	return -1;
+uint32_t store_application_id(void)
+{
+	return STORE_APPLICATION_ID;
 }

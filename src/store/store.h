@@ -268,10 +268,12 @@ int store_user_version(struct store *st);
 /* "ok", or the first problem reported by PRAGMA integrity_check (malloc'd). */
 char *store_integrity_check(struct store *st);
 /*
- * For tests: create a store at an older schema version (1 ..
- * store_schema_version()) holding one complete experiment written the way
- * that version stored it, so that upgrades can be tested from every version.
+ * The SQL that takes a store from schema version - 1 to version (1 ..
+ * store_schema_version()), NULL for any other version; and the application
+ * id every store carries. With them the tests (tests/unit/store-legacy.h)
+ * write stores as each older version did, to test the upgrades.
  */
-int store_create_legacy(const char *path, int version);
+const char *store_migration_sql(int version);
+uint32_t store_application_id(void);
 
 #endif

@@ -31,6 +31,7 @@
 #include "runner/sample.h"
 #include "stats/stats.h"
 #include "store/store.h"
+#include "store-legacy.h"
 #include "workloads/workload.h"
 
 /* The registry's lower-is-better per-op time and its higher-is-better rate. */

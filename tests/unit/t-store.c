@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "store/store.h"
+#include "store-legacy.h"
 
 static char tmpdir[256];
 
