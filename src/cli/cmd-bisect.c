@@ -95,29 +95,54 @@ static const struct bisect_params bisect_defaults = {
     .timeout_ns = 600ull * 1000000000ull,
 };
 
-static const struct opt bisect_opts[] = {
+/*
+ * One option table per subcommand, as git's parse-options subcommands have:
+ * an option of another subcommand is refused by name (bad_for_sub()), never
+ * accepted and ignored. step and run share the decision's and the guests'.
+ */
+static const struct opt bisect_step_opts[] = {
     {.type = OPT_STRLIST,
      .long_name = "good",
      .offset = offsetof(struct bisect_params, good),
      .argh = "REF",
-     .help = "step: the good reference: a stored label, an experiment id or UUID prefix "
+     .help = "the good reference: a stored label, an experiment id or UUID prefix "
 	     "(repeatable)"},
     {.type = OPT_STRLIST,
      .long_name = "bad",
      .offset = offsetof(struct bisect_params, bad),
      .argh = "REF",
-     .help = "step: the bad reference, as --good"},
+     .help = "the bad reference, as --good"},
     {.type = OPT_STRING,
      .long_name = "vm",
      .offset = offsetof(struct bisect_params, vm),
      .argh = "IMAGE",
-     .help = "step: boot this kernel image in vm to measure it (default: measure this boot)"},
+     .help = "boot this kernel image in vm to measure it (default: measure this boot)"},
+    {.type = OPT_STRING,
+     .long_name = "label",
+     .offset = offsetof(struct bisect_params, label),
+     .argh = "TEXT",
+     .help = "label of the candidate's experiments (default: git rev-parse HEAD)"},
+    OPT_END_ROW,
+};
+
+static const struct opt bisect_run_opts[] = {
     {.type = OPT_STRLIST,
      .long_name = "kernel",
      .short_name = 'k',
      .offset = offsetof(struct bisect_params, kernels),
      .argh = "IMAGE",
-     .help = "run: the kernel images in order, first good, last bad (repeat)"},
+     .help = "the kernel images in order, first good, last bad (repeat)"},
+    {.type = OPT_UINT,
+     .long_name = "max-ref-boots",
+     .offset = offsetof(struct bisect_params, max_ref_boots),
+     .argh = "N",
+     .help = "boots of each reference (the first and the last image)",
+     .min = 2,
+     .max = BISECT_MAX_BOOTS},
+    OPT_END_ROW,
+};
+
+static const struct opt bisect_decide_opts[] = {
     {.type = OPT_STRING,
      .long_name = "metric",
      .short_name = 'm',
@@ -125,11 +150,6 @@ static const struct opt bisect_opts[] = {
      .argh = "NAME",
      .help = "the metric decided on: ops_per_s, ops_per_cpu_s or a stored metric such as "
 	     "ctxsw_per_op"},
-    {.type = OPT_STRING,
-     .long_name = "label",
-     .offset = offsetof(struct bisect_params, label),
-     .argh = "TEXT",
-     .help = "step: label of the candidate's experiments (default: git rev-parse HEAD)"},
     {.type = OPT_DOUBLE,
      .long_name = "alpha",
      .offset = offsetof(struct bisect_params, alpha),
@@ -144,55 +164,56 @@ static const struct opt bisect_opts[] = {
      .help = "boots of a candidate in one step (vm); a step without --vm measures once",
      .min = 1,
      .max = BISECT_MAX_BOOTS},
-    {.type = OPT_UINT,
-     .long_name = "max-ref-boots",
-     .offset = offsetof(struct bisect_params, max_ref_boots),
-     .argh = "N",
-     .help = "run: boots of each reference (the first and the last image)",
-     .min = 2,
-     .max = BISECT_MAX_BOOTS},
+    OPT_END_ROW,
+};
+
+static const struct opt bisect_vm_opts[] = {
     {.type = OPT_UINT,
      .long_name = "cpus",
      .offset = offsetof(struct bisect_params, cpus),
      .argh = "N",
-     .help = "vm: guest CPUs",
+     .help = "guest CPUs",
      .min = 1,
      .max = 1024},
     {.type = OPT_SIZE,
      .long_name = "memory",
      .offset = offsetof(struct bisect_params, memory_bytes),
      .argh = "SIZE",
-     .help = "vm: guest memory",
+     .help = "guest memory",
      .min = 256.0 * 1024 * 1024,
      .max = 1024.0 * 1024 * 1024 * 1024},
     {.type = OPT_CHOICE,
      .long_name = "accel",
      .offset = offsetof(struct bisect_params, accel),
      .argh = "ACCEL",
-     .help = "vm: KVM when usable, else TCG",
+     .help = "KVM when usable, else TCG",
      .choices = accel_names},
     {.type = OPT_DURATION,
      .long_name = "timeout",
      .offset = offsetof(struct bisect_params, timeout_ns),
      .argh = "DURATION",
-     .help = "vm: deadline of one boot",
+     .help = "deadline of one boot",
      .min = 1e9,
      .max = 86400e9},
     {.type = OPT_STRING,
      .long_name = "append",
      .offset = offsetof(struct bisect_params, append),
      .argh = "ARGS",
-     .help = "vm: extra kernel command-line arguments"},
+     .help = "extra kernel command-line arguments"},
     {.type = OPT_STRING,
      .long_name = "qemu",
      .offset = offsetof(struct bisect_params, qemu),
      .argh = "PATH",
-     .help = "vm: the qemu binary"},
+     .help = "the qemu binary"},
+    OPT_END_ROW,
+};
+
+static const struct opt bisect_report_opts[] = {
     {.type = OPT_STRING,
      .long_name = "id",
      .offset = offsetof(struct bisect_params, id),
      .argh = "ID",
-     .help = "report: the bisection (a prefix of its id; default the latest)"},
+     .help = "the bisection (a prefix of its id; default the latest)"},
     OPT_END_ROW,
 };
 
@@ -1803,33 +1824,150 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 
 /* ------------------------------------------------------------------ entry */
 
-static int parse(struct bisect_params *p, struct opt_group *groups, struct opts_result *res,
-		 int argc, const char **argv, struct ctx *ctx)
+enum bisect_sub { SUB_NONE, SUB_STEP, SUB_RUN, SUB_REPORT };
+
+#define SUB_TABLES 3
+
+/* Each subcommand's option tables and their titles in -h. */
+static const struct {
+	const char *name;
+	const struct opt *opts[SUB_TABLES];
+	const char *title[SUB_TABLES];
+} bisect_subs[] = {
+    [SUB_STEP] = {"step",
+		  {bisect_step_opts, bisect_decide_opts, bisect_vm_opts},
+		  {"bisect step options", "the decision (step and run)",
+		   "the guests (step --vm and run)"}},
+    [SUB_RUN] = {"run",
+		 {bisect_run_opts, bisect_decide_opts, bisect_vm_opts},
+		 {"bisect run options", "the decision (step and run)",
+		  "the guests (step --vm and run)"}},
+    [SUB_REPORT] = {"report", {bisect_report_opts}, {"bisect report options"}},
+};
+
+static bool sub_has(enum bisect_sub sub, const struct opt *o)
 {
+	size_t i;
+	const struct opt *t;
+
+	for (i = 0; i < SUB_TABLES; i++)
+		for (t = bisect_subs[sub].opts[i]; t && t->type != OPT_END; t++)
+			if (t == o)
+				return true;
+	return false;
+}
+
+/* The option of some bisect table that argument arg names, or NULL. */
+static const struct opt *bisect_opt_named(const char *arg)
+{
+	static const struct opt *const all[] = {bisect_step_opts, bisect_run_opts,
+						bisect_decide_opts, bisect_vm_opts,
+						bisect_report_opts};
+	size_t i, n;
+	const struct opt *t;
+
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		for (t = all[i]; t->type != OPT_END; t++) {
+			if (arg[0] == '-' && arg[1] == '-') {
+				n = strcspn(arg + 2, "=");
+				if (strlen(t->long_name) == n && !strncmp(arg + 2, t->long_name, n))
+					return t;
+			} else if (arg[0] == '-' && t->short_name && arg[1] == t->short_name) {
+				return t;
+			}
+		}
+	return NULL;
+}
+
+/*
+ * An option of another subcommand given to this one is bad input naming it
+ * (exit 2; 129 under step, git bisect's abort), never silently ignored.
+ */
+static void bad_for_sub(enum bisect_sub sub, int argc, const char **argv)
+{
+	enum bisect_sub other;
+	const struct opt *o;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (argv[i][0] != '-' || !(o = bisect_opt_named(argv[i])))
+			continue;
+		if (!sub_has(sub, o)) {
+			for (other = SUB_STEP; other <= SUB_REPORT && !sub_has(other, o); other++)
+				;
+			die_usage("bisect %s: option '--%s' is one of bisect %s%s's options, not "
+				  "of bisect %s",
+				  bisect_subs[sub].name, o->long_name, bisect_subs[other].name,
+				  other == SUB_STEP && sub_has(SUB_RUN, o) ? " and run" : "",
+				  bisect_subs[sub].name);
+		}
+		/* its value is the next argument: not an option, whatever it looks like */
+		if (o->type != OPT_FLAG && argv[i][1] == '-' && !strchr(argv[i], '=') &&
+		    !(o->flags & OPT_OPTIONAL_ARG))
+			i++;
+		else if (o->type != OPT_FLAG && argv[i][1] != '-' && !argv[i][2])
+			i++;
+	}
+}
+
+static enum bisect_sub sub_of(const char *name)
+{
+	enum bisect_sub s;
+
+	for (s = SUB_STEP; name && s <= SUB_REPORT; s++)
+		if (!strcmp(name, bisect_subs[s].name))
+			return s;
+	return SUB_NONE;
+}
+
+/* Returns the number of groups set up (the last one the common options). */
+static size_t parse(enum bisect_sub sub, struct bisect_params *p, struct opt_group *groups,
+		    struct opts_result *res, int argc, const char **argv, struct ctx *ctx)
+{
+	static const struct opt *const every[] = {bisect_step_opts, bisect_run_opts,
+						  bisect_decide_opts, bisect_vm_opts,
+						  bisect_report_opts};
+	static const char *const every_title[] = {"bisect step options", "bisect run options",
+						  "the decision (step and run)",
+						  "the guests (step --vm and run)",
+						  "bisect report options"};
+	size_t i, n = 0;
+
 	*p = bisect_defaults;
-	groups[0] = (struct opt_group){
-	    .title = "bisect options", .opts = bisect_opts, .base = p, .defaults = &bisect_defaults};
-	groups[1] = cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
-					 (1u << FMT_TEXT) | (1u << FMT_JSON));
-	cli_parse("bisect", bisect_usage, bisect_description, groups, 2, argc, argv, 0, res, ctx);
-	return 0;
+	if (sub == SUB_NONE) {
+		/* -h, or a missing or unknown subcommand: every table, for the help */
+		for (i = 0; i < ARRAY_SIZE(every); i++)
+			groups[n++] = (struct opt_group){.title = every_title[i], .opts = every[i],
+							 .base = p, .defaults = &bisect_defaults};
+	} else {
+		bad_for_sub(sub, argc, argv);
+		for (i = 0; i < SUB_TABLES && bisect_subs[sub].opts[i]; i++)
+			groups[n++] = (struct opt_group){.title = bisect_subs[sub].title[i],
+							 .opts = bisect_subs[sub].opts[i],
+							 .base = p, .defaults = &bisect_defaults};
+	}
+	groups[n++] = cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
+					   (1u << FMT_TEXT) | (1u << FMT_JSON));
+	cli_parse("bisect", bisect_usage, bisect_description, groups, n, argc, argv, 0, res, ctx);
+	return n;
 }
 
 static int step_entry(int argc, const char **argv, struct ctx *ctx)
 {
 	struct bisect_params p;
-	struct opt_group groups[2];
+	struct opt_group groups[6];
 	struct opts_result res;
+	size_t n;
 	int ret;
 
-	parse(&p, groups, &res, argc, argv, ctx);
+	n = parse(SUB_STEP, &p, groups, &res, argc, argv, ctx);
 	if (ctx->format != FMT_TEXT) {
 		error("bisect: step: option '--format': only text");
 		ret = WORKER_USAGE;
 	} else {
 		ret = step_worker(&p, &res, ctx);
 	}
-	opts_release(groups, 2);
+	opts_release(groups, n);
 	opts_result_release(&res);
 	fflush(NULL);
 	return ret;
@@ -1838,22 +1976,22 @@ static int step_entry(int argc, const char **argv, struct ctx *ctx)
 int cmd_bisect(int argc, const char **argv, struct ctx *ctx)
 {
 	struct bisect_params p;
-	struct opt_group groups[2];
+	struct opt_group groups[6];
 	struct opts_result res;
-	const char *sub = argc > 0 ? argv[0] : NULL;
+	/* The subcommand comes first, as in git: `bisect step --good ...`. */
+	enum bisect_sub sub = sub_of(argc > 0 ? argv[0] : NULL);
+	size_t n;
 	int ret;
 
-	/* The subcommand comes first, as in git: `bisect step --good ...`. */
-	if (sub && !strcmp(sub, "step"))
+	if (sub == SUB_STEP)
 		return step_guard(argc, argv, ctx, step_entry);
-	parse(&p, groups, &res, argc, argv, ctx);
-	if (!res.npos || (strcmp(res.pos[0], "run") && strcmp(res.pos[0], "report")) ||
-	    res.pos[0] != sub) {
+	n = parse(sub, &p, groups, &res, argc, argv, ctx);
+	if (sub == SUB_NONE) {
 		/* maybe a mistyped step under git bisect run: never a status git reads as bad */
 		error("bisect: %s%s%s: allowed step|run|report", res.npos ? "unknown subcommand '" : "no subcommand",
 		      res.npos ? res.pos[0] : "", res.npos ? "'" : "");
 		ret = BISECT_EXIT_USAGE;
-	} else if (!strcmp(res.pos[0], "run")) {
+	} else if (sub == SUB_RUN) {
 		if (ctx->format != FMT_TEXT)
 			die_usage("bisect: run: option '--format': only text; 'bisect report "
 				  "--format json' gives the steps as JSON");
@@ -1863,7 +2001,7 @@ int cmd_bisect(int argc, const char **argv, struct ctx *ctx)
 			die_usage("bisect: report: unexpected argument '%s'", res.pos[1]);
 		ret = report_main(&p, ctx);
 	}
-	opts_release(groups, 2);
+	opts_release(groups, n);
 	opts_result_release(&res);
 	return ret;
 }

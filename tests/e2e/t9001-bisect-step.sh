@@ -111,6 +111,30 @@ run_cmd wb bisect -h
 is "$RC" 0 "bisect -h: 0"
 like "$OUT" "^usage: wakebench bisect step" "usage"
 
+# Each subcommand has its own options: another's is refused by name, never ignored.
+run_cmd wb bisect report --good foo --kernel /x --max-boots 3
+is "$RC" 2 "bisect report with step's and run's options: exit 2"
+is "$ERR" "wakebench: error: bisect report: option '--good' is one of bisect step's options, not of bisect report" \
+	"one line naming the option and whose it is"
+run_cmd wb bisect report --max-boots 3
+like "$ERR" "option '--max-boots' is one of bisect step and run's options, not of bisect report" \
+	"an option of both step and run"
+run_cmd wb bisect run --label x -k a -k b -- pipe
+is "$RC" 2 "bisect run --label: exit 2"
+like "$ERR" "bisect run: option '--label' is one of bisect step's options" "names it"
+step --good hi --bad lo --label y --max-ref-boots 3
+is "$RC" 129 "bisect step --max-ref-boots: 129 (step's bad input)"
+like "$ERR" "bisect step: option '--max-ref-boots' is one of bisect run's options, not of bisect step" \
+	"names it"
+run_cmd wb bisect report --id --kernel
+unlike "$ERR" "is one of bisect" "a value that looks like an option is a value"
+run_cmd wb bisect run -h
+like "$OUT" "--kernel IMAGE" "bisect run -h lists run's options"
+unlike "$OUT" "^ +--good REF|^ +--id ID" "and not step's or report's"
+run_cmd wb bisect report -h
+like "$OUT" "--id ID" "bisect report -h lists report's options"
+unlike "$OUT" "^ +(-k, )?--kernel|^ +--alpha|^ +--good" "and not step's or run's"
+
 # Build and boot failures are the candidate's: skip.
 step --good hi --bad lo --label c-nobuild --vm "$TMP/arch/x86/boot/bzImage"
 is "$RC" 125 "no image (the build failed): 125"
