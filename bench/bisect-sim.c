@@ -149,28 +149,48 @@ static enum outcome bisection(struct model *m, const struct params *p, size_t n,
 
 int main(int argc, char **argv)
 {
-	struct model m = {.boot_sd = 0.085, .within_sd = 0.05, .rho = 0.37, .samples = 5};
-	struct params p = {.alpha = BISECT_ALPHA_DEFAULT,
-			   .max_boots = BISECT_MAX_BOOTS_DEFAULT,
-			   .max_ref_boots = BISECT_MAX_REF_BOOTS_DEFAULT};
-	static const size_t ns[] = {10, 100, 1000};
-	static const double changes[] = {0.02, 0.05, 0.15, 0.30};
+	struct model m = { .boot_sd = 0.085, .within_sd = 0.05, .rho = 0.37, .samples = 5 };
+	struct params p = { .alpha = BISECT_ALPHA_DEFAULT,
+			    .max_boots = BISECT_MAX_BOOTS_DEFAULT,
+			    .max_ref_boots = BISECT_MAX_REF_BOOTS_DEFAULT };
+	static const size_t ns[] = { 10, 100, 1000 };
+	static const double changes[] = { 0.02, 0.05, 0.15, 0.30 };
 	unsigned long trials = 2000, seed = 1;
 	size_t a, b;
 	int c;
 
 	while ((c = getopt(argc, argv, "t:s:a:B:R:b:w:n:r:d:")) != -1) {
 		switch (c) {
-		case 't': trials = strtoul(optarg, NULL, 10); break;
-		case 's': seed = strtoul(optarg, NULL, 10); break;
-		case 'a': p.alpha = atof(optarg); break;
-		case 'B': p.max_boots = strtoul(optarg, NULL, 10); break;
-		case 'R': p.max_ref_boots = strtoul(optarg, NULL, 10); break;
-		case 'b': m.boot_sd = atof(optarg); break;
-		case 'w': m.within_sd = atof(optarg); break;
-		case 'n': m.samples = strtoul(optarg, NULL, 10); break;
-		case 'r': m.rho = atof(optarg); break;
-		case 'd': m.boot_rho = atof(optarg); break;
+		case 't':
+			trials = strtoul(optarg, NULL, 10);
+			break;
+		case 's':
+			seed = strtoul(optarg, NULL, 10);
+			break;
+		case 'a':
+			p.alpha = atof(optarg);
+			break;
+		case 'B':
+			p.max_boots = strtoul(optarg, NULL, 10);
+			break;
+		case 'R':
+			p.max_ref_boots = strtoul(optarg, NULL, 10);
+			break;
+		case 'b':
+			m.boot_sd = atof(optarg);
+			break;
+		case 'w':
+			m.within_sd = atof(optarg);
+			break;
+		case 'n':
+			m.samples = strtoul(optarg, NULL, 10);
+			break;
+		case 'r':
+			m.rho = atof(optarg);
+			break;
+		case 'd':
+			m.boot_rho = atof(optarg);
+			break;
 		default:
 			fprintf(stderr, "usage: bisect-sim [-t TRIALS] [-s SEED] [-a ALPHA] "
 					"[-B MAX_BOOTS] [-R MAX_REF_BOOTS] [-b BOOT_SD] "
@@ -193,7 +213,7 @@ int main(int argc, char **argv)
 	       "no-result", "right", "boots/run");
 	for (b = 0; b < sizeof(changes) / sizeof(changes[0]); b++)
 		for (a = 0; a < sizeof(ns) / sizeof(ns[0]); a++) {
-			unsigned long k, cnt[3] = {0, 0, 0};
+			unsigned long k, cnt[3] = { 0, 0, 0 };
 			size_t nboots = 0;
 			double w;
 
@@ -201,8 +221,7 @@ int main(int argc, char **argv)
 				cnt[bisection(&m, &p, ns[a], changes[b], &nboots)]++;
 			w = (double)cnt[WRONG] / (double)trials;
 			printf("  %-10zu %6.0f%% %8.2f%% %8.2f%% %8.2f%% %10.2f%% %10.1f\n", ns[a],
-			       100 * changes[b], 100 * w,
-			       100 * sqrt(w * (1 - w) / (double)trials),
+			       100 * changes[b], 100 * w, 100 * sqrt(w * (1 - w) / (double)trials),
 			       100.0 * (double)cnt[NO_RESULT] / (double)trials,
 			       100.0 * (double)cnt[RIGHT] / (double)trials,
 			       (double)nboots / (double)trials);

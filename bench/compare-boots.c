@@ -31,7 +31,7 @@
 #include "stats/stats.h"
 
 #define MAX_BOOTS   8
-#define MAX_PER     20
+#define MAX_PER	    20
 #define MAX_SAMPLES (MAX_BOOTS * MAX_PER)
 #define WITHIN_SD   0.03
 #define RHO	    0.5
@@ -53,7 +53,8 @@ static void group(gsl_rng *rng, size_t k, size_t n, double boot_sd, double ratio
 
 		for (j = 0; j < n; j++) {
 			if (j)
-				e = RHO * e + sqrt(1 - RHO * RHO) * gsl_ran_gaussian(rng, WITHIN_SD);
+				e = RHO * e +
+				    sqrt(1 - RHO * RHO) * gsl_ran_gaussian(rng, WITHIN_SD);
 			x[o] = 1e6 * ratio * exp(off + e);
 			id[o++] = first_id + i;
 		}
@@ -93,8 +94,8 @@ static bool welch_covers(const double *a, const size_t *ia, const double *b, con
 	return fabs(d - log1p(truth)) <= q * se;
 }
 
-static void run_cell(gsl_rng *rng, size_t k, size_t n, double boot_sd, double change,
-		     double margin, size_t runs, bool aa, struct cell *c)
+static void run_cell(gsl_rng *rng, size_t k, size_t n, double boot_sd, double change, double margin,
+		     size_t runs, bool aa, struct cell *c)
 {
 	double a[MAX_SAMPLES], b[MAX_SAMPLES];
 	size_t ia[MAX_SAMPLES], ib[MAX_SAMPLES], r, total = k * n;
@@ -157,7 +158,8 @@ int main(int argc, char **argv)
 			margin = strtod(optarg, NULL);
 			break;
 		default:
-			fprintf(stderr, "usage: compare-boots [-e EXPERIMENTS] [-s SEED] [-m MARGIN]\n");
+			fprintf(stderr,
+				"usage: compare-boots [-e EXPERIMENTS] [-s SEED] [-m MARGIN]\n");
 			return 2;
 		}
 	}
@@ -183,16 +185,18 @@ int main(int argc, char **argv)
 				struct cell aa, pw[3];
 				char welch[16];
 
-				run_cell(rng, boots[b], pers[p], boot_sds[s], 0, margin, runs, true, &aa);
+				run_cell(rng, boots[b], pers[p], boot_sds[s], 0, margin, runs, true,
+					 &aa);
 				for (ch = 0; ch < 3; ch++)
-					run_cell(rng, boots[b], pers[p], boot_sds[s], changes[ch], margin,
-						 runs, false, &pw[ch]);
+					run_cell(rng, boots[b], pers[p], boot_sds[s], changes[ch],
+						 margin, runs, false, &pw[ch]);
 				if (boots[b] > 1)
 					snprintf(welch, sizeof(welch), "%6.2f%%",
 						 pct(aa.welch_covered, aa.runs));
 				else
 					snprintf(welch, sizeof(welch), "%7s", "-");
-				printf("%6.0f%% %4zu %5zu | %5.2f%% %6.2f%% %5.2f%% | %6.2f%% %6.2f%% "
+				printf("%6.0f%% %4zu %5zu | %5.2f%% %6.2f%% %5.2f%% | %6.2f%% "
+				       "%6.2f%% "
 				       "%6.2f%% | %8.2f%% %8.2f%% | %s\n",
 				       100 * boot_sds[s], pers[p], boots[b], pct(aa.wrong, aa.runs),
 				       pct(aa.nochange, aa.runs), pct(aa.covered, aa.runs),

@@ -37,12 +37,12 @@
 #define MAX_VALUES 100000
 
 static const struct stats_sim_noise models[] = {
-    {.name = "lognormal 3%", .kind = STATS_SIM_LOGNORMAL, .sigma = 0.03},
-    {.name = "lognormal 15%", .kind = STATS_SIM_LOGNORMAL, .sigma = 0.15},
-    {.name = "lognormal 50%", .kind = STATS_SIM_LOGNORMAL, .sigma = 0.50},
-    {.name = "Student t 3 df, sd 3%", .kind = STATS_SIM_STUDENT_T, .sigma = 0.03, .df = 3},
-    {.name = "AR(1) rho 0.5, sd 3%", .kind = STATS_SIM_AR1, .sigma = 0.03, .rho = 0.5},
-    {.name = "AR(1) rho 0.9, sd 3%", .kind = STATS_SIM_AR1, .sigma = 0.03, .rho = 0.9},
+	{ .name = "lognormal 3%", .kind = STATS_SIM_LOGNORMAL, .sigma = 0.03 },
+	{ .name = "lognormal 15%", .kind = STATS_SIM_LOGNORMAL, .sigma = 0.15 },
+	{ .name = "lognormal 50%", .kind = STATS_SIM_LOGNORMAL, .sigma = 0.50 },
+	{ .name = "Student t 3 df, sd 3%", .kind = STATS_SIM_STUDENT_T, .sigma = 0.03, .df = 3 },
+	{ .name = "AR(1) rho 0.5, sd 3%", .kind = STATS_SIM_AR1, .sigma = 0.03, .rho = 0.5 },
+	{ .name = "AR(1) rho 0.9, sd 3%", .kind = STATS_SIM_AR1, .sigma = 0.03, .rho = 0.9 },
 };
 
 static double seconds(void)
@@ -54,11 +54,12 @@ static double seconds(void)
 }
 
 static const struct stats_seq_params until_decided = {
-    .nfeat = 1, .margin = 0.02, .better = 1, .until_decided = true, .max_units = 64};
+	.nfeat = 1, .margin = 0.02, .better = 1, .until_decided = true, .max_units = 64
+};
 
 static void sim_cell(const struct stats_sim_noise *nz, double change, size_t R, uint64_t seed)
 {
-	size_t i, count[VERDICT_IMPROVEMENT + 1] = {0}, miss = 0, units = 0, units_right = 0;
+	size_t i, count[VERDICT_IMPROVEMENT + 1] = { 0 }, miss = 0, units = 0, units_right = 0;
 	struct stats_sim_result r;
 
 	for (i = 0; i < R; i++) {
@@ -73,14 +74,17 @@ static void sim_cell(const struct stats_sim_noise *nz, double change, size_t R, 
 		printf("  A/A: wrong %.2f%% (regr %.2f%%, impr %.2f%%), any look misses %.2f%%, "
 		       "no change %.2f%%, inconclusive %.2f%%, mean %.1f pairs\n",
 		       100.0 * (count[VERDICT_REGRESSION] + count[VERDICT_IMPROVEMENT]) / R,
-		       100.0 * count[VERDICT_REGRESSION] / R, 100.0 * count[VERDICT_IMPROVEMENT] / R,
-		       100.0 * miss / R, 100.0 * count[VERDICT_NO_CHANGE] / R,
+		       100.0 * count[VERDICT_REGRESSION] / R,
+		       100.0 * count[VERDICT_IMPROVEMENT] / R, 100.0 * miss / R,
+		       100.0 * count[VERDICT_NO_CHANGE] / R,
 		       100.0 * count[VERDICT_INCONCLUSIVE] / R, (double)units / R);
 	else
-		printf("  %+.0f%%: found %.2f%% (mean %.1f pairs when found), wrong %.2f%%, no change "
+		printf("  %+.0f%%: found %.2f%% (mean %.1f pairs when found), wrong %.2f%%, no "
+		       "change "
 		       "%.2f%%, any look misses %.2f%%, mean %.1f pairs\n",
 		       100 * change, 100.0 * count[VERDICT_REGRESSION] / R,
-		       count[VERDICT_REGRESSION] ? (double)units_right / count[VERDICT_REGRESSION] : 0,
+		       count[VERDICT_REGRESSION] ? (double)units_right / count[VERDICT_REGRESSION]
+						 : 0,
 		       100.0 * count[VERDICT_IMPROVEMENT] / R, 100.0 * count[VERDICT_NO_CHANGE] / R,
 		       100.0 * miss / R, (double)units / R);
 	fflush(stdout);
@@ -88,7 +92,7 @@ static void sim_cell(const struct stats_sim_noise *nz, double change, size_t R, 
 
 static void sim_coverage(const struct stats_sim_noise *nz, size_t R, uint64_t seed)
 {
-	static const size_t ns[] = {10, 20, 40};
+	static const size_t ns[] = { 10, 20, 40 };
 	struct stats_seq_params p = until_decided;
 	struct stats_sim_result r;
 	double zero = 0;
@@ -107,8 +111,7 @@ static void sim_coverage(const struct stats_sim_noise *nz, size_t R, uint64_t se
 }
 
 /* Independent metrics of the same noise model, fixed 20 pairs, Holm over them. */
-static void sim_evidence(const struct stats_sim_noise *nz, size_t nmetrics, size_t R,
-			 uint64_t seed)
+static void sim_evidence(const struct stats_sim_noise *nz, size_t nmetrics, size_t R, uint64_t seed)
 {
 	struct stats_seq_params p = until_decided;
 	struct stats_seq_effect *lines = calloc(nmetrics, sizeof(*lines));
@@ -142,7 +145,7 @@ static void sim_evidence(const struct stats_sim_noise *nz, size_t nmetrics, size
 
 static int cmd_sim(size_t R)
 {
-	static const double changes[] = {0, -0.02, -0.05, -0.15};
+	static const double changes[] = { 0, -0.02, -0.05, -0.15 };
 	size_t m, c;
 	double t0 = seconds();
 
@@ -171,9 +174,8 @@ static void print_effect(const char *what, const struct stats_seq_effect *x)
 		printf("%-34s %s\n", what, e->why);
 		return;
 	}
-	printf("%-34s %+6.2f%% [%+6.2f%%, %+6.2f%%] at %.2f%%, p = %.3g: %s\n", what,
-	       100 * e->est, 100 * e->lo, 100 * e->hi, 100 * e->conf, e->p,
-	       stats_verdict_name(x->v));
+	printf("%-34s %+6.2f%% [%+6.2f%%, %+6.2f%%] at %.2f%%, p = %.3g: %s\n", what, 100 * e->est,
+	       100 * e->lo, 100 * e->hi, 100 * e->conf, e->p, stats_verdict_name(x->v));
 }
 
 static int cmd_aa(double margin)
@@ -199,7 +201,7 @@ static int cmd_aa(double margin)
 	/* A B B A: pair 2k is (A, B), pair 2k+1 is (B, A) */
 	for (i = 0; i + 1 < n && stats_seq_wants_unit(&s); i += 2) {
 		size_t u = i / 2;
-		double y[2] = {u % 2 ? x[i + 1] : x[i], u % 2 ? x[i] : x[i + 1]};
+		double y[2] = { u % 2 ? x[i + 1] : x[i], u % 2 ? x[i] : x[i + 1] };
 
 		stats_seq_add_unit(&s, y, 0);
 		if (s.looks != looks) {
@@ -253,6 +255,7 @@ int main(int argc, char **argv)
 		return cmd_aa(atof(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "speed"))
 		return cmd_speed((size_t)atol(argv[2]));
-	fprintf(stderr, "usage: stats-calibration sim [EXPERIMENTS] | aa MARGIN < values | speed N\n");
+	fprintf(stderr,
+		"usage: stats-calibration sim [EXPERIMENTS] | aa MARGIN < values | speed N\n");
 	return 2;
 }

@@ -92,7 +92,7 @@ static double level_for(double *p, size_t n, double target)
 
 int main(int argc, char **argv)
 {
-	static const double alphas[2] = {0.05, 0.05 / 3};
+	static const double alphas[2] = { 0.05, 0.05 / 3 };
 	const size_t *looks;
 	size_t nlooks = stats_seq_schedule(&looks), R = argc > 1 ? (size_t)atol(argv[1]) : 200000;
 	size_t N = looks[nlooks - 1], r, k, i, c;

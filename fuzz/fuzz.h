@@ -43,9 +43,8 @@ static char fuzz_dir[4096];
 
 /* Files the target may leave in fuzz_dir; all are removed with it at exit. */
 static const char *const fuzz_dir_files[] = {
-	"template.db", "dst.db", "dst.db-wal", "dst.db-shm", "dst.db-journal",
-	"src.db",      "src.db-wal", "src.db-shm", "src.db-journal", "src.json",
-	"job.log",
+	"template.db", "dst.db",     "dst.db-wal",     "dst.db-shm", "dst.db-journal", "src.db",
+	"src.db-wal",  "src.db-shm", "src.db-journal", "src.json",   "job.log",
 };
 
 static inline void fuzz_path(char *buf, size_t len, const char *name)
@@ -105,13 +104,13 @@ static inline void fuzz_write(const char *name, const void *data, size_t size)
 }
 
 /* A property of the code under test does not hold: a crash libFuzzer keeps. */
-#define FUZZ_CHECK(cond)                                                                   \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "fuzz: check failed: %s (%s:%d)\n", #cond, __FILE__, \
-				__LINE__);                                                 \
-			abort();                                                           \
-		}                                                                          \
+#define FUZZ_CHECK(cond)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "fuzz: check failed: %s (%s:%d)\n", #cond, __FILE__,       \
+				__LINE__);                                                         \
+			abort();                                                                   \
+		}                                                                                  \
 	} while (0)
 
 #endif

@@ -33,8 +33,8 @@ static inline void import_init(void)
 		die_errno("fuzz: cannot read '%s'", path);
 }
 
-typedef int (*import_fn)(struct store *st, const char *path, int64_t **new_exp_ids,
-			 size_t *nadded, size_t *nskipped);
+typedef int (*import_fn)(struct store *st, const char *path, int64_t **new_exp_ids, size_t *nadded,
+			 size_t *nskipped);
 
 /*
  * Import the file `name` (already written in fuzz_dir) into a fresh copy of

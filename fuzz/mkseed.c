@@ -48,8 +48,8 @@ static void vmchan_seeds(const char *dir)
 	    vmchan_send_output(&w, 1, "pipe  ops/s  1234.5\n", 20) ||
 	    vmchan_send_output(&w, 2, "wakebench: warning: emulated (TCG)\n", 35) ||
 	    vmchan_send_file(&w, "results.db", db, sizeof(db)) ||
-	    vmchan_send_file(&w, "empty", "", 0) || vmchan_send_status(&w, 0, 2000000000ull,
-								    1500000000ull))
+	    vmchan_send_file(&w, "empty", "", 0) ||
+	    vmchan_send_status(&w, 0, 2000000000ull, 1500000000ull))
 		die_errno("cannot write a capture");
 	done(&w);
 	/* A file in two chunks (consecutive FILE records of one name), a failed status. */

@@ -22,17 +22,22 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "run samples of one config, print them and a summary, store them" },
-	{ "ab", cmd_ab, "interleave a scheduler feature on and off, restore it, give a paired verdict" },
-	{ "compare", cmd_compare, "stored results grouped by kernel, label, feature, host or profile" },
-	{ "env", cmd_env, "print the environment fingerprint, or what differs between two experiments" },
+	{ "ab", cmd_ab,
+	  "interleave a scheduler feature on and off, restore it, give a paired verdict" },
+	{ "compare", cmd_compare,
+	  "stored results grouped by kernel, label, feature, host or profile" },
+	{ "env", cmd_env,
+	  "print the environment fingerprint, or what differs between two experiments" },
 	{ "features", cmd_features, "read the scheduler features; set one safely; undo" },
 	{ "list", cmd_list, "workloads, profiles, their parameters and defaults" },
 	{ "show", cmd_show, "one stored experiment in full" },
 	{ "export", cmd_export, "stored data as JSON or CSV for other tools" },
 	{ "import", cmd_import, "merge another store (another machine's) by experiment UUID" },
-	{ "report", cmd_report, "one shareable file: plots, verdicts, evidence, environment, raw data" },
+	{ "report", cmd_report,
+	  "one shareable file: plots, verdicts, evidence, environment, raw data" },
 	{ "vm", cmd_vm, "boot kernels with qemu, run a subcommand inside, import the results" },
-	{ "bisect", cmd_bisect, "find the kernel that changed a metric: a step for git bisect run, or a list of images" },
+	{ "bisect", cmd_bisect,
+	  "find the kernel that changed a metric: a step for git bisect run, or a list of images" },
 };
 
 static void usage(FILE *f)

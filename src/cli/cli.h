@@ -19,21 +19,21 @@ enum output_format {
 	FMT_JSON,
 	FMT_METRICS_BRIEF,
 	FMT_CSV,
-	FMT_KCIDB, /* export only */
-	FMT_LAVA,  /* export only: framed for a console (cli/lava.c) */
+	FMT_KCIDB,	/* export only */
+	FMT_LAVA,	/* export only: framed for a console (cli/lava.c) */
 	FMT_LAVA_CASES, /* export only: LAVA test cases, result.txt lines */
 };
 
 extern const char *const format_names[];
 
 struct ctx {
-	int argc;          /* the whole command line, for provenance */
+	int argc; /* the whole command line, for provenance */
 	const char **argv;
 
 	/* common options */
 	const char *db_path; /* --db, else WAKEBENCH_DB, else the XDG default */
 	bool no_store;
-	int format;          /* enum output_format */
+	int format;	     /* enum output_format */
 	const char *debugfs; /* --debugfs, default /sys/kernel/debug */
 	bool quiet, verbose;
 
@@ -44,9 +44,9 @@ struct ctx {
 
 /* Which common options a command accepts (and lists in its help). */
 enum {
-	COMMON_DB = 1 << 0,        /* --db */
+	COMMON_DB = 1 << 0,	   /* --db */
 	COMMON_NO_STORE = 1 << 1,  /* --no-store */
-	COMMON_FORMAT = 1 << 2,    /* --format, restricted to the formats given */
+	COMMON_FORMAT = 1 << 2,	   /* --format, restricted to the formats given */
 	COMMON_DEBUGFS = 1 << 3,   /* --debugfs */
 	COMMON_VERBOSITY = 1 << 4, /* -q, -v */
 	COMMON_ALL = (1 << 5) - 1,
@@ -75,7 +75,8 @@ void cli_parse(const char *cmd, const char *usage, const char *description,
 /* Exit 2 unless ctx->format is one of the allowed formats (bitmask of 1 << FMT_x). */
 void cli_require_format(const char *cmd, const struct ctx *ctx, unsigned allowed);
 
-/* The store path after --db / WAKEBENCH_DB / ${XDG_DATA_HOME:-$HOME/.local/share}/wakebench/results.db. */
+/* The store path after --db / WAKEBENCH_DB /
+ * ${XDG_DATA_HOME:-$HOME/.local/share}/wakebench/results.db. */
 const char *cli_db_path(const struct ctx *ctx);
 
 /* The command line, shell-quoted, malloc'd. */

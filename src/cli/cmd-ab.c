@@ -65,7 +65,7 @@ static const char ab_description[] =
  */
 #define AB_DEFAULT_DURATION_NS 250000000ull
 #define AB_DEFAULT_WARMUP_NS   50000000ull
-#define AB_MAX_ARMS	(1u << AB_MAX_FEATURES)
+#define AB_MAX_ARMS	       (1u << AB_MAX_FEATURES)
 
 enum ab_order { ORDER_ABBA = 0, ORDER_RANDOM };
 static const char *const order_names[] = { "abba", "random", NULL };
@@ -90,38 +90,58 @@ static const struct ab_params ab_defaults = {
 };
 
 static const struct opt ab_opts[] = {
-	{ .type = OPT_STRLIST, .long_name = "feature", .offset = offsetof(struct ab_params, features),
+	{ .type = OPT_STRLIST,
+	  .long_name = "feature",
+	  .offset = offsetof(struct ab_params, features),
 	  .argh = "[NO_]NAME",
 	  .help = "the token whose effect is measured (B applies it, A the opposite); "
 		  "twice for the 2x2 factorial" },
-	{ .type = OPT_CHOICE, .long_name = "order", .offset = offsetof(struct ab_params, order),
+	{ .type = OPT_CHOICE,
+	  .long_name = "order",
+	  .offset = offsetof(struct ab_params, order),
 	  .argh = "ORDER",
 	  .help = "abba (A B B A ...) or random (seeded, counterbalanced in every two units)",
 	  .choices = order_names },
-	{ .type = OPT_UINT, .long_name = "seed", .offset = offsetof(struct ab_params, seed),
-	  .argh = "N", .help = "seed of --order random (0: chosen at start and printed)" },
-	{ .type = OPT_PERCENT, .long_name = "margin", .offset = offsetof(struct ab_params, margin),
-	  .argh = "PERCENT", .help = "practical margin of the verdict", .min = 0.001, .max = 0.5 },
-	{ .type = OPT_FLAG, .long_name = "until-decided",
+	{ .type = OPT_UINT,
+	  .long_name = "seed",
+	  .offset = offsetof(struct ab_params, seed),
+	  .argh = "N",
+	  .help = "seed of --order random (0: chosen at start and printed)" },
+	{ .type = OPT_PERCENT,
+	  .long_name = "margin",
+	  .offset = offsetof(struct ab_params, margin),
+	  .argh = "PERCENT",
+	  .help = "practical margin of the verdict",
+	  .min = 0.001,
+	  .max = 0.5 },
+	{ .type = OPT_FLAG,
+	  .long_name = "until-decided",
 	  .offset = offsetof(struct ab_params, until_decided),
 	  .help = "add units until the verdict is decided (the default unless -n is given)" },
-	{ .type = OPT_UINT, .long_name = "max-samples",
-	  .offset = offsetof(struct ab_params, max_samples), .argh = "N",
-	  .help = "until decided: at most N pairs (blocks), the last look", .min = 2,
+	{ .type = OPT_UINT,
+	  .long_name = "max-samples",
+	  .offset = offsetof(struct ab_params, max_samples),
+	  .argh = "N",
+	  .help = "until decided: at most N pairs (blocks), the last look",
+	  .min = 2,
 	  .max = STATS_SEQ_MAX_UNITS },
-	{ .type = OPT_DURATION, .long_name = "max-time",
-	  .offset = offsetof(struct ab_params, max_time_ns), .argh = "DURATION",
-	  .help = "until decided: the time budget, no unit starts after it (0: no limit)", .min = 0,
+	{ .type = OPT_DURATION,
+	  .long_name = "max-time",
+	  .offset = offsetof(struct ab_params, max_time_ns),
+	  .argh = "DURATION",
+	  .help = "until decided: the time budget, no unit starts after it (0: no limit)",
+	  .min = 0,
 	  .max = 7 * 86400e9 },
-	{ .type = OPT_FLAG, .long_name = "fail-on-regression",
+	{ .type = OPT_FLAG,
+	  .long_name = "fail-on-regression",
 	  .offset = offsetof(struct ab_params, fail_on_regression),
 	  .help = "exit 3 when the verdict is a regression" },
 	OPT_END_ROW,
 };
 
 struct ab_arm {
-	char name[256];			  /* "DELAY_DEQUEUE=off,PREEMPT_SHORT=on" */
-	char code[AB_MAX_FEATURES + 1];	  /* "10": which tokens are applied */
+	char name[256];			/* "DELAY_DEQUEUE=off,PREEMPT_SHORT=on" */
+	char code[AB_MAX_FEATURES + 1]; /* "10": which tokens are applied */
 	char tok[AB_MAX_FEATURES][FEATURE_NAME_MAX + 4];
 	const char *tokv[AB_MAX_FEATURES];
 	char vector[FEATURES_LINE_MAX]; /* the full feature line in this arm */
@@ -140,8 +160,8 @@ struct ab_state {
 	struct ctx *ctx;
 	const struct workload *wl;
 	const struct metric_def *primary; /* the workload's: the verdict's metric and direction */
-	char punit[64];                   /* its unit as tables show it */
-	char ptitle[64];                  /* its name in text: "ops/s", "run time s" */
+	char punit[64];			  /* its unit as tables show it */
+	char ptitle[64];		  /* its name in text: "ops/s", "run time s" */
 	const struct run_params *rp;
 	const struct ab_params *ap;
 	const struct run_spec *spec;
@@ -160,7 +180,7 @@ struct ab_state {
 	size_t nsamples, cap;
 	long (*unit)[AB_MAX_ARMS]; /* per unit: index into samples, -1 when none */
 	size_t nunits, ucap;
-	int seq[AB_MAX_ARMS];      /* order of the last unit */
+	int seq[AB_MAX_ARMS]; /* order of the last unit */
 	uint64_t rng;
 	bool setup_failed;
 	struct progress progress;
@@ -283,10 +303,11 @@ static long one_sample(struct ab_state *st, unsigned m, bool warmup)
 	if (experiment_add_sample(&st->ex, st->arms[m].config_id, s)) {
 		/* lost (the store's own line said why): neither counted nor printed */
 		progress_clear(&st->progress);
-		error("ab: the %s of arm %s in unit %zu was measured but could not be stored: it is "
+		error("ab: the %s of arm %s in unit %zu was measured but could not be stored: it "
+		      "is "
 		      "lost; the %zu sample%s stored before it (warm-ups included) %s kept in '%s'",
-		      warmup ? "warm-up sample" : "sample", st->arms[m].name, st->nunits, st->nsamples,
-		      st->nsamples == 1 ? "" : "s", st->nsamples == 1 ? "is" : "are",
+		      warmup ? "warm-up sample" : "sample", st->arms[m].name, st->nunits,
+		      st->nsamples, st->nsamples == 1 ? "" : "s", st->nsamples == 1 ? "is" : "are",
 		      cli_db_path(st->ctx));
 		return -1;
 	}
@@ -294,10 +315,10 @@ static long one_sample(struct ab_state *st, unsigned m, bool warmup)
 	if (st->ctx->format == FMT_TEXT && (st->ctx->verbose || s->status != SAMPLE_OK)) {
 		progress_clear(&st->progress);
 		/* run_unit() counted this unit already: nunits is its 1-based number */
-		report_sample_text(stdout, st->arms[m].name, s, (unsigned)st->nunits,
-				   (unsigned)(st->ap->until_decided ? st->ap->max_samples
-								   : st->rp->samples),
-				   st->wl->name);
+		report_sample_text(
+			stdout, st->arms[m].name, s, (unsigned)st->nunits,
+			(unsigned)(st->ap->until_decided ? st->ap->max_samples : st->rp->samples),
+			st->wl->name);
 	}
 	return idx;
 }
@@ -444,8 +465,8 @@ static size_t complete_units(const struct ab_state *st)
  * engine's own for the primary metric, 0.05 for evidence): one per token,
  * plus the interaction for two features. Returns how many were filled.
  */
-static size_t effects_of(const struct ab_state *st, const char *name, int better,
-			 double alpha_two, double alpha_one, struct ab_effect *out)
+static size_t effects_of(const struct ab_state *st, const char *name, int better, double alpha_two,
+			 double alpha_one, struct ab_effect *out)
 {
 	double *y = xcalloc((st->nunits + 1) * AB_MAX_ARMS, sizeof(*y));
 	struct stats_seq_effect x[STATS_SEQ_MAX_EFFECTS];
@@ -492,13 +513,13 @@ static void print_effect_line(const char *label, const struct ab_effect *x, cons
 	format_pct(e->hi, hi, sizeof(hi));
 	if (!isnan(x->s.p_adjusted))
 		snprintf(adj, sizeof(adj), ", Holm p = %.3g", x->s.p_adjusted);
-	printf("  %-*s %s%s%s [%.4g%% CI %s, %s], Wilcoxon p = %.3g%s (%zu %s)\n", w, label,
-	       metric, metric[0] ? " " : "", est, e->conf * 100.0, lo, hi, e->p, adj, e->n_a,
+	printf("  %-*s %s%s%s [%.4g%% CI %s, %s], Wilcoxon p = %.3g%s (%zu %s)\n", w, label, metric,
+	       metric[0] ? " " : "", est, e->conf * 100.0, lo, hi, e->p, adj, e->n_a,
 	       e->n_a == 1 ? "unit" : "units");
 }
 
-static const char *verdict_text(const struct ab_state *st, const struct ab_effect *e,
-				char *buf, size_t len)
+static const char *verdict_text(const struct ab_state *st, const struct ab_effect *e, char *buf,
+				size_t len)
 {
 	char m[32];
 
@@ -532,10 +553,11 @@ static const char *verdict_text(const struct ab_state *st, const struct ab_effec
 				 "--max-time would be needed to decide)",
 				 m, st->engine.p.max_units, unit_word(st, st->engine.p.max_units));
 		else if (e->s.beyond_budget)
-			snprintf(buf, len,
-				 "inconclusive at a %s margin (more than --max-samples %zu %s would "
-				 "be needed to decide)",
-				 m, st->engine.p.max_units, unit_word(st, st->engine.p.max_units));
+			snprintf(
+				buf, len,
+				"inconclusive at a %s margin (more than --max-samples %zu %s would "
+				"be needed to decide)",
+				m, st->engine.p.max_units, unit_word(st, st->engine.p.max_units));
 		else
 			snprintf(buf, len, "inconclusive at a %s margin", m);
 		break;
@@ -671,14 +693,15 @@ static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t 
 	for (k = 0; k < neff; k++)
 		print_effect_line(eff[k].what, &eff[k], st->ptitle);
 	for (k = 0; k < st->nfeat; k++)
-		printf("verdict %s: %s\n", eff[k].what, verdict_text(st, &eff[k], buf, sizeof(buf)));
+		printf("verdict %s: %s\n", eff[k].what,
+		       verdict_text(st, &eff[k], buf, sizeof(buf)));
 	if (neff > st->nfeat) {
 		const struct ab_effect *x = &eff[neff - 1];
 
 		printf("interaction (%s's effect with %s applied vs without): %s\n", st->token[0],
 		       st->token[1],
-		       !x->s.e.valid			   ? "not computed"
-		       : x->s.v == VERDICT_NO_CHANGE	   ? "none larger than the margin"
+		       !x->s.e.valid		       ? "not computed"
+		       : x->s.v == VERDICT_NO_CHANGE   ? "none larger than the margin"
 		       : stats_verdict_decided(x->s.v) ? "present, beyond the margin"
 						       : "not excluded");
 	}
@@ -695,10 +718,12 @@ static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t 
 			for (k = 0; k < nlines; k++) {
 				char label[128];
 
-				if (lines[k].metric != ev[i] || !strcmp(lines[k].what, "interaction"))
+				if (lines[k].metric != ev[i] ||
+				    !strcmp(lines[k].what, "interaction"))
 					continue;
 				snprintf(label, sizeof(label), "%s%s%s", ev[i],
-					 st->nfeat > 1 ? " " : "", st->nfeat > 1 ? lines[k].what : "");
+					 st->nfeat > 1 ? " " : "",
+					 st->nfeat > 1 ? lines[k].what : "");
 				print_effect_line(label, &lines[k], "");
 			}
 		}
@@ -745,18 +770,20 @@ static json_object *effect_json(const struct ab_state *st, const struct ab_effec
 }
 
 static const char *const stop_keys[] = {
-	[STATS_SEQ_RUNNING] = "running", [STATS_SEQ_DECIDED] = "decided",
+	[STATS_SEQ_RUNNING] = "running",   [STATS_SEQ_DECIDED] = "decided",
 	[STATS_SEQ_DONE] = "fixed-length", [STATS_SEQ_BUDGET] = "max-samples",
-	[STATS_SEQ_TIME] = "max-time",	 [STATS_SEQ_ENDED] = "ended",
+	[STATS_SEQ_TIME] = "max-time",	   [STATS_SEQ_ENDED] = "ended",
 };
 
 static json_object *sequential_json(const struct ab_state *st)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "until_decided", json_object_new_boolean(st->engine.p.until_decided));
+	json_object_object_add(o, "until_decided",
+			       json_object_new_boolean(st->engine.p.until_decided));
 	json_object_object_add(o, "looks", json_object_new_int64((int64_t)st->engine.looks));
-	json_object_object_add(o, "planned_looks", json_object_new_int64((int64_t)st->engine.nplan));
+	json_object_object_add(o, "planned_looks",
+			       json_object_new_int64((int64_t)st->engine.nplan));
 	json_object_object_add(o, "family_conf", report_json_double(1 - STATS_SEQ_ALPHA));
 	json_object_object_add(o, "per_look_conf", report_json_double(1 - st->engine.alpha_two));
 	json_object_object_add(o, "equivalence_conf",
@@ -767,8 +794,7 @@ static json_object *sequential_json(const struct ab_state *st)
 }
 
 static void print_json(struct ab_state *st, const struct ab_effect *eff, size_t neff,
-		       const struct report_summary *rs, const char *status, int sig,
-		       bool restored)
+		       const struct report_summary *rs, const char *status, int sig, bool restored)
 {
 	json_object *o = json_object_new_object(), *arms = json_object_new_array(),
 		    *units = json_object_new_array(), *effects = json_object_new_array(),
@@ -782,9 +808,8 @@ static void print_json(struct ab_state *st, const struct ab_effect *eff, size_t 
 	json_object_object_add(o, "status", json_object_new_string(status));
 	json_object_object_add(o, "stopped_by",
 			       sig ? json_object_new_string(cli_signal_name(sig)) : NULL);
-	json_object_object_add(o, "uuid", st->ex.info.uuid[0]
-						  ? json_object_new_string(st->ex.info.uuid)
-						  : NULL);
+	json_object_object_add(
+		o, "uuid", st->ex.info.uuid[0] ? json_object_new_string(st->ex.info.uuid) : NULL);
 	json_object_object_add(o, "features_restored", json_object_new_boolean(restored));
 	json_object_object_add(o, "order", json_object_new_string(order_names[st->ap->order]));
 	json_object_object_add(o, "seed", json_object_new_int64((int64_t)st->ap->seed));
@@ -838,10 +863,10 @@ static void print_json(struct ab_state *st, const struct ab_effect *eff, size_t 
 
 			json_object_object_add(x, "arms", json_object_new_string(arm_label(st, m)));
 			json_object_object_add(x, "key", json_object_new_string(d[i].key));
-			json_object_object_add(x, "a", d[i].a ? json_object_new_string(d[i].a)
-							      : NULL);
-			json_object_object_add(x, "b", d[i].b ? json_object_new_string(d[i].b)
-							      : NULL);
+			json_object_object_add(x, "a",
+					       d[i].a ? json_object_new_string(d[i].a) : NULL);
+			json_object_object_add(x, "b",
+					       d[i].b ? json_object_new_string(d[i].b) : NULL);
 			json_object_array_add(envd, x);
 		}
 		free(d);
@@ -938,8 +963,7 @@ static void print_header(const struct ab_state *st)
 			format_duration(st->ap->max_time_ns, budget, sizeof(budget));
 			printf("within %s, ", budget);
 		}
-	}
-	else
+	} else
 		printf("%llu %s, ", (unsigned long long)rp->samples,
 		       st->nfeat == 1 ? "pairs" : "blocks");
 	printf("%s each, order %s", dur, order_names[st->ap->order]);
@@ -982,12 +1006,17 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	st.ctx = ctx;
 	st.current = -1;
 	memset(fixed, 0, sizeof(fixed));
-	fixed[0] = (struct opt_group){ .title = "ab options", .opts = ab_opts, .base = &ap,
-				       .defaults = &ab_defaults };
+	fixed[0] = (struct opt_group){
+		.title = "ab options", .opts = ab_opts, .base = &ap, .defaults = &ab_defaults
+	};
 	fixed[1] = (struct opt_group){ .title = "runner options (-n N: exactly N pairs instead of "
 						"until decided; --warmup runs after every toggle)",
-				       .opts = runner_opts, .base = &rp, .defaults = &rp_defaults };
-	fixed[2] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
+				       .opts = runner_opts,
+				       .base = &rp,
+				       .defaults = &rp_defaults };
+	fixed[2] = (struct opt_group){ .title = "probe options",
+				       .opts = probe_opts,
+				       .base = &pp,
 				       .defaults = &probe_defaults };
 	fixed[3] = cli_common_group_for(ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON));
 	wl = experiment_pick_workload("ab", fixed, ARRAY_SIZE(fixed), argc, argv);
@@ -1003,8 +1032,9 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	snprintf(title, sizeof(title), "workload options (%s)", wl->name);
 	groups[0] = fixed[0];
 	groups[1] = fixed[1];
-	groups[2] = (struct opt_group){ .title = title, .opts = wl->opts, .base = parsed,
-					.defaults = wl->defaults };
+	groups[2] = (struct opt_group){
+		.title = title, .opts = wl->opts, .base = parsed, .defaults = wl->defaults
+	};
 	groups[3] = experiment_opts_group(&eo, wl);
 	groups[4] = fixed[2];
 	groups[5] = fixed[3];
@@ -1016,8 +1046,9 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	if (given(&groups[0], "seed") && ap.order != ORDER_RANDOM)
 		die_usage("ab: option '--seed' needs '--order random'");
 	if (given(&groups[1], "samples") && ap.until_decided)
-		die_usage("ab: options '-n' (a fixed number of pairs) and '--until-decided' exclude "
-			  "each other");
+		die_usage(
+			"ab: options '-n' (a fixed number of pairs) and '--until-decided' exclude "
+			"each other");
 	if (given(&groups[1], "samples") &&
 	    (given(&groups[0], "max-samples") || given(&groups[0], "max-time")))
 		die_usage("ab: options '--max-samples' and '--max-time' bound a run until decided; "
@@ -1080,9 +1111,9 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	params = experiment_params_json(pgroups, ARRAY_SIZE(pgroups));
 	/* what --trace resolved to: the tracer that ran, or off */
 	if (pp.trace)
-		json_object_object_add(params, "tracer",
-				       json_object_new_string(probes_tracer(&ps) ? probes_tracer(&ps)
-										 : "off"));
+		json_object_object_add(
+			params, "tracer",
+			json_object_new_string(probes_tracer(&ps) ? probes_tracer(&ps) : "off"));
 	if (experiment_begin(&st.ex, ctx, "ab", wl, profile[0] ? profile : NULL, base_profile,
 			     eo.v.label, params)) {
 		ret = EXIT_RUNTIME;

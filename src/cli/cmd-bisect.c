@@ -67,7 +67,7 @@ enum {
 	WORKER_USAGE,
 };
 
-static const char *const accel_names[] = {"auto", "kvm", "tcg", NULL};
+static const char *const accel_names[] = { "auto", "kvm", "tcg", NULL };
 
 struct bisect_params {
 	struct strlist good, bad, kernels;
@@ -86,13 +86,13 @@ struct bisect_params {
 };
 
 static const struct bisect_params bisect_defaults = {
-    .metric = "ops_per_s",
-    .alpha = BISECT_ALPHA_DEFAULT,
-    .max_boots = BISECT_MAX_BOOTS_DEFAULT,
-    .max_ref_boots = BISECT_MAX_REF_BOOTS_DEFAULT,
-    .cpus = 2,
-    .memory_bytes = 1ull << 30,
-    .timeout_ns = 600ull * 1000000000ull,
+	.metric = "ops_per_s",
+	.alpha = BISECT_ALPHA_DEFAULT,
+	.max_boots = BISECT_MAX_BOOTS_DEFAULT,
+	.max_ref_boots = BISECT_MAX_REF_BOOTS_DEFAULT,
+	.cpus = 2,
+	.memory_bytes = 1ull << 30,
+	.timeout_ns = 600ull * 1000000000ull,
 };
 
 /*
@@ -101,137 +101,137 @@ static const struct bisect_params bisect_defaults = {
  * accepted and ignored. step and run share the decision's and the guests'.
  */
 static const struct opt bisect_step_opts[] = {
-    {.type = OPT_STRLIST,
-     .long_name = "good",
-     .offset = offsetof(struct bisect_params, good),
-     .argh = "REF",
-     .help = "the good reference: a stored label, an experiment id or UUID prefix "
-	     "(repeatable)"},
-    {.type = OPT_STRLIST,
-     .long_name = "bad",
-     .offset = offsetof(struct bisect_params, bad),
-     .argh = "REF",
-     .help = "the bad reference, as --good"},
-    {.type = OPT_STRING,
-     .long_name = "vm",
-     .offset = offsetof(struct bisect_params, vm),
-     .argh = "IMAGE",
-     .help = "boot this kernel image in vm to measure it (default: measure this boot)"},
-    {.type = OPT_STRING,
-     .long_name = "label",
-     .offset = offsetof(struct bisect_params, label),
-     .argh = "TEXT",
-     .help = "label of the candidate's experiments (default: git rev-parse HEAD)"},
-    OPT_END_ROW,
+	{ .type = OPT_STRLIST,
+	  .long_name = "good",
+	  .offset = offsetof(struct bisect_params, good),
+	  .argh = "REF",
+	  .help = "the good reference: a stored label, an experiment id or UUID prefix "
+		  "(repeatable)" },
+	{ .type = OPT_STRLIST,
+	  .long_name = "bad",
+	  .offset = offsetof(struct bisect_params, bad),
+	  .argh = "REF",
+	  .help = "the bad reference, as --good" },
+	{ .type = OPT_STRING,
+	  .long_name = "vm",
+	  .offset = offsetof(struct bisect_params, vm),
+	  .argh = "IMAGE",
+	  .help = "boot this kernel image in vm to measure it (default: measure this boot)" },
+	{ .type = OPT_STRING,
+	  .long_name = "label",
+	  .offset = offsetof(struct bisect_params, label),
+	  .argh = "TEXT",
+	  .help = "label of the candidate's experiments (default: git rev-parse HEAD)" },
+	OPT_END_ROW,
 };
 
 static const struct opt bisect_run_opts[] = {
-    {.type = OPT_STRLIST,
-     .long_name = "kernel",
-     .short_name = 'k',
-     .offset = offsetof(struct bisect_params, kernels),
-     .argh = "IMAGE",
-     .help = "the kernel images in order, first good, last bad (repeat)"},
-    {.type = OPT_UINT,
-     .long_name = "max-ref-boots",
-     .offset = offsetof(struct bisect_params, max_ref_boots),
-     .argh = "N",
-     .help = "boots of each reference (the first and the last image)",
-     .min = 2,
-     .max = BISECT_MAX_BOOTS},
-    OPT_END_ROW,
+	{ .type = OPT_STRLIST,
+	  .long_name = "kernel",
+	  .short_name = 'k',
+	  .offset = offsetof(struct bisect_params, kernels),
+	  .argh = "IMAGE",
+	  .help = "the kernel images in order, first good, last bad (repeat)" },
+	{ .type = OPT_UINT,
+	  .long_name = "max-ref-boots",
+	  .offset = offsetof(struct bisect_params, max_ref_boots),
+	  .argh = "N",
+	  .help = "boots of each reference (the first and the last image)",
+	  .min = 2,
+	  .max = BISECT_MAX_BOOTS },
+	OPT_END_ROW,
 };
 
 static const struct opt bisect_decide_opts[] = {
-    {.type = OPT_STRING,
-     .long_name = "metric",
-     .short_name = 'm',
-     .offset = offsetof(struct bisect_params, metric),
-     .argh = "NAME",
-     .help = "the metric decided on: ops_per_s, ops_per_cpu_s or a stored metric such as "
-	     "ctxsw_per_op"},
-    {.type = OPT_DOUBLE,
-     .long_name = "alpha",
-     .offset = offsetof(struct bisect_params, alpha),
-     .argh = "P",
-     .help = "chance that a step calls a candidate on the wrong side of the midpoint",
-     .min = 0.0001,
-     .max = 0.5},
-    {.type = OPT_UINT,
-     .long_name = "max-boots",
-     .offset = offsetof(struct bisect_params, max_boots),
-     .argh = "N",
-     .help = "boots of a candidate in one step (vm); a step without --vm measures once",
-     .min = 1,
-     .max = BISECT_MAX_BOOTS},
-    OPT_END_ROW,
+	{ .type = OPT_STRING,
+	  .long_name = "metric",
+	  .short_name = 'm',
+	  .offset = offsetof(struct bisect_params, metric),
+	  .argh = "NAME",
+	  .help = "the metric decided on: ops_per_s, ops_per_cpu_s or a stored metric such as "
+		  "ctxsw_per_op" },
+	{ .type = OPT_DOUBLE,
+	  .long_name = "alpha",
+	  .offset = offsetof(struct bisect_params, alpha),
+	  .argh = "P",
+	  .help = "chance that a step calls a candidate on the wrong side of the midpoint",
+	  .min = 0.0001,
+	  .max = 0.5 },
+	{ .type = OPT_UINT,
+	  .long_name = "max-boots",
+	  .offset = offsetof(struct bisect_params, max_boots),
+	  .argh = "N",
+	  .help = "boots of a candidate in one step (vm); a step without --vm measures once",
+	  .min = 1,
+	  .max = BISECT_MAX_BOOTS },
+	OPT_END_ROW,
 };
 
 static const struct opt bisect_vm_opts[] = {
-    {.type = OPT_UINT,
-     .long_name = "cpus",
-     .offset = offsetof(struct bisect_params, cpus),
-     .argh = "N",
-     .help = "guest CPUs",
-     .min = 1,
-     .max = 1024},
-    {.type = OPT_SIZE,
-     .long_name = "memory",
-     .offset = offsetof(struct bisect_params, memory_bytes),
-     .argh = "SIZE",
-     .help = "guest memory",
-     .min = 256.0 * 1024 * 1024,
-     .max = 1024.0 * 1024 * 1024 * 1024},
-    {.type = OPT_CHOICE,
-     .long_name = "accel",
-     .offset = offsetof(struct bisect_params, accel),
-     .argh = "ACCEL",
-     .help = "KVM when usable, else TCG",
-     .choices = accel_names},
-    {.type = OPT_DURATION,
-     .long_name = "timeout",
-     .offset = offsetof(struct bisect_params, timeout_ns),
-     .argh = "DURATION",
-     .help = "deadline of one boot",
-     .min = 1e9,
-     .max = 86400e9},
-    {.type = OPT_STRING,
-     .long_name = "append",
-     .offset = offsetof(struct bisect_params, append),
-     .argh = "ARGS",
-     .help = "extra kernel command-line arguments"},
-    {.type = OPT_STRING,
-     .long_name = "qemu",
-     .offset = offsetof(struct bisect_params, qemu),
-     .argh = "PATH",
-     .help = "the qemu binary"},
-    OPT_END_ROW,
+	{ .type = OPT_UINT,
+	  .long_name = "cpus",
+	  .offset = offsetof(struct bisect_params, cpus),
+	  .argh = "N",
+	  .help = "guest CPUs",
+	  .min = 1,
+	  .max = 1024 },
+	{ .type = OPT_SIZE,
+	  .long_name = "memory",
+	  .offset = offsetof(struct bisect_params, memory_bytes),
+	  .argh = "SIZE",
+	  .help = "guest memory",
+	  .min = 256.0 * 1024 * 1024,
+	  .max = 1024.0 * 1024 * 1024 * 1024 },
+	{ .type = OPT_CHOICE,
+	  .long_name = "accel",
+	  .offset = offsetof(struct bisect_params, accel),
+	  .argh = "ACCEL",
+	  .help = "KVM when usable, else TCG",
+	  .choices = accel_names },
+	{ .type = OPT_DURATION,
+	  .long_name = "timeout",
+	  .offset = offsetof(struct bisect_params, timeout_ns),
+	  .argh = "DURATION",
+	  .help = "deadline of one boot",
+	  .min = 1e9,
+	  .max = 86400e9 },
+	{ .type = OPT_STRING,
+	  .long_name = "append",
+	  .offset = offsetof(struct bisect_params, append),
+	  .argh = "ARGS",
+	  .help = "extra kernel command-line arguments" },
+	{ .type = OPT_STRING,
+	  .long_name = "qemu",
+	  .offset = offsetof(struct bisect_params, qemu),
+	  .argh = "PATH",
+	  .help = "the qemu binary" },
+	OPT_END_ROW,
 };
 
 static const struct opt bisect_report_opts[] = {
-    {.type = OPT_STRING,
-     .long_name = "id",
-     .offset = offsetof(struct bisect_params, id),
-     .argh = "ID",
-     .help = "the bisection (a prefix of its id; default the latest)"},
-    OPT_END_ROW,
+	{ .type = OPT_STRING,
+	  .long_name = "id",
+	  .offset = offsetof(struct bisect_params, id),
+	  .argh = "ID",
+	  .help = "the bisection (a prefix of its id; default the latest)" },
+	OPT_END_ROW,
 };
 
 static const char bisect_usage[] =
-    "step --good REF --bad REF [--vm IMAGE] [options] [-- WORKLOAD [ARGS...]]\n"
-    "   or: wakebench bisect run --kernel IMAGE --kernel IMAGE... [options] -- WORKLOAD "
-    "[ARGS...]\n"
-    "   or: wakebench bisect report [--id ID] [--format text|json]";
+	"step --good REF --bad REF [--vm IMAGE] [options] [-- WORKLOAD [ARGS...]]\n"
+	"   or: wakebench bisect run --kernel IMAGE --kernel IMAGE... [options] -- WORKLOAD "
+	"[ARGS...]\n"
+	"   or: wakebench bisect report [--id ID] [--format text|json]";
 
 static const char bisect_description[] =
-    "Find the kernel that changed a metric. 'step' is for git bisect run: it measures\n"
-    "the kernel under test (this boot, or --vm IMAGE booted with qemu) with the\n"
-    "references' workload and decides, boots as units, whether it is closer to the\n"
-    "good or to the bad reference. Exit 0 good, 1 bad, 125 skip (undecided, build or\n"
-    "boot failed, environment differs from the references in a strong key), 128 an\n"
-    "error of wakebench, 129 bad input, 128+N stopped by signal N. 'run' bisects an\n"
-    "ordered list of kernel images (first good, last bad) in vm and confirms the\n"
-    "result; 'report' shows a stored bisection. doc/bisect.md has the details.";
+	"Find the kernel that changed a metric. 'step' is for git bisect run: it measures\n"
+	"the kernel under test (this boot, or --vm IMAGE booted with qemu) with the\n"
+	"references' workload and decides, boots as units, whether it is closer to the\n"
+	"good or to the bad reference. Exit 0 good, 1 bad, 125 skip (undecided, build or\n"
+	"boot failed, environment differs from the references in a strong key), 128 an\n"
+	"error of wakebench, 129 bad input, 128+N stopped by signal N. 'run' bisects an\n"
+	"ordered list of kernel images (first good, last bad) in vm and confirms the\n"
+	"result; 'report' shows a stored bisection. doc/bisect.md has the details.";
 
 /* ------------------------------------------------------------ child processes */
 
@@ -246,11 +246,11 @@ static void on_stop_signal(int sig)
 		kill(child_pid, sig);
 }
 
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 static void signals_install(void)
 {
-	struct sigaction sa = {.sa_handler = on_stop_signal};
+	struct sigaction sa = { .sa_handler = on_stop_signal };
 	size_t i;
 
 	sigemptyset(&sa.sa_mask);
@@ -281,7 +281,7 @@ static const char *self_exe(void)
 static int spawn_wait(const char *path, const char **argv, bool hide_stdout, char *capture,
 		      size_t caplen)
 {
-	int status, pfd[2] = {-1, -1};
+	int status, pfd[2] = { -1, -1 };
 	pid_t pid;
 
 	if (capture && pipe(pfd))
@@ -447,7 +447,7 @@ static int collect_row(void *arg, const struct store_row *row)
 		mv->boot = xrealloc(mv->boot, mv->cap * sizeof(*mv->boot));
 	}
 	tag = row->exp->boot_id && *row->exp->boot_id ? xstrdup(row->exp->boot_id)
-						       : xasprintf("exp:%s", row->exp->uuid);
+						      : xasprintf("exp:%s", row->exp->uuid);
 	mv->x[mv->n] = v;
 	mv->boot[mv->n] = tag_index(mv, tag);
 	mv->n++;
@@ -475,13 +475,13 @@ static void metric_values_release(struct metric_values *mv)
 static ssize_t boot_levels(struct store *st, const struct expset *s, const char *metric,
 			   const char *what, double **med)
 {
-	struct metric_values mv = {.metric = metric};
+	struct metric_values mv = { .metric = metric };
 	ssize_t k;
 	size_t i;
 
 	*med = NULL;
 	for (i = 0; i < s->n; i++) {
-		struct store_filter f = {.exp_id = s->ids[i]};
+		struct store_filter f = { .exp_id = s->ids[i] };
 
 		if (store_foreach_sample(st, &f, STORE_ROWS_STATS, collect_row, &mv)) {
 			metric_values_release(&mv);
@@ -514,7 +514,7 @@ static ssize_t boot_levels(struct store *st, const struct expset *s, const char 
 /* Experiments of a label, or the one experiment a reference names. */
 static int resolve_ref(struct store *st, const char *ref, struct expset *s)
 {
-	struct store_filter f = {.label = ref};
+	struct store_filter f = { .label = ref };
 	struct store_experiment *v;
 	size_t n, i;
 	int64_t id;
@@ -542,15 +542,16 @@ static int resolve_ref(struct store *st, const char *ref, struct expset *s)
 		expset_add(s, v[i].id);
 	}
 	store_experiments_free(v, n);
-	return s->n ? 0 : error("bisect: '%s' has no 'run' experiment (an 'ab' is two arms, "
-				"not one kernel's level)",
-				ref);
+	return s->n ? 0
+		    : error("bisect: '%s' has no 'run' experiment (an 'ab' is two arms, "
+			    "not one kernel's level)",
+			    ref);
 }
 
 /* The experiments with this label whose id is above min_id. */
 static int new_experiments(struct store *st, const char *label, int64_t min_id, struct expset *s)
 {
-	struct store_filter f = {.label = label};
+	struct store_filter f = { .label = label };
 	struct store_experiment *v;
 	size_t n, i;
 
@@ -570,7 +571,7 @@ static int new_experiments(struct store *st, const char *label, int64_t min_id, 
 
 static int max_experiment_id(struct store *st, const char *label, int64_t *max)
 {
-	struct store_filter f = {.label = label};
+	struct store_filter f = { .label = label };
 	struct store_experiment *v;
 	size_t n, i;
 
@@ -590,8 +591,8 @@ static int max_experiment_id(struct store *st, const char *label, int64_t *max)
  */
 static bool kernel_own_key(const char *key)
 {
-	static const char *const own[] = {"kernel.release", "kernel.version", "kernel.build",
-					  "sched.features", "sched.features_debug"};
+	static const char *const own[] = { "kernel.release", "kernel.version", "kernel.build",
+					   "sched.features", "sched.features_debug" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(own); i++)
@@ -609,7 +610,7 @@ static bool kernel_own_key(const char *key)
 static int env_mismatch(struct store *st, int64_t good, int64_t bad, int64_t cand, char *why,
 			size_t len)
 {
-	struct env g = {0}, b = {0}, c = {0};
+	struct env g = { 0 }, b = { 0 }, c = { 0 };
 	size_t i, used = 0;
 	int n = 0;
 
@@ -635,9 +636,9 @@ static int env_mismatch(struct store *st, int64_t good, int64_t bad, int64_t can
 			continue;
 		n++;
 		if (used < len)
-			used += (size_t)snprintf(why + used, len - used, "%s%s '%s' (references '%s')",
-						 n > 1 ? ", " : "", e->key, cv ? cv : "absent",
-						 e->value);
+			used += (size_t)snprintf(why + used, len - used,
+						 "%s%s '%s' (references '%s')", n > 1 ? ", " : "",
+						 e->key, cv ? cv : "absent", e->value);
 	}
 	/*
 	 * A strong virtualisation key only the candidate has: booted in vm, the
@@ -652,8 +653,8 @@ static int env_mismatch(struct store *st, int64_t good, int64_t bad, int64_t can
 		n++;
 		if (used < len)
 			used += (size_t)snprintf(why + used, len - used,
-						 "%s%s '%s' (references: absent)", n > 1 ? ", " : "",
-						 e->key, e->value);
+						 "%s%s '%s' (references: absent)",
+						 n > 1 ? ", " : "", e->key, e->value);
 	}
 	env_release(&g);
 	env_release(&b);
@@ -677,8 +678,10 @@ static bool params_equal(const char *a, const char *b, char *why, size_t len)
 		{
 			json_object *vb = NULL;
 
-			if (!json_object_object_get_ex(jb, key, &vb) || !json_object_equal(va, vb)) {
-				snprintf(why, len, "%s: %s vs %s", key, json_object_to_json_string(va),
+			if (!json_object_object_get_ex(jb, key, &vb) ||
+			    !json_object_equal(va, vb)) {
+				snprintf(why, len, "%s: %s vs %s", key,
+					 json_object_to_json_string(va),
 					 vb ? json_object_to_json_string(vb) : "absent");
 				eq = false;
 				break;
@@ -709,7 +712,7 @@ static bool params_equal(const char *a, const char *b, char *why, size_t len)
  */
 static struct strlist args_from_params(const char *params)
 {
-	struct strlist a = {0};
+	struct strlist a = { 0 };
 	json_object *j = json_tokener_parse(params), *w;
 
 #define PUSH(s) (a.v = xrealloc(a.v, (a.n + 1) * sizeof(*a.v)), a.v[a.n++] = (s))
@@ -755,7 +758,8 @@ static struct strlist args_from_params(const char *params)
 			break;
 		/* --name=VALUE: also right for options whose value is optional (--trace) */
 		case json_type_int:
-			PUSH(xasprintf("%s=%lld%s", name, (long long)json_object_get_int64(val), unit));
+			PUSH(xasprintf("%s=%lld%s", name, (long long)json_object_get_int64(val),
+				       unit));
 			break;
 		case json_type_double:
 			PUSH(xasprintf("%s=%.17g%s", name, json_object_get_double(val), unit));
@@ -823,7 +827,7 @@ static enum measure_outcome measure_once(struct bisect_run_ctx *rc, const char *
 	int64_t before;
 	size_t n = 0, i;
 	int status, code;
-	struct expset got = {0};
+	struct expset got = { 0 };
 	double *med = NULL;
 	ssize_t k;
 	enum measure_outcome o = MEASURE_ERROR;
@@ -966,13 +970,13 @@ static void store_step_keys(struct store *st, const struct expset *e, const stru
 	for (i = 0; i < e->n; i++) {
 		int64_t x = e->ids[i];
 
-#define KEY(k, ...)                                                                           \
-	do {                                                                                  \
-		char *v_ = xasprintf(__VA_ARGS__);                                            \
-		if (store_add_env_entry(st, x, "end", "bisect." k, v_, IMPACT_RUN))             \
-			warning("bisect: cannot store bisect." k " for experiment %lld",        \
-				(long long)x);                                                \
-		free(v_);                                                                     \
+#define KEY(k, ...)                                                                                \
+	do {                                                                                       \
+		char *v_ = xasprintf(__VA_ARGS__);                                                 \
+		if (store_add_env_entry(st, x, "end", "bisect." k, v_, IMPACT_RUN))                \
+			warning("bisect: cannot store bisect." k " for experiment %lld",           \
+				(long long)x);                                                     \
+		free(v_);                                                                          \
 	} while (0)
 		KEY("id", "%s", r->id);
 		KEY("kind", "%s", r->kind);
@@ -1013,16 +1017,18 @@ static void describe(const struct bisect_step *s, char *buf, size_t len)
 	const struct bisect_decision *d = &s->d;
 
 	if (!d->valid) {
-		snprintf(buf, len, "%zu boot%s (%zu failed): %s", s->boots, s->boots == 1 ? "" : "s",
-			 s->boots - s->nc, d->why ? d->why : "not decided");
+		snprintf(buf, len, "%zu boot%s (%zu failed): %s", s->boots,
+			 s->boots == 1 ? "" : "s", s->boots - s->nc,
+			 d->why ? d->why : "not decided");
 		return;
 	}
-	snprintf(buf, len,
-		 "position %.2f [%.2f, %.2f] (0 good, 1 bad) at %.2f%%, %+.1f%% vs good, %+.1f%% vs "
-		 "bad; %zu boot%s%s vs %zu good and %zu bad, between-boot sd %.1f%%",
-		 d->position, d->pos_lo, d->pos_hi, 100 * d->level, 100 * d->vs_good,
-		 100 * d->vs_bad, s->nc, s->nc == 1 ? "" : "s",
-		 s->boots > s->nc ? " (and failed ones)" : "", d->ng, d->nb, 100 * expm1(d->sd));
+	snprintf(
+		buf, len,
+		"position %.2f [%.2f, %.2f] (0 good, 1 bad) at %.2f%%, %+.1f%% vs good, %+.1f%% vs "
+		"bad; %zu boot%s%s vs %zu good and %zu bad, between-boot sd %.1f%%",
+		d->position, d->pos_lo, d->pos_hi, 100 * d->level, 100 * d->vs_good,
+		100 * d->vs_bad, s->nc, s->nc == 1 ? "" : "s",
+		s->boots > s->nc ? " (and failed ones)" : "", d->ng, d->nb, 100 * expm1(d->sd));
 }
 
 /*
@@ -1038,8 +1044,7 @@ static enum measure_outcome run_step(struct bisect_run_ctx *rc, const struct bis
 	bisect_step_init(s, refs, rc->p->alpha, max_boots);
 	while (bisect_step_wants_boot(s)) {
 		double level;
-		enum measure_outcome o =
-		    measure_once(rc, image, label, &level, ids, why, whylen);
+		enum measure_outcome o = measure_once(rc, image, label, &level, ids, why, whylen);
 
 		if (o == MEASURE_BOOT_FAILED) {
 			warning("bisect: '%s': boot %zu failed; counted against --max-boots %zu",
@@ -1059,7 +1064,7 @@ static enum measure_outcome run_step(struct bisect_run_ctx *rc, const struct bis
 /* git rev-parse HEAD in the current directory, or NULL when not in a tree. */
 static char *git_head(void)
 {
-	static const char *argv[] = {"git", "rev-parse", "HEAD", NULL};
+	static const char *argv[] = { "git", "rev-parse", "HEAD", NULL };
 	char out[128];
 	int status = spawn_wait("git", argv, false, out, sizeof(out));
 
@@ -1123,9 +1128,9 @@ static int find_qemu(struct bisect_run_ctx *rc)
 
 static int step_worker(struct bisect_params *p, struct opts_result *res, struct ctx *ctx)
 {
-	struct bisect_run_ctx rc = {.p = p, .ctx = ctx};
-	struct expset good = {0}, bad = {0}, ids = {0};
-	struct strlist derived = {0};
+	struct bisect_run_ctx rc = { .p = p, .ctx = ctx };
+	struct expset good = { 0 }, bad = { 0 }, ids = { 0 };
+	struct strlist derived = { 0 };
 	struct bisect_refs refs;
 	struct bisect_decision rd;
 	struct bisect_step s;
@@ -1184,12 +1189,13 @@ static int step_worker(struct bisect_params *p, struct opts_result *res, struct 
 	if (ret)
 		goto out;
 	ret = WORKER_ERROR;
-	if (strcmp(good.workload, bad.workload) || !params_equal(good.params, bad.params, why, sizeof(why))) {
+	if (strcmp(good.workload, bad.workload) ||
+	    !params_equal(good.params, bad.params, why, sizeof(why))) {
 		error("bisect: step: the references ran different workloads or parameters (%s)",
 		      strcmp(good.workload, bad.workload) ? "workload" : why);
 		goto out;
 	}
-	refs = (struct bisect_refs){.good = gm, .ng = ng, .bad = bm, .nb = nb};
+	refs = (struct bisect_refs){ .good = gm, .ng = ng, .bad = bm, .nb = nb };
 	bisect_refs_check(&refs, p->alpha, &rd);
 	if (rd.v != BISECT_BAD) {
 		if (rd.valid)
@@ -1253,23 +1259,25 @@ static int step_worker(struct bisect_params *p, struct opts_result *res, struct 
 		ret = WORKER_SKIP;
 	} else {
 		printf("%s: %s on %s: %s\n", label,
-		       s.d.v == BISECT_GOOD ? "good" : s.d.v == BISECT_BAD ? "bad" : "skip (undecided)",
+		       s.d.v == BISECT_GOOD  ? "good"
+		       : s.d.v == BISECT_BAD ? "bad"
+					     : "skip (undecided)",
 		       p->metric, desc);
-		ret = s.d.v == BISECT_GOOD ? WORKER_GOOD : s.d.v == BISECT_BAD ? WORKER_BAD
-										: WORKER_SKIP;
+		ret = s.d.v == BISECT_GOOD  ? WORKER_GOOD
+		      : s.d.v == BISECT_BAD ? WORKER_BAD
+					    : WORKER_SKIP;
 	}
-record:
-	{
-		struct step_record r = {.id = id,
-					.kind = "step",
-					.role = "candidate",
-					.candidate = label,
-					.metric = p->metric,
-					.index = -1,
-					.s = o == MEASURE_OK ? &s : NULL};
+record : {
+	struct step_record r = { .id = id,
+				 .kind = "step",
+				 .role = "candidate",
+				 .candidate = label,
+				 .metric = p->metric,
+				 .index = -1,
+				 .s = o == MEASURE_OK ? &s : NULL };
 
-		store_step_keys(rc.st, &ids, &r);
-	}
+	store_step_keys(rc.st, &ids, &r);
+}
 out:
 	free(gm);
 	free(bm);
@@ -1370,16 +1378,16 @@ static int run_one_step(struct run_state *rs, const struct bisect_refs *refs, si
 {
 	struct bisect_run_ctx *rc = &rs->rc;
 	struct bisect_step s;
-	struct expset ids = {0};
+	struct expset ids = { 0 };
 	char why[512], desc[512];
 	enum measure_outcome o;
-	struct step_record r = {.id = rs->id,
-				.kind = "run",
-				.role = role,
-				.candidate = rc->p->kernels.v[i],
-				.metric = rc->p->metric,
-				.step = ++rs->nstep,
-				.index = (long)i};
+	struct step_record r = { .id = rs->id,
+				 .kind = "run",
+				 .role = role,
+				 .candidate = rc->p->kernels.v[i],
+				 .metric = rc->p->metric,
+				 .step = ++rs->nstep,
+				 .index = (long)i };
 
 	o = run_step(rc, refs, rc->p->kernels.v[i], rs->labels[i], (size_t)rc->p->max_boots, &s,
 		     &ids, why, sizeof(why));
@@ -1415,7 +1423,7 @@ static int run_refs(struct run_state *rs, struct bisect_refs_seq *seq)
 {
 	struct bisect_run_ctx *rc = &rs->rc;
 	size_t last = rc->p->kernels.n - 1, k;
-	struct expset gids = {0}, bids = {0};
+	struct expset gids = { 0 }, bids = { 0 };
 	char why[512];
 	int ret = 0;
 
@@ -1426,12 +1434,13 @@ static int run_refs(struct run_state *rs, struct bisect_refs_seq *seq)
 
 		for (which = 0; which < 2; which++) {
 			size_t i = which ? last : 0;
-			enum measure_outcome o = measure_once(rc, rc->p->kernels.v[i], rs->labels[i],
-							      &lv[which], which ? &bids : &gids,
-							      why, sizeof(why));
+			enum measure_outcome o =
+				measure_once(rc, rc->p->kernels.v[i], rs->labels[i], &lv[which],
+					     which ? &bids : &gids, why, sizeof(why));
 
 			if (o == MEASURE_BOOT_FAILED) {
-				warning("bisect: run: reference '%s': a boot failed", rs->labels[i]);
+				warning("bisect: run: reference '%s': a boot failed",
+					rs->labels[i]);
 			} else if (o == MEASURE_OK) {
 				info("bisect: reference %s: boot %zu: %s %.4g (median)",
 				     rs->labels[i], seq->pairs + 1, rc->p->metric, exp(lv[which]));
@@ -1446,12 +1455,12 @@ static int run_refs(struct run_state *rs, struct bisect_refs_seq *seq)
 			bisect_refs_seq_add_pair(seq, lv[0], lv[1]);
 	}
 	for (k = 0; k < 2; k++) {
-		struct step_record r = {.id = rs->id,
-					.kind = "run",
-					.role = k ? "bad-reference" : "good-reference",
-					.candidate = rc->p->kernels.v[k ? last : 0],
-					.metric = rc->p->metric,
-					.index = (long)(k ? last : 0)};
+		struct step_record r = { .id = rs->id,
+					 .kind = "run",
+					 .role = k ? "bad-reference" : "good-reference",
+					 .candidate = rc->p->kernels.v[k ? last : 0],
+					 .metric = rc->p->metric,
+					 .index = (long)(k ? last : 0) };
 
 		store_step_keys(rc->st, k ? &bids : &gids, &r);
 	}
@@ -1468,7 +1477,7 @@ static int run_refs(struct run_state *rs, struct bisect_refs_seq *seq)
 static void store_result(struct run_state *rs, const char *result)
 {
 	struct bisect_run_ctx *rc = &rs->rc;
-	struct store_filter f = {0};
+	struct store_filter f = { 0 };
 	struct store_experiment *v;
 	size_t n, i;
 	char *key;
@@ -1477,7 +1486,7 @@ static void store_result(struct run_state *rs, const char *result)
 	if (store_list_experiments(rc->st, &f, &v, &n))
 		return;
 	for (i = n; i-- > 0;) {
-		struct env e = {0};
+		struct env e = { 0 };
 		const char *bid;
 
 		if (store_load_env(rc->st, v[i].id, "end", &e))
@@ -1499,11 +1508,11 @@ static void store_result(struct run_state *rs, const char *result)
 
 static int run_main(struct bisect_params *p, struct opts_result *res, struct ctx *ctx)
 {
-	struct run_state rs = {.rc = {.p = p, .ctx = ctx}};
+	struct run_state rs = { .rc = { .p = p, .ctx = ctx } };
 	struct bisect_run_ctx *rc = &rs.rc;
 	struct bisect_refs_seq seq;
 	struct bisect_refs refs;
-	struct bisect_search srch = {0};
+	struct bisect_search srch = { 0 };
 	char why[512], result[1024];
 	enum bisect_verdict v_bad = BISECT_UNDECIDED, v_good = BISECT_UNDECIDED;
 	size_t i, n = p->kernels.n, fb;
@@ -1655,14 +1664,15 @@ static json_object *step_object(const struct report_row *r, size_t nexp)
 	add_str(s, "role", row_get(r, "role"));
 	add_str(s, "candidate", row_get(r, "candidate"));
 	if (row_get(r, "step"))
-		json_object_object_add(s, "step", json_object_new_int64((int64_t)row_num(r, "step")));
+		json_object_object_add(s, "step",
+				       json_object_new_int64((int64_t)row_num(r, "step")));
 	if (row_get(r, "index"))
 		json_object_object_add(s, "index",
 				       json_object_new_int64((int64_t)row_num(r, "index") + 1));
 	json_object_object_add(s, "experiments", json_object_new_int64((int64_t)nexp));
 	if (verdict) {
 		static const char *const nums[] = { "position", "position_lo", "position_hi",
-						    "level", "vs_good", "vs_bad" };
+						    "level",	"vs_good",     "vs_bad" };
 		size_t k;
 
 		add_str(s, "verdict", verdict);
@@ -1690,7 +1700,7 @@ int bisect_document(struct store *st, const char *id_prefix, const char *opt, co
 	if (store_list_experiments(st, NULL, &v, &n))
 		return EXIT_RUNTIME;
 	for (i = 0; i < n; i++) {
-		struct report_row r = {.exp_id = v[i].id};
+		struct report_row r = { .exp_id = v[i].id };
 
 		if (store_load_env(st, v[i].id, "end", &r.env))
 			goto out;
@@ -1726,7 +1736,7 @@ int bisect_document(struct store *st, const char *id_prefix, const char *opt, co
 			error("%.*s: no bisection in '%s' (bisect step and bisect run store "
 			      "theirs)",
 			      (int)(strstr(opt, ": option") ? strstr(opt, ": option") - opt
-							     : (ptrdiff_t)strlen(opt)),
+							    : (ptrdiff_t)strlen(opt)),
 			      opt, db);
 		}
 		goto out;
@@ -1767,9 +1777,10 @@ int bisect_document(struct store *st, const char *id_prefix, const char *opt, co
 	json_object_object_add(jo, "steps", jsteps);
 	json_object_object_add(jo, "result", result ? json_object_new_string(result) : NULL);
 	if (!result)
-		add_str(jo, "no_result", kind && !strcmp(kind, "run")
-					     ? "none stored (interrupted, or still running)"
-					     : "none stored (a git bisection: see git bisect log)");
+		add_str(jo, "no_result",
+			kind && !strcmp(kind, "run")
+				? "none stored (interrupted, or still running)"
+				: "none stored (a git bisection: see git bisect log)");
 	*out = jo;
 	ret = EXIT_OK;
 out:
@@ -1804,10 +1815,12 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 	if (ret != EXIT_OK)
 		return ret;
 	if (ctx->format == FMT_JSON) {
-		printf("%s\n", json_object_to_json_string_ext(jo, JSON_C_TO_STRING_PRETTY |
-								      JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n",
+		       json_object_to_json_string_ext(jo, JSON_C_TO_STRING_PRETTY |
+								  JSON_C_TO_STRING_NOSLASHESCAPE));
 	} else {
-		char *res_txt = text_printable(rep_str(jo, "result") ?: rep_str(jo, "no_result"), 0);
+		char *res_txt =
+			text_printable(rep_str(jo, "result") ?: rep_str(jo, "no_result"), 0);
 
 		printf("bisection %s (%s), metric %s\n", rep_str(jo, "id"),
 		       *rep_str(jo, "kind") ? rep_str(jo, "kind") : "?",
@@ -1834,15 +1847,15 @@ static const struct {
 	const struct opt *opts[SUB_TABLES];
 	const char *title[SUB_TABLES];
 } bisect_subs[] = {
-    [SUB_STEP] = {"step",
-		  {bisect_step_opts, bisect_decide_opts, bisect_vm_opts},
-		  {"bisect step options", "the decision (step and run)",
-		   "the guests (step --vm and run)"}},
-    [SUB_RUN] = {"run",
-		 {bisect_run_opts, bisect_decide_opts, bisect_vm_opts},
-		 {"bisect run options", "the decision (step and run)",
-		  "the guests (step --vm and run)"}},
-    [SUB_REPORT] = {"report", {bisect_report_opts}, {"bisect report options"}},
+	[SUB_STEP] = { "step",
+		       { bisect_step_opts, bisect_decide_opts, bisect_vm_opts },
+		       { "bisect step options", "the decision (step and run)",
+			 "the guests (step --vm and run)" } },
+	[SUB_RUN] = { "run",
+		      { bisect_run_opts, bisect_decide_opts, bisect_vm_opts },
+		      { "bisect run options", "the decision (step and run)",
+			"the guests (step --vm and run)" } },
+	[SUB_REPORT] = { "report", { bisect_report_opts }, { "bisect report options" } },
 };
 
 static bool sub_has(enum bisect_sub sub, const struct opt *o)
@@ -1860,9 +1873,9 @@ static bool sub_has(enum bisect_sub sub, const struct opt *o)
 /* The option of some bisect table that argument arg names, or NULL. */
 static const struct opt *bisect_opt_named(const char *arg)
 {
-	static const struct opt *const all[] = {bisect_step_opts, bisect_run_opts,
-						bisect_decide_opts, bisect_vm_opts,
-						bisect_report_opts};
+	static const struct opt *const all[] = { bisect_step_opts, bisect_run_opts,
+						 bisect_decide_opts, bisect_vm_opts,
+						 bisect_report_opts };
 	size_t i, n;
 	const struct opt *t;
 
@@ -1924,27 +1937,30 @@ static enum bisect_sub sub_of(const char *name)
 static size_t parse(enum bisect_sub sub, struct bisect_params *p, struct opt_group *groups,
 		    struct opts_result *res, int argc, const char **argv, struct ctx *ctx)
 {
-	static const struct opt *const every[] = {bisect_step_opts, bisect_run_opts,
-						  bisect_decide_opts, bisect_vm_opts,
-						  bisect_report_opts};
-	static const char *const every_title[] = {"bisect step options", "bisect run options",
-						  "the decision (step and run)",
-						  "the guests (step --vm and run)",
-						  "bisect report options"};
+	static const struct opt *const every[] = { bisect_step_opts, bisect_run_opts,
+						   bisect_decide_opts, bisect_vm_opts,
+						   bisect_report_opts };
+	static const char *const every_title[] = { "bisect step options", "bisect run options",
+						   "the decision (step and run)",
+						   "the guests (step --vm and run)",
+						   "bisect report options" };
 	size_t i, n = 0;
 
 	*p = bisect_defaults;
 	if (sub == SUB_NONE) {
 		/* -h, or a missing or unknown subcommand: every table, for the help */
 		for (i = 0; i < ARRAY_SIZE(every); i++)
-			groups[n++] = (struct opt_group){.title = every_title[i], .opts = every[i],
-							 .base = p, .defaults = &bisect_defaults};
+			groups[n++] = (struct opt_group){ .title = every_title[i],
+							  .opts = every[i],
+							  .base = p,
+							  .defaults = &bisect_defaults };
 	} else {
 		bad_for_sub(sub, argc, argv);
 		for (i = 0; i < SUB_TABLES && bisect_subs[sub].opts[i]; i++)
-			groups[n++] = (struct opt_group){.title = bisect_subs[sub].title[i],
-							 .opts = bisect_subs[sub].opts[i],
-							 .base = p, .defaults = &bisect_defaults};
+			groups[n++] = (struct opt_group){ .title = bisect_subs[sub].title[i],
+							  .opts = bisect_subs[sub].opts[i],
+							  .base = p,
+							  .defaults = &bisect_defaults };
 	}
 	groups[n++] = cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
 					   (1u << FMT_TEXT) | (1u << FMT_JSON));
@@ -1988,7 +2004,8 @@ int cmd_bisect(int argc, const char **argv, struct ctx *ctx)
 	n = parse(sub, &p, groups, &res, argc, argv, ctx);
 	if (sub == SUB_NONE) {
 		/* maybe a mistyped step under git bisect run: never a status git reads as bad */
-		error("bisect: %s%s%s: allowed step|run|report", res.npos ? "unknown subcommand '" : "no subcommand",
+		error("bisect: %s%s%s: allowed step|run|report",
+		      res.npos ? "unknown subcommand '" : "no subcommand",
 		      res.npos ? res.pos[0] : "", res.npos ? "'" : "");
 		ret = BISECT_EXIT_USAGE;
 	} else if (sub == SUB_RUN) {

@@ -62,24 +62,31 @@ static const struct compare_params compare_defaults = {
 };
 
 static const struct opt compare_opts[] = {
-	{ .type = OPT_STRING, .long_name = "by",
+	{ .type = OPT_STRING,
+	  .long_name = "by",
 	  .offset = offsetof(struct compare_params, by),
 	  .argh = "KEY",
 	  .help = "group by kernel|label|profile|host|feature:NAME" },
-	{ .type = OPT_STRING, .long_name = "baseline",
+	{ .type = OPT_STRING,
+	  .long_name = "baseline",
 	  .offset = offsetof(struct compare_params, baseline),
 	  .argh = "VALUE",
 	  .help = "the group the others are compared with (default: the oldest kernel, else "
 		  "the first group stored)" },
-	{ .type = OPT_PERCENT, .long_name = "margin",
+	{ .type = OPT_PERCENT,
+	  .long_name = "margin",
 	  .offset = offsetof(struct compare_params, margin),
-	  .argh = "PCT", .min = 0.0001, .max = 1,
+	  .argh = "PCT",
+	  .min = 0.0001,
+	  .max = 1,
 	  .help = "changes smaller than this are no change" },
-	{ .type = OPT_FLAG, .long_name = "pool",
+	{ .type = OPT_FLAG,
+	  .long_name = "pool",
 	  .offset = offsetof(struct compare_params, pool),
 	  .help = "pool experiments that differ in a strong environment key (with a "
 		  "warning)" },
-	{ .type = OPT_FLAG, .long_name = "fail-on-regression",
+	{ .type = OPT_FLAG,
+	  .long_name = "fail-on-regression",
 	  .offset = offsetof(struct compare_params, fail_on_regression),
 	  .help = "exit 3 when a group is a significant regression" },
 	OPT_END_ROW,
@@ -116,7 +123,7 @@ struct part {
 	size_t n, alloc;
 	struct series *ev;
 	size_t nev;
-	struct env env; /* start fingerprint of the experiment */
+	struct env env;	 /* start fingerprint of the experiment */
 	char *signature; /* strong keys that set it apart within its value */
 	size_t boot;	 /* index in compare.boots: the unit of replication */
 	/* by feature: the vectors without the grouped feature (NULL when unknown) */
@@ -535,9 +542,11 @@ static void form_groups(struct compare *c, bool pool)
 		if (nk && pool) {
 			char *list = join_keys(keys, nk, c, NULL);
 
-			add_warning(c, xasprintf("pooling the experiments of %s although they differ in "
-						 "strong keys (%s), as --pool asks",
-						 c->parts[i].value, list));
+			add_warning(
+				c,
+				xasprintf("pooling the experiments of %s although they differ in "
+					  "strong keys (%s), as --pool asks",
+					  c->parts[i].value, list));
 			free(list);
 		}
 		for (j = 0; j < n; j++)
@@ -546,9 +555,10 @@ static void form_groups(struct compare *c, bool pool)
 		if (nk && !pool) {
 			char *list = join_keys(keys, nk, c, NULL);
 
-			add_warning(c, xasprintf("%s is split into sub-groups by %s, which differs "
-						 "within it and can change results (--pool pools them)",
-						 c->parts[i].value, list));
+			add_warning(
+				c, xasprintf("%s is split into sub-groups by %s, which differs "
+					     "within it and can change results (--pool pools them)",
+					     c->parts[i].value, list));
 			free(list);
 		}
 		free(keys);
@@ -562,13 +572,15 @@ static void form_groups(struct compare *c, bool pool)
 
 				if (!strcmp(h->value, p->value) &&
 				    ((!h->split && !p->signature) ||
-				     (h->split && p->signature && !strcmp(h->split, p->signature)))) {
+				     (h->split && p->signature &&
+				      !strcmp(h->split, p->signature)))) {
 					g = h;
 					break;
 				}
 			}
 			if (!g) {
-				c->groups = xrealloc(c->groups, (c->ngroups + 1) * sizeof(*c->groups));
+				c->groups =
+					xrealloc(c->groups, (c->ngroups + 1) * sizeof(*c->groups));
 				g = &c->groups[c->ngroups++];
 				memset(g, 0, sizeof(*g));
 				g->value = xstrdup(p->value);
@@ -617,8 +629,8 @@ static void form_groups(struct compare *c, bool pool)
 				g->exp_tag[o++] = (size_t)p->exp_id;
 			}
 			for (i = 0; i < p->nev; i++) {
-				struct series *s = series_get(&g->ev, &g->nev, p->ev[i].name,
-							      p->ev[i].better);
+				struct series *s =
+					series_get(&g->ev, &g->nev, p->ev[i].name, p->ev[i].better);
 				size_t m;
 
 				for (m = 0; m < p->ev[i].n; m++)
@@ -664,7 +676,8 @@ static void analyse(struct compare *c)
 		g->noisy = stats_summary_noisy(&g->sum, NOISY_CV);
 		if (g->baseline)
 			continue;
-		/* boots as units; in the very same boots, experiments; in the same experiments, samples */
+		/* boots as units; in the very same boots, experiments; in the same experiments,
+		 * samples */
 		if (!same_boots(c, base, g)) {
 			g->unit = UNIT_BOOT;
 			stats_effect_boots(base->ops, base->boot_tag, base->n, g->ops, g->boot_tag,
@@ -825,7 +838,8 @@ static void verdict_text(const struct group *g, char *buf, size_t len)
 		snprintf(buf, len, "%s", g->eff.why); /* says it already */
 	else if (g->verdict == VERDICT_INSUFFICIENT)
 		snprintf(buf, len, "%s%s%s%s", stats_verdict_name(g->verdict),
-			 g->eff.why ? " (" : "", g->eff.why ? g->eff.why : "", g->eff.why ? ")" : "");
+			 g->eff.why ? " (" : "", g->eff.why ? g->eff.why : "",
+			 g->eff.why ? ")" : "");
 	else if (g->verdict == VERDICT_INCONCLUSIVE && g->beff.level == EFFECT_LEVEL_ONE_BOOT)
 		snprintf(buf, len, "%s (one %s per group: %s)", stats_verdict_name(g->verdict),
 			 unit_name(g->unit, false), unit_unknown(g->unit));
@@ -874,11 +888,13 @@ static void print_table(const struct compare *c)
 			fmt_pct(g->eff.lo, cl, sizeof(cl));
 			fmt_pct(g->eff.hi, ch, sizeof(ch));
 			snprintf(cci, sizeof(cci), "[%s, %s]", cl, ch);
-			/* within-boot p between one boot each would claim what the verdict does not */
+			/* within-boot p between one boot each would claim what the verdict does not
+			 */
 			if (g->beff.level == EFFECT_LEVEL_ONE_BOOT)
 				snprintf(p, sizeof(p), "-");
 			else
-				snprintf(p, sizeof(p), g->eff.p < 0.0001 ? "<0.0001" : "%.4f", g->eff.p);
+				snprintf(p, sizeof(p), g->eff.p < 0.0001 ? "<0.0001" : "%.4f",
+					 g->eff.p);
 		}
 		verdict_text(g, verdict, sizeof(verdict));
 		printf("%-*s %5zu %5zu %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, g->shown, g->n,
@@ -911,8 +927,10 @@ static void print_evidence(const struct compare *c)
 			if (!b)
 				continue;
 			if (!header) {
-				printf("\nEvidence per op vs. %s (median of each group, change with its "
-				       "95%% CI with samples as units: exploratory, no verdicts):\n",
+				printf("\nEvidence per op vs. %s (median of each group, change "
+				       "with its "
+				       "95%% CI with samples as units: exploratory, no "
+				       "verdicts):\n",
 				       base->shown);
 				header = true;
 			}
@@ -970,9 +988,10 @@ static void print_env_diffs(const struct compare *c)
 			shown++;
 		}
 		if (!shown)
-			printf("    %s\n", base->env->n && g->env->n
-						 ? "none (apart from per-run keys such as the load)"
-						 : "fingerprint not recorded");
+			printf("    %s\n",
+			       base->env->n && g->env->n
+				       ? "none (apart from per-run keys such as the load)"
+				       : "fingerprint not recorded");
 		if (hidden)
 			printf("    ... %zu more: wakebench env --diff %lld %lld\n", hidden,
 			       (long long)base->first_exp, (long long)g->first_exp);
@@ -1036,25 +1055,28 @@ static json_object *inference_json(const struct compare *c, const struct group *
 	char line[1024];
 
 	json_object_object_add(o, "unit", json_object_new_string(unit_name(g->unit, false)));
-	json_object_object_add(o, "level", json_object_new_string(stats_effect_level_key(be->level)));
-	json_object_object_add(o, "baseline_units",
-			       json_object_new_int64((int64_t)(be->level == EFFECT_LEVEL_SAME_BOOTS
-							       ? be->n_a : be->boots_a)));
-	json_object_object_add(o, "units",
-			       json_object_new_int64((int64_t)(be->level == EFFECT_LEVEL_SAME_BOOTS
-							       ? be->n_b : be->boots_b)));
+	json_object_object_add(o, "level",
+			       json_object_new_string(stats_effect_level_key(be->level)));
+	json_object_object_add(
+		o, "baseline_units",
+		json_object_new_int64(
+			(int64_t)(be->level == EFFECT_LEVEL_SAME_BOOTS ? be->n_a : be->boots_a)));
+	json_object_object_add(
+		o, "units",
+		json_object_new_int64(
+			(int64_t)(be->level == EFFECT_LEVEL_SAME_BOOTS ? be->n_b : be->boots_b)));
 	json_object_object_add(o, "df", jnum(be->df));
 	json_object_object_add(o, "between_unit_sd", jnum(be->between_sd));
 	json_object_object_add(o, "decidable",
 			       json_object_new_boolean(be->level != EFFECT_LEVEL_ONE_BOOT));
-	json_object_object_add(o, "interval_covers",
-			       json_object_new_string(be->level == EFFECT_LEVEL_ONE_BOOT
-							      ? (g->unit == UNIT_BOOT
-									 ? "within-boot noise only"
-									 : "within-run noise only")
-							      : be->level == EFFECT_LEVEL_BOOTS
-								? "variation between units and within them"
-								: "within-experiment noise (shared units)"));
+	json_object_object_add(
+		o, "interval_covers",
+		json_object_new_string(be->level == EFFECT_LEVEL_ONE_BOOT
+					       ? (g->unit == UNIT_BOOT ? "within-boot noise only"
+								       : "within-run noise only")
+				       : be->level == EFFECT_LEVEL_BOOTS
+					       ? "variation between units and within them"
+					       : "within-experiment noise (shared units)"));
 	/* a rough guide, in the units above (stats_samples_to_decide) */
 	json_object_object_add(o, "units_to_decide",
 			       g->more ? json_object_new_int64((int64_t)g->more) : NULL);
@@ -1085,12 +1107,14 @@ static json_object *compare_json(const struct compare *c)
 		size_t nd;
 
 		json_object_object_add(o, "value", json_object_new_string(g->value));
-		json_object_object_add(o, "split", g->split ? json_object_new_string(g->split) : NULL);
+		json_object_object_add(o, "split",
+				       g->split ? json_object_new_string(g->split) : NULL);
 		json_object_object_add(o, "title", json_object_new_string(g->title));
 		json_object_object_add(o, "baseline", json_object_new_boolean(g->baseline));
 		arr = json_object_new_array();
 		for (k = 0; k < g->nparts; k++)
-			json_object_array_add(arr, json_object_new_int64(c->parts[g->parts[k]].exp_id));
+			json_object_array_add(arr,
+					      json_object_new_int64(c->parts[g->parts[k]].exp_id));
 		json_object_object_add(o, "experiments", arr);
 		if (c->with_parts) {
 			arr = json_object_new_array();
@@ -1098,8 +1122,10 @@ static json_object *compare_json(const struct compare *c)
 				const struct part *pt = &c->parts[g->parts[k]];
 				json_object *po = json_object_new_object();
 
-				json_object_object_add(po, "experiment", json_object_new_int64(pt->exp_id));
-				json_object_object_add(po, "config", json_object_new_string(pt->cfg_name));
+				json_object_object_add(po, "experiment",
+						       json_object_new_int64(pt->exp_id));
+				json_object_object_add(po, "config",
+						       json_object_new_string(pt->cfg_name));
 				json_object_array_add(arr, po);
 			}
 			json_object_object_add(o, "parts", arr);
@@ -1124,8 +1150,9 @@ static json_object *compare_json(const struct compare *c)
 			json_object_object_add(o, "effect",
 					       report_effect_json(&g->eff, (int)g->verdict, vt));
 			json_object_object_add(o, "inference", inference_json(c, g));
-			json_object_object_add(o, "verdict",
-					       json_object_new_string(stats_verdict_key(g->verdict)));
+			json_object_object_add(
+				o, "verdict",
+				json_object_new_string(stats_verdict_key(g->verdict)));
 			json_object_object_add(o, "verdict_text", json_object_new_string(vt));
 			if (g->more && g->unit == UNIT_SAMPLE)
 				json_object_object_add(o, "samples_to_decide",
@@ -1145,11 +1172,13 @@ static json_object *compare_json(const struct compare *c)
 				json_object_object_add(eo, "name", json_object_new_string(s->name));
 				json_object_object_add(eo, "baseline_median",
 						       jnum(stats_median(b->v, b->n)));
-				json_object_object_add(eo, "median", jnum(stats_median(s->v, s->n)));
+				json_object_object_add(eo, "median",
+						       jnum(stats_median(s->v, s->n)));
 				stats_effect_unpaired(b->v, b->n, s->v, s->n, COMPARE_CONF, &e);
 				/* exploratory: an interval, no verdict (doc/statistics.md) */
-				json_object_object_add(eo, "effect",
-						       report_effect_json(&e, REPORT_NO_VERDICT, NULL));
+				json_object_object_add(
+					eo, "effect",
+					report_effect_json(&e, REPORT_NO_VERDICT, NULL));
 				json_object_array_add(arr, eo);
 			}
 			json_object_object_add(o, "evidence", arr);
@@ -1159,12 +1188,15 @@ static json_object *compare_json(const struct compare *c)
 				json_object *eo = json_object_new_object();
 
 				json_object_object_add(eo, "key", json_object_new_string(d[k].key));
-				json_object_object_add(eo, "impact",
-						       json_object_new_string(env_impact_name(d[k].impact)));
+				json_object_object_add(
+					eo, "impact",
+					json_object_new_string(env_impact_name(d[k].impact)));
 				json_object_object_add(eo, "baseline",
-						       d[k].a ? json_object_new_string(d[k].a) : NULL);
+						       d[k].a ? json_object_new_string(d[k].a)
+							      : NULL);
 				json_object_object_add(eo, "value",
-						       d[k].b ? json_object_new_string(d[k].b) : NULL);
+						       d[k].b ? json_object_new_string(d[k].b)
+							      : NULL);
 				json_object_array_add(arr, eo);
 			}
 			free(d);
@@ -1376,7 +1408,8 @@ static int compare_build(struct compare *c, const struct compare_params *p,
 	}
 	store_read_end(st);
 	if (!c->nparts) {
-		error("compare: no stored samples with status ok match (%zu experiment%s matched the "
+		error("compare: no stored samples with status ok match (%zu experiment%s matched "
+		      "the "
 		      "filters)",
 		      c->nexps, c->nexps == 1 ? "" : "s");
 		goto out;
@@ -1385,7 +1418,8 @@ static int compare_build(struct compare *c, const struct compare_params *p,
 	c->workload = c->exps[c->parts[0].exp_index].workload;
 	for (i = 1; i < c->nparts; i++)
 		if (strcmp(c->exps[c->parts[i].exp_index].workload, c->workload)) {
-			error("compare: the matching experiments ran several workloads ('%s', '%s'): "
+			error("compare: the matching experiments ran several workloads ('%s', "
+			      "'%s'): "
 			      "choose one with --workload",
 			      c->workload, c->exps[c->parts[i].exp_index].workload);
 			ret = EXIT_USAGE;
@@ -1398,7 +1432,8 @@ static int compare_build(struct compare *c, const struct compare_params *p,
 	metric_title(c->primary, c->workload, c->what, sizeof(c->what));
 	if (!strcmp(c->primary->unit, "ops/s"))
 		/* "pipe bogo ops/s", "pingpong round trips/s", as the report's table */
-		c->unit = xasprintf("%s %s/s", c->workload, wl && wl->op_name ? wl->op_name : "ops");
+		c->unit =
+			xasprintf("%s %s/s", c->workload, wl && wl->op_name ? wl->op_name : "ops");
 	else
 		c->unit = xasprintf("%s %s", c->workload, c->what);
 	if (c->by == BY_FEATURE && check_feature_name(c)) {
@@ -1477,7 +1512,9 @@ int cmd_compare(int argc, const char **argv, struct ctx *ctx)
 {
 	struct compare_params p = compare_defaults;
 	struct opt_group groups[] = {
-		{ .title = "compare options", .opts = compare_opts, .base = &p,
+		{ .title = "compare options",
+		  .opts = compare_opts,
+		  .base = &p,
 		  .defaults = &compare_defaults },
 		filter_group(&p.filter),
 		cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,

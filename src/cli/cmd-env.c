@@ -24,15 +24,15 @@ struct env_params {
 	bool diff;
 };
 
-static const struct env_params env_defaults = {.diff = false};
+static const struct env_params env_defaults = { .diff = false };
 
 static const struct opt env_opts_table[] = {
-    {.type = OPT_FLAG,
-     .long_name = "diff",
-     .offset = offsetof(struct env_params, diff),
-     .help = "list the keys that differ between stored experiments A and B "
-	     "(ids or UUID prefixes)"},
-    OPT_END_ROW,
+	{ .type = OPT_FLAG,
+	  .long_name = "diff",
+	  .offset = offsetof(struct env_params, diff),
+	  .help = "list the keys that differ between stored experiments A and B "
+		  "(ids or UUID prefixes)" },
+	OPT_END_ROW,
 };
 
 static size_t key_width(const struct env *env)
@@ -86,15 +86,15 @@ static void print_json(const struct env *env)
 		}
 	}
 	json_object_object_add(root, "keys", keys);
-	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								JSON_C_TO_STRING_NOSLASHESCAPE));
+	printf("%s\n", json_object_to_json_string_ext(
+			       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 }
 
 static int env_now(const struct ctx *ctx)
 {
-	struct env_opts o = {.root = ctx->root, .debugfs = ctx->debugfs};
-	struct env env = {0};
+	struct env_opts o = { .root = ctx->root, .debugfs = ctx->debugfs };
+	struct env env = { 0 };
 
 	if (env_collect(&env, &o)) {
 		env_release(&env);
@@ -117,7 +117,7 @@ struct side {
 
 static int load_side(struct store *st, struct side *sd)
 {
-	struct store_filter f = {0};
+	struct store_filter f = { 0 };
 	size_t n = 0;
 	int64_t id;
 
@@ -221,15 +221,15 @@ static void print_diff_json(const struct side *a, const struct side *b, const st
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "differences", arr);
-	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								JSON_C_TO_STRING_NOSLASHESCAPE));
+	printf("%s\n", json_object_to_json_string_ext(
+			       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 }
 
 static int env_diff_cmd(const struct ctx *ctx, const char *ref_a, const char *ref_b)
 {
 	const char *path = cli_db_path(ctx);
-	struct side a = {.ref = ref_a}, b = {.ref = ref_b};
+	struct side a = { .ref = ref_a }, b = { .ref = ref_b };
 	struct env_delta *d = NULL;
 	struct store *st;
 	size_t n;
@@ -260,11 +260,15 @@ int cmd_env(int argc, const char **argv, struct ctx *ctx)
 {
 	struct env_params p = env_defaults;
 	struct opt_group groups[2] = {
-	    {.title = "env options", .opts = env_opts_table, .base = &p, .defaults = &env_defaults},
-	    cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_DEBUGFS | COMMON_VERBOSITY,
-				 (1u << FMT_TEXT) | (1u << FMT_JSON)),
+		{ .title = "env options",
+		  .opts = env_opts_table,
+		  .base = &p,
+		  .defaults = &env_defaults },
+		cli_common_group_for(ctx,
+				     COMMON_DB | COMMON_FORMAT | COMMON_DEBUGFS | COMMON_VERBOSITY,
+				     (1u << FMT_TEXT) | (1u << FMT_JSON)),
 	};
-	struct opts_result res = {0};
+	struct opts_result res = { 0 };
 	int rc;
 
 	cli_parse("env", "[--diff EXP_A EXP_B] [options]",

@@ -8,8 +8,8 @@
  * matching the filters and every sample with every metric (an unavailable
  * one is null in "metrics" and has its reason in "unavailable"). CSV: one
  * row per sample, the fixed metrics first and then one column per named
- * metric (empty when unavailable; the reasons are in the JSON). Filters select experiments; unknown values exit 2 naming the values
- * that exist. `show --format json` reuses this with --experiment.
+ * metric (empty when unavailable; the reasons are in the JSON). Filters select experiments; unknown
+ * values exit 2 naming the values that exist. `show --format json` reuses this with --experiment.
  */
 #include "cli/cli.h"
 #include "cli/export.h"
@@ -34,17 +34,21 @@ struct export_params {
 
 /* kcidb, lava and lava-cases are written by cli/kcidb.c and cli/lava.c */
 enum {
-	EXPORT_FORMATS = (1u << FMT_JSON) | (1u << FMT_CSV) | (1u << FMT_KCIDB) |
-			 (1u << FMT_LAVA) | (1u << FMT_LAVA_CASES),
+	EXPORT_FORMATS = (1u << FMT_JSON) | (1u << FMT_CSV) | (1u << FMT_KCIDB) | (1u << FMT_LAVA) |
+			 (1u << FMT_LAVA_CASES),
 };
 
 static const struct opt export_opts[] = {
-	{ .type = OPT_STRING, .long_name = "experiment",
+	{ .type = OPT_STRING,
+	  .long_name = "experiment",
 	  .offset = offsetof(struct export_params, experiment),
 	  .argh = "EXP",
 	  .help = "only this experiment (id or UUID prefix)" },
-	{ .type = OPT_STRING, .long_name = "origin", .offset = offsetof(struct export_params, origin),
-	  .argh = "NAME", .help = "--format kcidb: your KCIDB origin, the prefix of every id" },
+	{ .type = OPT_STRING,
+	  .long_name = "origin",
+	  .offset = offsetof(struct export_params, origin),
+	  .argh = "NAME",
+	  .help = "--format kcidb: your KCIDB origin, the prefix of every id" },
 	OPT_END_ROW,
 };
 
@@ -69,7 +73,8 @@ static json_object *env_json(const struct env *env)
 
 		json_object_object_add(o, "key", json_str_or_null(env->e[i].key));
 		json_object_object_add(o, "value", json_str_or_null(env->e[i].value));
-		json_object_object_add(o, "impact", json_str_or_null(env_impact_name(env->e[i].impact)));
+		json_object_object_add(o, "impact",
+				       json_str_or_null(env_impact_name(env->e[i].impact)));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -79,7 +84,7 @@ static json_object *env_json(const struct env *env)
 static void put_open_object(json_object *o)
 {
 	const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-								JSON_C_TO_STRING_NOSLASHESCAPE);
+								  JSON_C_TO_STRING_NOSLASHESCAPE);
 	size_t len = strlen(t);
 
 	if (len < 2 || t[len - 1] != '}')
@@ -116,7 +121,8 @@ static json_object *primary_json(const char *workload)
 
 	json_object_object_add(o, "name", json_str_or_null(d->name));
 	json_object_object_add(o, "label", json_str_or_null(d->label));
-	json_object_object_add(o, "unit", json_str_or_null(metric_unit(d, workload, unit, sizeof(unit))));
+	json_object_object_add(o, "unit",
+			       json_str_or_null(metric_unit(d, workload, unit, sizeof(unit))));
 	json_object_object_add(o, "better", json_str_or_null(metric_better_name(d->better)));
 	return o;
 }
@@ -150,7 +156,8 @@ static int put_experiment(struct store *st, const struct store_experiment *e,
 	json_object_object_add(o, "started", json_time_utc(e->started_ns, "Z"));
 	json_object_object_add(o, "started_ns", json_object_new_uint64(e->started_ns));
 	json_object_object_add(o, "ended", json_time_utc(e->ended_ns, "Z"));
-	json_object_object_add(o, "ended_ns", e->ended_ns ? json_object_new_uint64(e->ended_ns) : NULL);
+	json_object_object_add(o, "ended_ns",
+			       e->ended_ns ? json_object_new_uint64(e->ended_ns) : NULL);
 	json_object_object_add(o, "status", json_str_or_null(e->status));
 
 	arr = json_object_new_array();
@@ -182,7 +189,8 @@ static int put_experiment(struct store *st, const struct store_experiment *e,
 		json_object *m = json_object_new_object();
 
 		json_object_object_add(m, "name", json_str_or_null(defs[i].name));
-		json_object_object_add(m, "better", json_str_or_null(metric_better_name(defs[i].better)));
+		json_object_object_add(m, "better",
+				       json_str_or_null(metric_better_name(defs[i].better)));
 		json_object_object_add(m, "evidence",
 				       json_object_new_boolean(defs[i].flags & METRIC_EVIDENCE));
 		json_object_array_add(arr, m);
@@ -290,11 +298,34 @@ static int sample_csv(void *arg, const struct store_row *row)
 static int export_csv(struct store *st, const struct store_filter *f)
 {
 	static const char *const fixed[] = {
-		"experiment_id", "experiment_uuid", "kind", "workload", "profile", "label", "host",
-		"kernel", "experiment_status", "config", "features", "sample_index", "warmup",
-		"sample_status", "reason", "start_realtime_ns", "duration_ns", "wall_ns",
-		"instances", "ops", "real_s", "usr_s", "sys_s", "ops_per_s", "ops_per_cpu_s",
-		"primary", "primary_better", "primary_value",
+		"experiment_id",
+		"experiment_uuid",
+		"kind",
+		"workload",
+		"profile",
+		"label",
+		"host",
+		"kernel",
+		"experiment_status",
+		"config",
+		"features",
+		"sample_index",
+		"warmup",
+		"sample_status",
+		"reason",
+		"start_realtime_ns",
+		"duration_ns",
+		"wall_ns",
+		"instances",
+		"ops",
+		"real_s",
+		"usr_s",
+		"sys_s",
+		"ops_per_s",
+		"ops_per_cpu_s",
+		"primary",
+		"primary_better",
+		"primary_value",
 	};
 	struct csv_state cs;
 	size_t i;
@@ -339,9 +370,10 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 		ctx->format = FMT_JSON;
 	cli_require_format("export", ctx, EXPORT_FORMATS);
 	if (ctx->format == FMT_KCIDB && !kcidb_origin_valid(p.origin))
-		die_usage("export: option '--origin': %s%s%s: --format kcidb needs your KCIDB origin "
-			  "(lower-case letters, digits and '_')",
-			  p.origin ? "'" : "", p.origin ? p.origin : "missing", p.origin ? "'" : "");
+		die_usage(
+			"export: option '--origin': %s%s%s: --format kcidb needs your KCIDB origin "
+			"(lower-case letters, digits and '_')",
+			p.origin ? "'" : "", p.origin ? p.origin : "missing", p.origin ? "'" : "");
 	if (res.npos) {
 		const char *arg = res.pos[0];
 

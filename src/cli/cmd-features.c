@@ -67,7 +67,7 @@ static void print_json(const struct features *f, const char *debugfs, const char
 	}
 	json_object_object_add(o, "features", arr);
 	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							      JSON_C_TO_STRING_NOSLASHESCAPE));
+								 JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 

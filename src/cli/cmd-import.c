@@ -73,7 +73,8 @@ static int report_data(const char *path, char **tmp)
 int cmd_import(int argc, const char **argv, struct ctx *ctx)
 {
 	struct opt_group groups[] = { cli_common_group_for(
-		ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY, (1u << FMT_TEXT) | (1u << FMT_JSON)) };
+		ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
+		(1u << FMT_TEXT) | (1u << FMT_JSON)) };
 	struct opts_result res;
 	json_object *out = NULL;
 	struct store *st = NULL;
@@ -109,7 +110,8 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 
 		if (!st) {
 			/* a store that does not exist yet is created for a file that merges */
-			if (access(dst, F_OK) && errno == ENOENT && !lava && store_import_check(src)) {
+			if (access(dst, F_OK) && errno == ENOENT && !lava &&
+			    store_import_check(src)) {
 				ret = EXIT_RUNTIME;
 				goto next;
 			}
@@ -133,7 +135,8 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 
 			json_object_object_add(o, "file", json_object_new_string(res.pos[i]));
 			json_object_object_add(o, "added", json_object_new_int64((int64_t)added));
-			json_object_object_add(o, "skipped", json_object_new_int64((int64_t)skipped));
+			json_object_object_add(o, "skipped",
+					       json_object_new_int64((int64_t)skipped));
 			for (k = 0; k < added; k++)
 				json_object_array_add(arr, json_object_new_int64(ids[k]));
 			json_object_object_add(o, "ids", arr);
@@ -142,7 +145,7 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 			printf("%s: %zu experiment%s added, %zu skipped (already present)\n",
 			       res.pos[i], added, added == 1 ? "" : "s", skipped);
 		}
-next:
+	next:
 		free(ids);
 		if (tmp)
 			unlink(tmp);

@@ -29,9 +29,12 @@ struct list_params {
 static const struct list_params list_defaults;
 
 static const struct opt list_opts[] = {
-	{ .type = OPT_FLAG, .long_name = "metrics", .offset = offsetof(struct list_params, metrics),
+	{ .type = OPT_FLAG,
+	  .long_name = "metrics",
+	  .offset = offsetof(struct list_params, metrics),
 	  .help = "every metric: name, label, unit, direction, kind, source, what it is" },
-	{ .type = OPT_FLAG, .long_name = "workloads",
+	{ .type = OPT_FLAG,
+	  .long_name = "workloads",
 	  .offset = offsetof(struct list_params, workloads),
 	  .help = "the workloads, their profiles and metrics, without the options" },
 	OPT_END_ROW,
@@ -217,7 +220,8 @@ static void list_text(struct opt_group *common, size_t ncommon, bool with_option
 		printf("\n  %s: %s\n", wl->name, wl->summary);
 		experiment_runner_defaults(wl, &rp);
 		printf("    one op: %s; primary metric: %s (%s is better); ", wl->op_name,
-		       metric_title(pm, wl->name, unit, sizeof(unit)), metric_better_name(pm->better));
+		       metric_title(pm, wl->name, unit, sizeof(unit)),
+		       metric_better_name(pm->better));
 		if (wl->tasks_help)
 			printf("tasks per instance: %s; ", wl->tasks_help);
 		else
@@ -295,7 +299,8 @@ static void list_json(struct opt_group *common, size_t ncommon)
 	for (i = 0; workloads[i]; i++) {
 		const struct workload *wl = workloads[i];
 		json_object *w = json_object_new_object(), *profs = json_object_new_array();
-		struct opt_group g = { .title = "workload options", .opts = wl->opts,
+		struct opt_group g = { .title = "workload options",
+				       .opts = wl->opts,
 				       .defaults = wl->defaults };
 		const struct profile *p;
 		void *copy = xmalloc(wl->params_size);
@@ -311,20 +316,21 @@ static void list_json(struct opt_group *common, size_t ncommon)
 		json_object_object_add(w, "default_duration_ns",
 				       json_object_new_uint64(rp.duration_ns));
 		json_object_object_add(w, "fixed_work", json_object_new_boolean(wl->fixed_work));
-		json_object_object_add(w, "default_profile",
-				       wl->default_profile
-					       ? json_object_new_string(wl->default_profile)
-					       : NULL);
+		json_object_object_add(
+			w, "default_profile",
+			wl->default_profile ? json_object_new_string(wl->default_profile) : NULL);
 		{
 			const struct metric_def *pm = metric_primary(wl->name), *d;
 			json_object *ms = json_object_new_array();
 			char unit[64];
 
 			json_object_object_add(w, "primary", json_object_new_string(pm->name));
-			json_object_object_add(w, "unit", json_object_new_string(metric_unit(
-								  pm, wl->name, unit, sizeof(unit))));
-			json_object_object_add(w, "better", json_object_new_string(
-								    metric_better_name(pm->better)));
+			json_object_object_add(w, "unit",
+					       json_object_new_string(metric_unit(
+						       pm, wl->name, unit, sizeof(unit))));
+			json_object_object_add(
+				w, "better",
+				json_object_new_string(metric_better_name(pm->better)));
 			json_object_array_add(ms, metric_json(pm));
 			for (d = wl->metrics; d && d->name; d++)
 				if (d != pm)
@@ -370,8 +376,9 @@ int cmd_list(int argc, const char **argv, struct ctx *ctx)
 	size_t nshown = 0;
 	struct opts_result res;
 
-	parse_groups[0] = (struct opt_group){ .title = "list options", .opts = list_opts,
-					      .base = &lp, .defaults = &list_defaults };
+	parse_groups[0] = (struct opt_group){
+		.title = "list options", .opts = list_opts, .base = &lp, .defaults = &list_defaults
+	};
 	parse_groups[1] = cli_common_group_for(ctx, COMMON_FORMAT | COMMON_VERBOSITY,
 					       (1u << FMT_TEXT) | (1u << FMT_JSON));
 	cli_parse("list", list_usage, list_description, parse_groups, ARRAY_SIZE(parse_groups),
@@ -380,7 +387,8 @@ int cmd_list(int argc, const char **argv, struct ctx *ctx)
 		die_usage("list: unexpected argument '%s'", res.pos[0]);
 	cli_require_format("list", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
 	if (lp.metrics && lp.workloads)
-		die_usage("list: options '--metrics' and '--workloads' exclude each other: give one");
+		die_usage(
+			"list: options '--metrics' and '--workloads' exclude each other: give one");
 	if (lp.metrics) {
 		if (ctx->format == FMT_JSON) {
 			json_object *o = json_object_new_object();
@@ -397,17 +405,19 @@ int cmd_list(int argc, const char **argv, struct ctx *ctx)
 
 	/* The options every workload shares, as 'run' parses them. */
 	shown[nshown++] = (struct opt_group){ .title = "runner options (every workload)",
-					      .opts = runner_opts, .base = &rp,
+					      .opts = runner_opts,
+					      .base = &rp,
 					      .defaults = &runner_defaults };
 	shown[nshown] = experiment_opts_group(&eo, NULL);
 	shown[nshown++].title = "experiment options (--profile: see each workload's profiles)";
 	if (probe_opts[0].type != OPT_END)
-		shown[nshown++] = (struct opt_group){ .title = "probe options", .opts = probe_opts,
-						      .base = &pp, .defaults = &probe_defaults };
+		shown[nshown++] = (struct opt_group){ .title = "probe options",
+						      .opts = probe_opts,
+						      .base = &pp,
+						      .defaults = &probe_defaults };
 	/* run's common options (the parse table above is no longer needed) */
-	shown[nshown] = cli_common_group_for(ctx, COMMON_ALL,
-					     (1u << FMT_TEXT) | (1u << FMT_JSON) |
-						     (1u << FMT_METRICS_BRIEF));
+	shown[nshown] = cli_common_group_for(
+		ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON) | (1u << FMT_METRICS_BRIEF));
 	shown[nshown++].defaults = NULL;
 	if (ctx->format == FMT_JSON)
 		list_json(shown, nshown);

@@ -51,34 +51,54 @@ static const struct report_params report_defaults = {
 };
 
 static const struct opt report_opts[] = {
-	{ .type = OPT_STRING, .long_name = "output", .short_name = 'o',
-	  .offset = offsetof(struct report_params, output), .argh = "FILE",
+	{ .type = OPT_STRING,
+	  .long_name = "output",
+	  .short_name = 'o',
+	  .offset = offsetof(struct report_params, output),
+	  .argh = "FILE",
 	  .help = "write the report to FILE (default: standard output)" },
-	{ .type = OPT_CHOICE, .long_name = "format",
-	  .offset = offsetof(struct report_params, format), .argh = "FORMAT",
+	{ .type = OPT_CHOICE,
+	  .long_name = "format",
+	  .offset = offsetof(struct report_params, format),
+	  .argh = "FORMAT",
 	  .choices = report_formats,
 	  .help = "html (plots, self-contained), email (plain text, 72 columns) or markdown" },
-	{ .type = OPT_STRING, .long_name = "by", .offset = offsetof(struct report_params, by),
+	{ .type = OPT_STRING,
+	  .long_name = "by",
+	  .offset = offsetof(struct report_params, by),
 	  .argh = "KEY",
 	  .help = "group by kernel|label|profile|host|feature:NAME, as compare (default: "
 		  "kernel; with EXP...: what sets them apart)" },
-	{ .type = OPT_STRING, .long_name = "baseline",
-	  .offset = offsetof(struct report_params, baseline), .argh = "VALUE",
+	{ .type = OPT_STRING,
+	  .long_name = "baseline",
+	  .offset = offsetof(struct report_params, baseline),
+	  .argh = "VALUE",
 	  .help = "the group the others are compared with, as compare" },
-	{ .type = OPT_PERCENT, .long_name = "margin",
-	  .offset = offsetof(struct report_params, margin), .argh = "PCT", .min = 0.0001, .max = 1,
+	{ .type = OPT_PERCENT,
+	  .long_name = "margin",
+	  .offset = offsetof(struct report_params, margin),
+	  .argh = "PCT",
+	  .min = 0.0001,
+	  .max = 1,
 	  .help = "changes smaller than this are no change" },
-	{ .type = OPT_FLAG, .long_name = "pool", .offset = offsetof(struct report_params, pool),
+	{ .type = OPT_FLAG,
+	  .long_name = "pool",
+	  .offset = offsetof(struct report_params, pool),
 	  .help = "pool experiments that differ in a strong environment key, as compare" },
-	{ .type = OPT_SIZE, .long_name = "data-limit",
-	  .offset = offsetof(struct report_params, data_limit), .argh = "SIZE",
+	{ .type = OPT_SIZE,
+	  .long_name = "data-limit",
+	  .offset = offsetof(struct report_params, data_limit),
+	  .argh = "SIZE",
 	  .help = "html: leave the raw data out (saying so) when its encoding would exceed SIZE; "
 		  "0: no limit" },
-	{ .type = OPT_STRING, .long_name = "bisect", .offset = offsetof(struct report_params, bisect),
+	{ .type = OPT_STRING,
+	  .long_name = "bisect",
+	  .offset = offsetof(struct report_params, bisect),
 	  .argh = "ID",
 	  .help = "a stored bisection instead (a prefix of its id, or 'latest'): each step's "
 		  "position between the references with its interval, and the result" },
-	{ .type = OPT_FLAG, .long_name = "no-data",
+	{ .type = OPT_FLAG,
+	  .long_name = "no-data",
 	  .offset = offsetof(struct report_params, no_data),
 	  .help = "html: do not embed the raw data" },
 	OPT_END_ROW,
@@ -238,11 +258,12 @@ static void embed_data(struct store *st, const struct report_params *p, struct r
 		est = estimate_encoded(st, shown, n);
 	if (est > p->data_limit / 5 * 6) {
 		snprintf(size, sizeof(size), "%.1f MB", (double)est / 1e6);
-		r->data_why = xasprintf("encoded, the raw data would take about %s (estimated from "
-					"its first experiment), more than --data-limit %s; "
-					"'wakebench export' with the same filters writes it, or raise "
-					"--data-limit (0: no limit)",
-					size, limit);
+		r->data_why =
+			xasprintf("encoded, the raw data would take about %s (estimated from "
+				  "its first experiment), more than --data-limit %s; "
+				  "'wakebench export' with the same filters writes it, or raise "
+				  "--data-limit (0: no limit)",
+				  size, limit);
 		warning("report: the raw data is not embedded: about %s, more than --data-limit %s "
 			"(--data-limit 0 embeds it whatever its size)",
 			size, limit);
@@ -285,8 +306,13 @@ static int make_report(struct store *st, const struct report_params *p,
 		       const struct store_filter *f, const int64_t *ids, size_t nids,
 		       struct ctx *ctx)
 {
-	struct compare_request rq = { .by = p->by, .baseline = p->baseline, .margin = p->margin,
-				      .pool = p->pool, .filter = f, .only = ids, .nonly = nids };
+	struct compare_request rq = { .by = p->by,
+				      .baseline = p->baseline,
+				      .margin = p->margin,
+				      .pool = p->pool,
+				      .filter = f,
+				      .only = ids,
+				      .nonly = nids };
 	struct rep r = { 0 };
 	struct sbuf out = { 0 };
 	json_object *doc;
@@ -370,7 +396,9 @@ int cmd_report(int argc, const char **argv, struct ctx *ctx)
 {
 	struct report_params p = report_defaults;
 	struct opt_group groups[] = {
-		{ .title = "report options", .opts = report_opts, .base = &p,
+		{ .title = "report options",
+		  .opts = report_opts,
+		  .base = &p,
 		  .defaults = &report_defaults },
 		filter_group(&p.filter),
 		cli_common_group_for(ctx, COMMON_DB | COMMON_VERBOSITY, 0),

@@ -36,10 +36,10 @@ struct run_state {
 	struct sample *samples; /* warm-up included */
 	size_t nsamples;
 	struct progress progress;
-	unsigned measured; /* measured (non-warm-up) samples done */
-	unsigned nstored;  /* samples committed to the store, warm-up included */
+	unsigned measured;		     /* measured (non-warm-up) samples done */
+	unsigned nstored;		     /* samples committed to the store, warm-up included */
 	const struct ceiling_shape *ceiling; /* --ceiling: measured after each sample */
-	const char *tracer;                  /* the tracer that runs: "bpf", "perf" or NULL */
+	const char *tracer;		     /* the tracer that runs: "bpf", "perf" or NULL */
 };
 
 /*
@@ -177,7 +177,8 @@ static int calibrate(struct run_state *st, const struct run_spec *traced,
 		error("run: the untraced calibration sample was measured but could not be stored: "
 		      "it is lost; the %u samples stored before it are kept in '%s'",
 		      st->nstored, cli_db_path(st->ctx));
-		snprintf(line, len, "tracing overhead: unknown (the untraced sample was not stored)");
+		snprintf(line, len,
+			 "tracing overhead: unknown (the untraced sample was not stored)");
 		return 0;
 	}
 	if (s.status == SAMPLE_OK)
@@ -225,23 +226,21 @@ static void print_json(struct run_state *st, json_object *params, const struct r
 	json_object_object_add(o, "params", json_object_get(params));
 
 	json_object_object_add(exp, "status", json_object_new_string(status));
-	json_object_object_add(exp, "stored", json_object_new_boolean(!st->ctx->no_store &&
-								      !st->ex.store_failed));
-	json_object_object_add(exp, "uuid", st->ex.info.uuid[0]
-						    ? json_object_new_string(st->ex.info.uuid)
-						    : NULL);
-	json_object_object_add(exp, "db", st->ctx->no_store
-						  ? NULL
-						  : json_object_new_string(cli_db_path(st->ctx)));
+	json_object_object_add(exp, "stored",
+			       json_object_new_boolean(!st->ctx->no_store && !st->ex.store_failed));
+	json_object_object_add(
+		exp, "uuid", st->ex.info.uuid[0] ? json_object_new_string(st->ex.info.uuid) : NULL);
+	json_object_object_add(
+		exp, "db", st->ctx->no_store ? NULL : json_object_new_string(cli_db_path(st->ctx)));
 	json_object_object_add(exp, "host", json_object_new_string(st->ex.host));
 	json_object_object_add(exp, "kernel", json_object_new_string(st->ex.kernel));
-	json_object_object_add(exp, "stopped_by", sig ? json_object_new_string(cli_signal_name(sig))
-						      : NULL);
+	json_object_object_add(exp, "stopped_by",
+			       sig ? json_object_new_string(cli_signal_name(sig)) : NULL);
 	json_object_object_add(o, "experiment", exp);
 
 	json_object_object_add(env, "start", report_env_json(&st->ex.env_start));
-	json_object_object_add(env, "end", st->ex.have_env_end ? report_env_json(&st->ex.env_end)
-							       : NULL);
+	json_object_object_add(env, "end",
+			       st->ex.have_env_end ? report_env_json(&st->ex.env_end) : NULL);
 	json_object_object_add(o, "environment", env);
 	for (i = 0; i < st->nsamples; i++)
 		json_object_array_add(samples, report_sample_json(&st->samples[i]));
@@ -275,12 +274,16 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 
 	memset(&st, 0, sizeof(st));
 	memset(fixed, 0, sizeof(fixed));
-	fixed[0] = (struct opt_group){ .title = "runner options", .opts = runner_opts, .base = &rp,
+	fixed[0] = (struct opt_group){ .title = "runner options",
+				       .opts = runner_opts,
+				       .base = &rp,
 				       .defaults = &rp_defaults };
-	fixed[1] = (struct opt_group){ .title = "probe options", .opts = probe_opts, .base = &pp,
+	fixed[1] = (struct opt_group){ .title = "probe options",
+				       .opts = probe_opts,
+				       .base = &pp,
 				       .defaults = &probe_defaults };
-	fixed[2] = cli_common_group_for(ctx, COMMON_ALL,
-					(1u << FMT_TEXT) | (1u << FMT_JSON) | (1u << FMT_METRICS_BRIEF));
+	fixed[2] = cli_common_group_for(
+		ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON) | (1u << FMT_METRICS_BRIEF));
 	wl = experiment_pick_workload("run", fixed, ARRAY_SIZE(fixed), argc, argv);
 	experiment_runner_defaults(wl, &rp_defaults);
 	rp = rp_defaults;
@@ -290,8 +293,9 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	memcpy(parsed, wl->defaults, wl->params_size);
 	snprintf(title, sizeof(title), "workload options (%s)", wl->name);
 	groups[0] = fixed[0];
-	groups[1] = (struct opt_group){ .title = title, .opts = wl->opts, .base = parsed,
-					.defaults = wl->defaults };
+	groups[1] = (struct opt_group){
+		.title = title, .opts = wl->opts, .base = parsed, .defaults = wl->defaults
+	};
 	groups[2] = experiment_opts_group(&eo, wl);
 	ngroups = 3;
 	if (probe_opts[0].type != OPT_END)
@@ -300,16 +304,15 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	cli_parse("run", run_usage, run_description, groups, ngroups, argc, argv, 0, &res, ctx);
 	if (res.npos > 1)
 		die_usage("run: unexpected argument '%s': one workload at most", res.pos[1]);
-	cli_require_format("run", ctx,
-			   1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_METRICS_BRIEF);
+	cli_require_format("run", ctx, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_METRICS_BRIEF);
 
 	experiment_resolve(wl, &eo, &groups[1], wlp, profile, sizeof(profile), &base_profile);
 	experiment_spec("run", wl, wlp, &rp, &spec);
 	if (pp.ceiling && ceiling_shape_of(&spec, &ceiling, err, sizeof(err)))
 		die_usage("run: %s", err);
-	ret = cli_kernel_prepare(ctx, "run",
-				 CLI_NEED_DEBUGFS |
-					 (pp.trace && pp.trace != TRACE_BPF ? CLI_NEED_TRACEFS : 0));
+	ret = cli_kernel_prepare(
+		ctx, "run",
+		CLI_NEED_DEBUGFS | (pp.trace && pp.trace != TRACE_BPF ? CLI_NEED_TRACEFS : 0));
 	if (ret)
 		goto out;
 	if (probes_setup(&ps, &pp, ctx->debugfs, err, sizeof(err)))
@@ -325,9 +328,9 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	params = experiment_params_json(pgroups, ARRAY_SIZE(pgroups));
 	/* what --trace resolved to: the tracer that ran, or off */
 	if (pp.trace)
-		json_object_object_add(params, "tracer",
-				       json_object_new_string(probes_tracer(&ps) ? probes_tracer(&ps)
-										 : "off"));
+		json_object_object_add(
+			params, "tracer",
+			json_object_new_string(probes_tracer(&ps) ? probes_tracer(&ps) : "off"));
 
 	runner_signals_install();
 	st.ctx = ctx;
@@ -391,8 +394,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 		}
 		report_env_text(stdout, st.ex.have_env_end ? &st.ex.env_end : &st.ex.env_start);
 		if (!ctx->no_store && !st.ex.store_failed && !ctx->quiet)
-			printf("stored: experiment %s in %s\n", st.ex.info.uuid,
-			       cli_db_path(ctx));
+			printf("stored: experiment %s in %s\n", st.ex.info.uuid, cli_db_path(ctx));
 		break;
 	case FMT_JSON:
 		print_json(&st, params, &rs, status, sig, overhead);

@@ -122,10 +122,9 @@ static int print_sample(void *arg, const struct store_row *row)
 		       "ops/cpu-s");
 	printf("  %5u ", s->index);
 	padded(row->cfg ? row->cfg->name : "?", 16);
-	printf(" %-11s %6s %12llu %8.3f %8.3f %8.3f %14.2f %14.2f\n",
-	       sample_status_name(s->status), s->warmup ? "yes" : "no",
-	       (unsigned long long)s->ops, s->real_s, s->usr_s, s->sys_s, s->ops_per_s,
-	       s->ops_per_cpu_s);
+	printf(" %-11s %6s %12llu %8.3f %8.3f %8.3f %14.2f %14.2f\n", sample_status_name(s->status),
+	       s->warmup ? "yes" : "no", (unsigned long long)s->ops, s->real_s, s->usr_s, s->sys_s,
+	       s->ops_per_s, s->ops_per_cpu_s);
 	if (s->reason[0]) {
 		fputs("        reason: ", stdout);
 		text_fput(stdout, s->reason, 0);
@@ -224,7 +223,8 @@ static int show_text(struct store *st, int64_t exp_id)
 int cmd_show(int argc, const char **argv, struct ctx *ctx)
 {
 	struct opt_group groups[] = { cli_common_group_for(
-		ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY, (1u << FMT_TEXT) | (1u << FMT_JSON)) };
+		ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
+		(1u << FMT_TEXT) | (1u << FMT_JSON)) };
 	struct opts_result res;
 	struct store *st;
 	int64_t exp_id;

@@ -43,7 +43,7 @@
 #include <unistd.h>
 
 enum accel_choice { ACCEL_AUTO = 0, ACCEL_KVM, ACCEL_TCG };
-static const char *const accel_names[] = {"auto", "kvm", "tcg", NULL};
+static const char *const accel_names[] = { "auto", "kvm", "tcg", NULL };
 
 struct vm_params {
 	struct strlist kernels;
@@ -63,98 +63,99 @@ struct vm_params {
 };
 
 static const struct vm_params vm_defaults = {
-    .rounds = 1,
-    .cpus = 2,
-    .memory_bytes = 1ull << 30,
-    .timeout_ns = 600ull * 1000000000ull,
-    .accel = ACCEL_AUTO,
+	.rounds = 1,
+	.cpus = 2,
+	.memory_bytes = 1ull << 30,
+	.timeout_ns = 600ull * 1000000000ull,
+	.accel = ACCEL_AUTO,
 };
 
 static const struct opt vm_opts[] = {
-    {.type = OPT_STRLIST,
-     .long_name = "kernel",
-     .short_name = 'k',
-     .offset = offsetof(struct vm_params, kernels),
-     .argh = "IMAGE",
-     .help = "kernel image to boot (repeat for several; rounds alternate them)"},
-    {.type = OPT_UINT,
-     .long_name = "rounds",
-     .short_name = 'r',
-     .offset = offsetof(struct vm_params, rounds),
-     .argh = "N",
-     .help = "boots of each kernel",
-     .min = 1,
-     .max = 1000},
-    {.type = OPT_UINT,
-     .long_name = "cpus",
-     .offset = offsetof(struct vm_params, cpus),
-     .argh = "N",
-     .help = "guest CPUs (at most this host's)",
-     .min = 1,
-     .max = 1024},
-    {.type = OPT_SIZE,
-     .long_name = "memory",
-     .offset = offsetof(struct vm_params, memory_bytes),
-     .argh = "SIZE",
-     .help = "guest memory",
-     .min = 256.0 * 1024 * 1024,
-     .max = 1024.0 * 1024 * 1024 * 1024},
-    {.type = OPT_STRING,
-     .long_name = "append",
-     .offset = offsetof(struct vm_params, append),
-     .argh = "ARGS",
-     .help = "extra kernel command-line arguments"},
-    {.type = OPT_DURATION,
-     .long_name = "timeout",
-     .offset = offsetof(struct vm_params, timeout_ns),
-     .argh = "DURATION",
-     .help = "deadline of one boot, from start to power-off",
-     .min = 1e9,
-     .max = 86400e9},
-    {.type = OPT_CHOICE,
-     .long_name = "accel",
-     .offset = offsetof(struct vm_params, accel),
-     .argh = "ACCEL",
-     .help = "KVM when usable, else TCG (emulated)",
-     .choices = accel_names},
-    {.type = OPT_STRING,
-     .long_name = "qemu",
-     .offset = offsetof(struct vm_params, qemu),
-     .argh = "PATH",
-     .help = "qemu binary (default qemu-system-<arch> from PATH)"},
-    {.type = OPT_STRING,
-     .long_name = "arch",
-     .offset = offsetof(struct vm_params, arch),
-     .argh = "ARCH",
-     .help = "guest architecture x86-64|arm64 (default: the first image's); another than "
-	     "this host's is emulated"},
-    {.type = OPT_STRING,
-     .long_name = "guest-wakebench",
-     .offset = offsetof(struct vm_params, guest_wakebench),
-     .argh = "PATH",
-     .help = "wakebench for a foreign guest (default: build-aarch64/wakebench beside this one)"},
-    {.type = OPT_STRING,
-     .long_name = "sysroot",
-     .offset = offsetof(struct vm_params, sysroot),
-     .argh = "DIR",
-     .help = "a foreign guest's busybox and libraries (default: scripts/arm64-sysroot.sh's)"},
-    {.type = OPT_FLAG,
-     .long_name = "keep-temp",
-     .offset = offsetof(struct vm_params, keep_temp),
-     .help = "keep the temporary directory (consoles, channels, initrd) for debugging"},
-    {.type = OPT_STRING,
-     .long_name = "emit-initramfs",
-     .offset = offsetof(struct vm_params, emit_initramfs),
-     .argh = "PATH",
-     .help = "write the guest's base initramfs (cpio newc) to PATH and exit (e.g. for a "
-	     "LAVA job, doc/farms.md)"},
-    {.type = OPT_STRING,
-     .long_name = "guest",
-     .offset = offsetof(struct vm_params, guest),
-     .argh = "FILE",
-     .help = "run as the guest side",
-     .flags = OPT_HIDDEN},
-    OPT_END_ROW,
+	{ .type = OPT_STRLIST,
+	  .long_name = "kernel",
+	  .short_name = 'k',
+	  .offset = offsetof(struct vm_params, kernels),
+	  .argh = "IMAGE",
+	  .help = "kernel image to boot (repeat for several; rounds alternate them)" },
+	{ .type = OPT_UINT,
+	  .long_name = "rounds",
+	  .short_name = 'r',
+	  .offset = offsetof(struct vm_params, rounds),
+	  .argh = "N",
+	  .help = "boots of each kernel",
+	  .min = 1,
+	  .max = 1000 },
+	{ .type = OPT_UINT,
+	  .long_name = "cpus",
+	  .offset = offsetof(struct vm_params, cpus),
+	  .argh = "N",
+	  .help = "guest CPUs (at most this host's)",
+	  .min = 1,
+	  .max = 1024 },
+	{ .type = OPT_SIZE,
+	  .long_name = "memory",
+	  .offset = offsetof(struct vm_params, memory_bytes),
+	  .argh = "SIZE",
+	  .help = "guest memory",
+	  .min = 256.0 * 1024 * 1024,
+	  .max = 1024.0 * 1024 * 1024 * 1024 },
+	{ .type = OPT_STRING,
+	  .long_name = "append",
+	  .offset = offsetof(struct vm_params, append),
+	  .argh = "ARGS",
+	  .help = "extra kernel command-line arguments" },
+	{ .type = OPT_DURATION,
+	  .long_name = "timeout",
+	  .offset = offsetof(struct vm_params, timeout_ns),
+	  .argh = "DURATION",
+	  .help = "deadline of one boot, from start to power-off",
+	  .min = 1e9,
+	  .max = 86400e9 },
+	{ .type = OPT_CHOICE,
+	  .long_name = "accel",
+	  .offset = offsetof(struct vm_params, accel),
+	  .argh = "ACCEL",
+	  .help = "KVM when usable, else TCG (emulated)",
+	  .choices = accel_names },
+	{ .type = OPT_STRING,
+	  .long_name = "qemu",
+	  .offset = offsetof(struct vm_params, qemu),
+	  .argh = "PATH",
+	  .help = "qemu binary (default qemu-system-<arch> from PATH)" },
+	{ .type = OPT_STRING,
+	  .long_name = "arch",
+	  .offset = offsetof(struct vm_params, arch),
+	  .argh = "ARCH",
+	  .help = "guest architecture x86-64|arm64 (default: the first image's); another than "
+		  "this host's is emulated" },
+	{ .type = OPT_STRING,
+	  .long_name = "guest-wakebench",
+	  .offset = offsetof(struct vm_params, guest_wakebench),
+	  .argh = "PATH",
+	  .help = "wakebench for a foreign guest (default: build-aarch64/wakebench beside this "
+		  "one)" },
+	{ .type = OPT_STRING,
+	  .long_name = "sysroot",
+	  .offset = offsetof(struct vm_params, sysroot),
+	  .argh = "DIR",
+	  .help = "a foreign guest's busybox and libraries (default: scripts/arm64-sysroot.sh's)" },
+	{ .type = OPT_FLAG,
+	  .long_name = "keep-temp",
+	  .offset = offsetof(struct vm_params, keep_temp),
+	  .help = "keep the temporary directory (consoles, channels, initrd) for debugging" },
+	{ .type = OPT_STRING,
+	  .long_name = "emit-initramfs",
+	  .offset = offsetof(struct vm_params, emit_initramfs),
+	  .argh = "PATH",
+	  .help = "write the guest's base initramfs (cpio newc) to PATH and exit (e.g. for a "
+		  "LAVA job, doc/farms.md)" },
+	{ .type = OPT_STRING,
+	  .long_name = "guest",
+	  .offset = offsetof(struct vm_params, guest),
+	  .argh = "FILE",
+	  .help = "run as the guest side",
+	  .flags = OPT_HIDDEN },
+	OPT_END_ROW,
 };
 
 /* Subcommands that make sense in a fresh guest; those that store get --db. */
@@ -162,7 +163,7 @@ static const struct {
 	const char *name;
 	int stores;
 } guest_commands[] = {
-    {"run", 1}, {"ab", 1}, {"env", 0}, {"features", 0}, {"list", 0},
+	{ "run", 1 }, { "ab", 1 }, { "env", 0 }, { "features", 0 }, { "list", 0 },
 };
 
 #define GUEST_ARGS	   "/wakebench/args"
@@ -284,8 +285,8 @@ static void guest_dir_remove(struct guest_dir *g)
 static int guest_main(const char *args_path)
 {
 	static char prog[] = "wakebench", db_flag[] = "--db";
-	struct vmchan_writer w = {.fd = -1};
-	struct guest_dir g = {.dir = ""};
+	struct vmchan_writer w = { .fd = -1 };
+	struct guest_dir g = { .dir = "" };
 	char *args, *p, **argv = NULL;
 	size_t len, n = 0;
 	struct utsname u;
@@ -466,7 +467,7 @@ static int write_file_plain(const char *path, const void *data, size_t len)
 static int guest_base_archive(struct initramfs *a, const struct vm_params *p,
 			      const struct vmhost_arch *arch, char *cached, size_t cachedlen)
 {
-	struct guest_spec spec = {0};
+	struct guest_spec spec = { 0 };
 	struct vmhost_guest_files foreign;
 	char self[PATH_MAX], busybox[PATH_MAX], hex[65], dir[PATH_MAX - 80], why[PATH_MAX];
 	ssize_t n;
@@ -737,12 +738,12 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 {
 	struct vm_params p = vm_defaults;
 	struct opt_group groups[2] = {
-	    {.title = "vm options", .opts = vm_opts, .base = &p, .defaults = &vm_defaults},
-	    cli_common_group_for(ctx, COMMON_DB | COMMON_NO_STORE | COMMON_VERBOSITY, 0),
+		{ .title = "vm options", .opts = vm_opts, .base = &p, .defaults = &vm_defaults },
+		cli_common_group_for(ctx, COMMON_DB | COMMON_NO_STORE | COMMON_VERBOSITY, 0),
 	};
 	struct opts_result res;
 	struct kernel_info *kernels = NULL;
-	struct vm_run_ctx rc = {.p = &p, .ctx = ctx};
+	struct vm_run_ctx rc = { .p = &p, .ctx = ctx };
 	const struct vmhost_arch *arch;
 	struct initramfs base, extra;
 	char qemu[PATH_MAX], why[256], cached[PATH_MAX], *initrd = NULL;
@@ -751,12 +752,12 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 	int ret = EXIT_RUNTIME, interrupted = 0;
 
 	cli_parse(
-	    "vm", "--kernel IMAGE [--kernel IMAGE ...] [options] -- SUBCOMMAND [ARGS...]",
-	    "Boot each kernel image with qemu, run the subcommand inside (with a store in\n"
-	    "the guest), and import the guest's experiments into this host's store. Rounds\n"
-	    "alternate the kernels. Without usable KVM the guest is emulated (TCG): absolute\n"
-	    "numbers are then emulated while the scheduler's decisions are real.",
-	    groups, ARRAY_SIZE(groups), argc, argv, 1, &res, ctx);
+		"vm", "--kernel IMAGE [--kernel IMAGE ...] [options] -- SUBCOMMAND [ARGS...]",
+		"Boot each kernel image with qemu, run the subcommand inside (with a store in\n"
+		"the guest), and import the guest's experiments into this host's store. Rounds\n"
+		"alternate the kernels. Without usable KVM the guest is emulated (TCG): absolute\n"
+		"numbers are then emulated while the scheduler's decisions are real.",
+		groups, ARRAY_SIZE(groups), argc, argv, 1, &res, ctx);
 	if (p.guest) {
 		ret = guest_main(p.guest);
 		goto out_opts;
@@ -785,12 +786,12 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 	usage_check(&p, &res, &arch, &kernels);
 	if (arch != vmhost_arch() && p.accel == ACCEL_KVM)
 		die_usage("vm: option '--accel kvm': an %s guest on this host can only be emulated "
-			  "(tcg)", arch->name);
+			  "(tcg)",
+			  arch->name);
 	if (vm_find_program(p.qemu ? p.qemu : arch->qemu, qemu, sizeof(qemu))) {
 		error("vm: qemu not found: '%s'%s (Debian: apt-get install %s)",
 		      p.qemu ? p.qemu : arch->qemu,
-		      p.qemu ? " is not an executable" : " is not in PATH",
-		      arch->qemu_package);
+		      p.qemu ? " is not an executable" : " is not in PATH", arch->qemu_package);
 		goto out;
 	}
 	if (vm_qemu_version(qemu, rc.qemu_version, sizeof(rc.qemu_version)))
@@ -860,18 +861,18 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		char *qlog = xasprintf("%s/qemu-%u.log", tmpdir, r + 1);
 		char *dbdir = xasprintf("%s/round-%u", tmpdir, r + 1);
 		struct vm_boot b = {
-		    .arch = arch,
-		    .qemu = qemu,
-		    .kvm = !strcmp(rc.accel, "kvm"),
-		    .cpus = (unsigned)p.cpus,
-		    .memory_bytes = p.memory_bytes,
-		    .kernel = k->path,
-		    .initrd = initrd,
-		    .append = p.append,
-		    .timeout_ns = p.timeout_ns,
-		    .console_path = console,
-		    .chan_path = chan,
-		    .qemu_log_path = qlog,
+			.arch = arch,
+			.qemu = qemu,
+			.kvm = !strcmp(rc.accel, "kvm"),
+			.cpus = (unsigned)p.cpus,
+			.memory_bytes = p.memory_bytes,
+			.kernel = k->path,
+			.initrd = initrd,
+			.append = p.append,
+			.timeout_ns = p.timeout_ns,
+			.console_path = console,
+			.chan_path = chan,
+			.qemu_log_path = qlog,
 		};
 		struct vm_outcome o;
 		char wall[32], dur[32], over[32], *release = NULL;
@@ -908,8 +909,8 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		print_guest_stderr(o.res.err, release);
 		format_duration(o.res.duration_ns / 1000000ull * 1000000ull, dur, sizeof(dur));
 		format_duration(o.wall_ns > o.res.duration_ns
-				    ? (o.wall_ns - o.res.duration_ns) / 1000000ull * 1000000ull
-				    : 0,
+					? (o.wall_ns - o.res.duration_ns) / 1000000ull * 1000000ull
+					: 0,
 				over, sizeof(over));
 		if (o.res.exit_status && guest_status == 0)
 			guest_status = (unsigned)o.res.exit_status;

@@ -12,27 +12,46 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const format_names[] = { "text", "json", "metrics-brief", "csv", "kcidb", "lava", "lava-cases", NULL };
+const char *const format_names[] = { "text",  "json", "metrics-brief", "csv",
+				     "kcidb", "lava", "lava-cases",    NULL };
 
 static const struct opt common_opts[] = {
-	{ .type = OPT_STRING, .long_name = "db", .offset = offsetof(struct ctx, db_path),
+	{ .type = OPT_STRING,
+	  .long_name = "db",
+	  .offset = offsetof(struct ctx, db_path),
 	  .argh = "PATH",
-	  .help = "results store (also WAKEBENCH_DB; default ~/.local/share/wakebench/results.db)" },
-	{ .type = OPT_FLAG, .long_name = "no-store", .offset = offsetof(struct ctx, no_store),
+	  .help = "results store (also WAKEBENCH_DB; default "
+		  "~/.local/share/wakebench/results.db)" },
+	{ .type = OPT_FLAG,
+	  .long_name = "no-store",
+	  .offset = offsetof(struct ctx, no_store),
 	  .help = "do not store results" },
-	{ .type = OPT_CHOICE, .long_name = "format", .offset = offsetof(struct ctx, format),
-	  .argh = "FORMAT", .help = "output format", .choices = format_names },
-	{ .type = OPT_STRING, .long_name = "debugfs", .offset = offsetof(struct ctx, debugfs),
-	  .argh = "DIR", .help = "where debugfs is mounted (default /sys/kernel/debug)" },
-	{ .type = OPT_FLAG, .long_name = "quiet", .short_name = 'q',
-	  .offset = offsetof(struct ctx, quiet), .help = "only results and errors" },
-	{ .type = OPT_FLAG, .long_name = "verbose", .short_name = 'v',
-	  .offset = offsetof(struct ctx, verbose), .help = "say more on stderr" },
+	{ .type = OPT_CHOICE,
+	  .long_name = "format",
+	  .offset = offsetof(struct ctx, format),
+	  .argh = "FORMAT",
+	  .help = "output format",
+	  .choices = format_names },
+	{ .type = OPT_STRING,
+	  .long_name = "debugfs",
+	  .offset = offsetof(struct ctx, debugfs),
+	  .argh = "DIR",
+	  .help = "where debugfs is mounted (default /sys/kernel/debug)" },
+	{ .type = OPT_FLAG,
+	  .long_name = "quiet",
+	  .short_name = 'q',
+	  .offset = offsetof(struct ctx, quiet),
+	  .help = "only results and errors" },
+	{ .type = OPT_FLAG,
+	  .long_name = "verbose",
+	  .short_name = 'v',
+	  .offset = offsetof(struct ctx, verbose),
+	  .help = "say more on stderr" },
 	OPT_END_ROW,
 };
 
 /* COMMON_* bit of each row of common_opts. */
-static const unsigned common_bits[] = { COMMON_DB,      COMMON_NO_STORE,  COMMON_FORMAT,
+static const unsigned common_bits[] = { COMMON_DB,	COMMON_NO_STORE,  COMMON_FORMAT,
 					COMMON_DEBUGFS, COMMON_VERBOSITY, COMMON_VERBOSITY };
 
 struct opt_group cli_common_group_for(struct ctx *ctx, unsigned which, unsigned formats)
@@ -66,8 +85,9 @@ struct opt_group cli_common_group_for(struct ctx *ctx, unsigned which, unsigned 
 
 struct opt_group cli_common_group(struct ctx *ctx)
 {
-	return cli_common_group_for(ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON) |
-							 (1u << FMT_METRICS_BRIEF) | (1u << FMT_CSV));
+	return cli_common_group_for(ctx, COMMON_ALL,
+				    (1u << FMT_TEXT) | (1u << FMT_JSON) |
+					    (1u << FMT_METRICS_BRIEF) | (1u << FMT_CSV));
 }
 
 void cli_parse(const char *cmd, const char *usage, const char *description,
@@ -101,8 +121,8 @@ void cli_require_format(const char *cmd, const struct ctx *ctx, unsigned allowed
 	for (i = 0; format_names[i]; i++) {
 		if (!(allowed & (1u << i)))
 			continue;
-		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-					 used ? "|" : "", format_names[i]);
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? "|" : "",
+					 format_names[i]);
 		if (used >= sizeof(list))
 			break;
 	}

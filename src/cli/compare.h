@@ -15,12 +15,12 @@
 #include "store/store.h"
 
 struct compare_request {
-	const char *by;       /* NULL: compare's default (kernel) */
+	const char *by;	      /* NULL: compare's default (kernel) */
 	const char *baseline; /* NULL: compare's default */
-	double margin;        /* <= 0: compare's default */
+	double margin;	      /* <= 0: compare's default */
 	bool pool;
 	const struct store_filter *filter; /* NULL: every experiment */
-	const int64_t *only;  /* when not NULL: only these experiments */
+	const int64_t *only;		   /* when not NULL: only these experiments */
 	size_t nonly;
 };
 

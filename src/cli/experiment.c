@@ -66,8 +66,8 @@ static void experiment_json_primary(const char *workload, json_object *o)
 	const struct metric_def *p = metric_primary(workload);
 	char unit[64];
 
-	json_object_object_add(o, "unit",
-			       json_object_new_string(metric_unit(p, workload, unit, sizeof(unit))));
+	json_object_object_add(
+		o, "unit", json_object_new_string(metric_unit(p, workload, unit, sizeof(unit))));
 	json_object_object_add(o, "primary", json_object_new_string(p->name));
 	json_object_object_add(o, "better", json_object_new_string(metric_better_name(p->better)));
 }
@@ -194,7 +194,8 @@ struct opt_group experiment_opts_group(struct experiment_opts *eo, const struct 
 		.long_name = "profile",
 		.offset = offsetof(struct experiment_values, profile),
 		.argh = "NAME",
-		.help = "named parameter set reproducing a reference exactly (see 'wakebench list')",
+		.help = "named parameter set reproducing a reference exactly (see 'wakebench "
+			"list')",
 		.choices = eo->choices,
 	};
 	eo->table[1] = (struct opt){

@@ -82,9 +82,9 @@ json_object *experiment_params_json(const struct opt_group *groups, size_t ngrou
 
 struct experiment {
 	struct ctx *ctx;
-	const char *kind;     /* "run", "ab" */
+	const char *kind; /* "run", "ab" */
 	const struct workload *wl;
-	const char *profile;  /* label: "stress-ng-0.15" or "custom (based on ...)" */
+	const char *profile; /* label: "stress-ng-0.15" or "custom (based on ...)" */
 	const char *base_profile;
 	const char *label;
 	char *params_json;

@@ -68,8 +68,8 @@ static void path_part(const char *in, char *out, size_t len)
 	for (i = 0; in[i] && i + 1 < len; i++) {
 		char c = in[i];
 
-		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-					 c == '_' || c == '-'
+		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+					 (c >= '0' && c <= '9') || c == '_' || c == '-'
 				 ? c
 				 : '_';
 	}
@@ -198,9 +198,9 @@ static json_object *test_new(const struct kcidb_doc *d, const struct store_exper
 	if (start)
 		json_object_object_add(t, "start_time", start);
 	if (e->started_ns && e->ended_ns > e->started_ns)
-		json_object_object_add(t, "duration",
-				       json_object_new_double((double)(e->ended_ns - e->started_ns) /
-							      1e9));
+		json_object_object_add(
+			t, "duration",
+			json_object_new_double((double)(e->ended_ns - e->started_ns) / 1e9));
 	add_str(environment, "comment", host);
 	json_object_object_add(environment, "misc", env_misc(env));
 	json_object_object_add(t, "environment", environment);
@@ -252,11 +252,13 @@ static void config_test(struct kcidb_doc *d, const struct store_experiment *e, c
 		json_object *num = json_object_new_object();
 
 		json_object_object_add(t, "status", json_str_or_null("DONE"));
-		json_object_object_add(t, "comment",
-				       json_str_or_null("median of the primary metric over the measured samples"));
+		json_object_object_add(
+			t, "comment",
+			json_str_or_null("median of the primary metric over the measured samples"));
 		json_object_object_add(num, "value", json_object_new_double(sum.median));
-		json_object_object_add(num, "unit",
-				       json_str_or_null(metric_unit(pm, e->workload, unit, sizeof(unit))));
+		json_object_object_add(
+			num, "unit",
+			json_str_or_null(metric_unit(pm, e->workload, unit, sizeof(unit))));
 		json_object_object_add(num, "prefix", json_str_or_null("metric"));
 		json_object_object_add(t, "number", num);
 		json_object_object_add(misc, "median", report_json_double(sum.median));
@@ -272,7 +274,8 @@ static void config_test(struct kcidb_doc *d, const struct store_experiment *e, c
 		json_object_object_add(misc, "max", report_json_double(sum.max));
 	} else {
 		json_object_object_add(t, "status", json_str_or_null("ERROR"));
-		json_object_object_add(t, "comment", json_str_or_null("no usable sample was measured"));
+		json_object_object_add(t, "comment",
+				       json_str_or_null("no usable sample was measured"));
 	}
 	json_object_object_add(t, "misc", misc);
 	json_object_array_add(d->tests, t);
@@ -322,8 +325,8 @@ static void verdict_test(struct kcidb_doc *d, const struct store_experiment *e,
 	t = test_new(d, e, build_id, e->host, part, path, env);
 	json_object_object_add(t, "status",
 			       json_str_or_null(v == VERDICT_REGRESSION	    ? "FAIL"
-				    : v == VERDICT_INSUFFICIENT ? "SKIP"
-								: "PASS"));
+						: v == VERDICT_INSUFFICIENT ? "SKIP"
+									    : "PASS"));
 	add_str(t, "comment", stats_verdict_name(v));
 	misc = provenance(e);
 	json_object_object_add(misc, "effect_of", json_str_or_null(what));
@@ -358,7 +361,7 @@ static void ab_verdicts(struct kcidb_doc *d, const struct store_experiment *e, c
 			margin = json_object_get_double(jm);
 	}
 	nfeat = feat && json_object_is_type(feat, json_type_array) ? json_object_array_length(feat)
-								     : 0;
+								   : 0;
 	if (!((nfeat == 1 && narms == 2) || (nfeat == 2 && narms == 4))) {
 		warning("export: experiment %s: %zu features over %zu configs is not an ab "
 			"design this wakebench knows; its verdicts are left out",
@@ -406,9 +409,8 @@ static void ab_verdicts(struct kcidb_doc *d, const struct store_experiment *e, c
 	json_object_put(params);
 }
 
-static int experiment_tests(struct kcidb_doc *d, struct store *st,
-			    const struct store_experiment *e, const struct store_config *cfgs,
-			    size_t ncfg)
+static int experiment_tests(struct kcidb_doc *d, struct store *st, const struct store_experiment *e,
+			    const struct store_config *cfgs, size_t ncfg)
 {
 	struct store_filter one = { .exp_id = e->id };
 	struct exp_samples es = { 0 };
@@ -465,8 +467,8 @@ static void print_cases(json_object *tests)
 		if (!strncmp(path, "wakebench.", 10))
 			path += 10;
 		result = !strcmp(status, "DONE") || !strcmp(status, "PASS") ? "pass"
-			 : !strcmp(status, "SKIP")			      ? "skip"
-									      : "fail";
+			 : !strcmp(status, "SKIP")			    ? "skip"
+									    : "fail";
 		printf("%s %s", path, result);
 		if (json_object_object_get_ex(t, "number", &v)) {
 			json_object *val = NULL, *u = NULL;

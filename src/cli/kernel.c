@@ -34,8 +34,8 @@ static void mount_names(unsigned m, char *names, size_t nlen, char *dirs, size_t
 {
 	bool both = (m & MOUNTS_DEBUGFS) && (m & MOUNTS_TRACEFS);
 
-	snprintf(names, nlen, "%s%s%s", m & MOUNTS_DEBUGFS ? "debugfs" : "",
-		 both ? " and " : "", m & MOUNTS_TRACEFS ? "tracefs" : "");
+	snprintf(names, nlen, "%s%s%s", m & MOUNTS_DEBUGFS ? "debugfs" : "", both ? " and " : "",
+		 m & MOUNTS_TRACEFS ? "tracefs" : "");
 	snprintf(dirs, dlen, "%s%s%s", m & MOUNTS_DEBUGFS ? MOUNTS_DEBUGFS_DIR : "",
 		 both ? " and " : "", m & MOUNTS_TRACEFS ? MOUNTS_TRACEFS_DIR : "");
 }

@@ -42,9 +42,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define FRAME_TAG	  "WBR1 "
-#define FRAME_LINE_BYTES  48u
-#define FRAME_MAX_LINES	  (1u << 22)
+#define FRAME_TAG	 "WBR1 "
+#define FRAME_LINE_BYTES 48u
+#define FRAME_MAX_LINES	 (1u << 22)
 
 static bool b64_char(char c)
 {
@@ -145,8 +145,7 @@ int lava_capture_end(struct lava_capture *c, int status)
 	close(c->saved_fd);
 	if (status || bad)
 		goto fail;
-	if (fseek(c->tmp, 0, SEEK_END) || (len = ftell(c->tmp)) < 0 ||
-	    fseek(c->tmp, 0, SEEK_SET)) {
+	if (fseek(c->tmp, 0, SEEK_END) || (len = ftell(c->tmp)) < 0 || fseek(c->tmp, 0, SEEK_SET)) {
 		error_errno("export: cannot read the export back");
 		goto fail;
 	}
@@ -198,12 +197,12 @@ int lava_log_detect(const char *path)
 }
 
 struct frame {
-	size_t no;        /* 1-based, in the order frames begin in the log */
-	size_t at_line;   /* log line of its BEGIN */
+	size_t no;	/* 1-based, in the order frames begin in the log */
+	size_t at_line; /* log line of its BEGIN */
 	size_t nlines, nbytes, next;
 	uint8_t *bytes;
 	size_t len, alloc;
-	char why[256];    /* set once it is broken */
+	char why[256]; /* set once it is broken */
 };
 
 struct log_import {
@@ -349,7 +348,8 @@ static void frame_finish(struct log_import *li, struct frame *f)
 	vmchan_result_release(&res);
 	free(path);
 	if (f->why[0]) {
-		error("import: '%s': results frame %zu (log line %zu): %s; nothing imported from it",
+		error("import: '%s': results frame %zu (log line %zu): %s; nothing imported from "
+		      "it",
 		      li->path, f->no, f->at_line, f->why);
 		li->broken++;
 	} else {
@@ -375,15 +375,17 @@ static void frame_line(struct log_import *li, struct frame *f, const char *t, si
 
 	if (!strncmp(t, "BEGIN ", 6)) {
 		if (f->no) {
-			frame_break(f, "a second BEGIN at log line %zu before its END "
-				       "(frames interleaved or doubled)",
+			frame_break(f,
+				    "a second BEGIN at log line %zu before its END "
+				    "(frames interleaved or doubled)",
 				    lineno);
 			frame_finish(li, f);
 		}
 		f->no = ++*nframes;
 		f->at_line = lineno;
 		if (sscanf(t + 6, "%zu %zu", &a, &b) != 2 || a > FRAME_MAX_LINES ||
-		    b > (size_t)a * FRAME_LINE_BYTES || b + FRAME_LINE_BYTES <= (size_t)a * FRAME_LINE_BYTES) {
+		    b > (size_t)a * FRAME_LINE_BYTES ||
+		    b + FRAME_LINE_BYTES <= (size_t)a * FRAME_LINE_BYTES) {
 			frame_break(f, "a malformed BEGIN line");
 			return;
 		}
@@ -478,7 +480,8 @@ int lava_import_log(struct store *st, const char *path, int64_t **new_exp_ids, s
 	}
 	if (f.no) {
 		if (!f.why[0] && f.next < f.nlines)
-			frame_break(&f, "the log ends after %zu of its %zu lines (cut)", f.next, f.nlines);
+			frame_break(&f, "the log ends after %zu of its %zu lines (cut)", f.next,
+				    f.nlines);
 		else if (!f.why[0])
 			frame_break(&f, "the log ends before its END line (cut)");
 		frame_finish(&li, &f);

@@ -72,8 +72,7 @@ const char *report_primary_unit(const char *workload, char *buf, size_t len)
 
 /* ---- one sample ---- */
 
-static void sample_metric_text(FILE *f, const struct sample *s, const char *name,
-			       const char *label)
+static void sample_metric_text(FILE *f, const struct sample *s, const char *name, const char *label)
 {
 	const struct metric *m = sample_get(s, name);
 	char v[32];
@@ -275,8 +274,8 @@ int report_summarize(const struct sample *s, size_t n, const char *primary,
 			for (j = 0; j < nx; j++) {
 				if (!flag[j])
 					continue;
-				ms->outliers = xrealloc(ms->outliers,
-							(ms->noutliers + 1) * sizeof(*ms->outliers));
+				ms->outliers = xrealloc(
+					ms->outliers, (ms->noutliers + 1) * sizeof(*ms->outliers));
 				ms->outliers[ms->noutliers++] = ord[j];
 			}
 		} else if (!ms->why[0]) {
@@ -300,8 +299,7 @@ void report_summary_release(struct report_summary *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
-const struct metric_summary *report_summary_get(const struct report_summary *rs,
-						const char *name)
+const struct metric_summary *report_summary_get(const struct report_summary *rs, const char *name)
 {
 	size_t i = find_summary(rs, name);
 
@@ -312,8 +310,7 @@ bool report_noisy(const struct report_summary *rs)
 {
 	const struct metric_summary *p = report_summary_get(rs, rs->primary);
 
-	return p && p->available && p->sum.n >= 2 && isfinite(p->sum.cv) &&
-	       p->sum.cv > rs->cv_warn;
+	return p && p->available && p->sum.n >= 2 && isfinite(p->sum.cv) && p->sum.cv > rs->cv_warn;
 }
 
 static void outliers_text(const struct metric_summary *ms, char *buf, size_t len)
@@ -421,7 +418,8 @@ static const char *env_or(const struct env *env, const char *key, const char *ab
 
 void report_env_text(FILE *f, const struct env *env)
 {
-	fprintf(f, "environment: kernel %s, preemption %s, CPUs online %s (allowed %s), governor %s\n",
+	fprintf(f,
+		"environment: kernel %s, preemption %s, CPUs online %s (allowed %s), governor %s\n",
 		env_or(env, "kernel.release", "unknown"), env_or(env, "kernel.preempt", "unknown"),
 		env_or(env, "cpu.online", "unknown"), env_or(env, "cpu.allowed", "unknown"),
 		env_or(env, "cpu.governor", "unknown"));
@@ -445,15 +443,16 @@ json_object *report_effect_json(const struct effect *e, int verdict, const char 
 	json_object_object_add(o, "conf", report_json_double(e->conf));
 	json_object_object_add(o, "p", report_json_double(e->valid ? e->p : NAN));
 	json_object_object_add(o, "method", e->method ? json_object_new_string(e->method) : NULL);
-	json_object_object_add(o, "verdict",
-			       verdict == REPORT_NO_VERDICT
-				       ? NULL
-				       : json_object_new_string(stats_verdict_key((enum verdict)verdict)));
+	json_object_object_add(
+		o, "verdict",
+		verdict == REPORT_NO_VERDICT
+			? NULL
+			: json_object_new_string(stats_verdict_key((enum verdict)verdict)));
 	json_object_object_add(o, "verdict_text",
 			       verdict_text ? json_object_new_string(verdict_text) : NULL);
 	if (!e->valid)
-		json_object_object_add(o, "why", json_object_new_string(e->why ? e->why
-										: "insufficient samples"));
+		json_object_object_add(
+			o, "why", json_object_new_string(e->why ? e->why : "insufficient samples"));
 	return o;
 }
 
@@ -480,7 +479,8 @@ json_object *report_sample_json(const struct sample *s)
 	json_object_object_add(o, "status", json_object_new_string(sample_status_name(s->status)));
 	json_object_object_add(o, "reason",
 			       s->reason[0] ? json_object_new_string(s->reason) : NULL);
-	json_object_object_add(o, "start_realtime_ns", json_object_new_uint64(s->start_realtime_ns));
+	json_object_object_add(o, "start_realtime_ns",
+			       json_object_new_uint64(s->start_realtime_ns));
 	json_object_object_add(o, "duration_ns", json_object_new_uint64(s->duration_ns));
 	json_object_object_add(o, "wall_ns", json_object_new_uint64(s->wall_ns));
 	json_object_object_add(o, "instances", json_object_new_int64(s->instances));
@@ -499,7 +499,8 @@ json_object *report_sample_json(const struct sample *s)
 		json_object_object_add(e, "available", json_object_new_boolean(mt->available));
 		if (!mt->available)
 			json_object_object_add(e, "why", json_object_new_string(mt->why));
-		json_object_object_add(e, "better", json_object_new_string(metric_better_name(mt->better)));
+		json_object_object_add(e, "better",
+				       json_object_new_string(metric_better_name(mt->better)));
 		json_object_object_add(m, mt->name, e);
 	}
 	json_object_object_add(o, "metrics", m);
@@ -524,7 +525,8 @@ json_object *report_summary_json(const struct report_summary *rs)
 		json_object *e = json_object_new_object(), *out;
 
 		json_object_object_add(e, "available", json_object_new_boolean(m->available));
-		json_object_object_add(e, "better", json_object_new_string(metric_better_name(m->better)));
+		json_object_object_add(e, "better",
+				       json_object_new_string(metric_better_name(m->better)));
 		if (!m->available) {
 			json_object_object_add(e, "why", json_object_new_string(m->why));
 			json_object_object_add(ms, m->name, e);
@@ -542,14 +544,16 @@ json_object *report_summary_json(const struct report_summary *rs)
 			if (su->ci_below_conf)
 				json_object_object_add(
 					e, "median_ci_note",
-					json_object_new_string("[min, max], the widest interval: below the level asked for"));
+					json_object_new_string("[min, max], the widest interval: "
+							       "below the level asked for"));
 		} else {
 			json_object_object_add(e, "median_ci", NULL);
 			json_object_object_add(e, "median_ci_note",
 					       json_object_new_string("n too small"));
 		}
 		json_object_object_add(e, "mean", report_json_double(su->mean));
-		json_object_object_add(e, "stddev", report_json_double(su->n >= 2 ? su->stddev : NAN));
+		json_object_object_add(e, "stddev",
+				       report_json_double(su->n >= 2 ? su->stddev : NAN));
 		json_object_object_add(e, "cv", report_json_double(su->n >= 2 ? su->cv : NAN));
 		json_object_object_add(e, "min", report_json_double(su->min));
 		json_object_object_add(e, "max", report_json_double(su->max));
@@ -581,8 +585,7 @@ json_object *report_env_json(const struct env *env)
 
 void report_json_print(FILE *f, json_object *o)
 {
-	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							JSON_C_TO_STRING_SPACED |
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 							JSON_C_TO_STRING_NOSLASHESCAPE),
 	      f);
 	fputc('\n', f);

@@ -55,7 +55,7 @@ void report_metrics_brief(FILE *f, long pid, const char *name, const struct samp
 struct metric_summary {
 	char name[METRIC_NAME_MAX];
 	int better;
-	bool available; /* measured in at least one usable sample */
+	bool available;		  /* measured in at least one usable sample */
 	char why[METRIC_WHY_MAX]; /* when unavailable: the first reason given */
 	struct summary sum;
 	/* sample indices (struct sample.index) flagged as outliers */
@@ -64,7 +64,7 @@ struct metric_summary {
 };
 
 struct report_summary {
-	size_t nsamples;   /* usable: status ok and not a warm-up */
+	size_t nsamples; /* usable: status ok and not a warm-up */
 	size_t nwarmup;
 	size_t nfailed;
 	size_t ninterrupted;
@@ -84,8 +84,7 @@ struct report_summary {
 int report_summarize(const struct sample *s, size_t n, const char *primary,
 		     struct report_summary *rs);
 void report_summary_release(struct report_summary *rs);
-const struct metric_summary *report_summary_get(const struct report_summary *rs,
-						const char *name);
+const struct metric_summary *report_summary_get(const struct report_summary *rs, const char *name);
 /* True when the primary metric's CV exceeds rs->cv_warn. */
 bool report_noisy(const struct report_summary *rs);
 

@@ -81,7 +81,7 @@ static const char *kind_of(const struct rep_bisect *r)
 {
 	const char *k = str_or(r->doc, "kind", "?");
 
-	return !strcmp(k, "run") ? "bisect run over kernel images"
+	return !strcmp(k, "run")    ? "bisect run over kernel images"
 	       : !strcmp(k, "step") ? "bisect step under git bisect run"
 				    : k;
 }
@@ -131,8 +131,9 @@ static void html_positions(const struct rep_bisect *r, struct sbuf *b)
 	scale_linear(&x, lo, hi, f.left, f.width - f.right);
 	scale_nice(&x, 8);
 	sbuf_puts(b, "<section id=\"positions\"><h2>Each step between the references</h2>\n");
-	svg_begin(b, &f, "Each candidate's position between the good (0) and the bad (1) "
-			 "reference, with its interval");
+	svg_begin(b, &f,
+		  "Each candidate's position between the good (0) and the bad (1) "
+		  "reference, with its interval");
 	svg_axis_x(b, &f, &x, 8, "position: 0 the good reference's level, 1 the bad one's");
 	svg_line(b, scale_map(&x, 0), f.top, scale_map(&x, 0), f.height - f.bottom, "axis");
 	svg_line(b, scale_map(&x, 0.5), f.top, scale_map(&x, 0.5), f.height - f.bottom, "zero");
@@ -172,10 +173,11 @@ static void html_positions(const struct rep_bisect *r, struct sbuf *b)
 		svg_group_end(b);
 	}
 	svg_end(b);
-	sbuf_puts(b, "<p class=\"note\">A candidate is good when its whole interval lies left of "
-		     "the midpoint, bad when it lies right of it, and undecided (git bisect's skip) "
-		     "otherwise. Green: good, red: bad, grey: undecided. Intervals are cut at the "
-		     "plot's edges.</p>\n</section>\n");
+	sbuf_puts(b,
+		  "<p class=\"note\">A candidate is good when its whole interval lies left of "
+		  "the midpoint, bad when it lies right of it, and undecided (git bisect's skip) "
+		  "otherwise. Green: good, red: bad, grey: undecided. Intervals are cut at the "
+		  "plot's edges.</p>\n</section>\n");
 }
 
 static void html_td(struct sbuf *b, const char *s)
@@ -218,9 +220,10 @@ static void html_steps(const struct rep_bisect *r, struct sbuf *b)
 		sbuf_add_xml(b, str_or(s, "candidate", "?"));
 		sbuf_puts(b, "</td>");
 		if (v) {
-			sbuf_addf(b, "<td class=\"%s\">", !strcmp(v, "bad") ? "v-regression"
-							 : !strcmp(v, "good") ? "v-improvement"
-									      : "v-no-change");
+			sbuf_addf(b, "<td class=\"%s\">",
+				  !strcmp(v, "bad")    ? "v-regression"
+				  : !strcmp(v, "good") ? "v-improvement"
+						       : "v-no-change");
 			sbuf_add_xml(b, v);
 			if (rep_str(s, "why")) {
 				sbuf_puts(b, " (");
@@ -247,10 +250,11 @@ static void html_steps(const struct rep_bisect *r, struct sbuf *b)
 		html_num(b, v ? rep_num(s, "boots") : rep_num(s, "experiments"), 0, false);
 		sbuf_puts(b, "</tr>\n");
 	}
-	sbuf_puts(b, "</table>\n<p class=\"note\">A reference's row counts its boots; a step's "
-		     "level is the confidence of its interval (the step's error rate split over its "
-		     "looks); vs good and vs bad are the candidate's level against each "
-		     "reference's.</p>\n</section>\n");
+	sbuf_puts(b,
+		  "</table>\n<p class=\"note\">A reference's row counts its boots; a step's "
+		  "level is the confidence of its interval (the step's error rate split over its "
+		  "looks); vs good and vs bad are the candidate's level against each "
+		  "reference's.</p>\n</section>\n");
 }
 
 void rep_bisect_html(const struct rep_bisect *r, struct sbuf *b)

@@ -52,7 +52,8 @@ int embed_write(struct sbuf *out, const char *doc, size_t len, size_t limit, siz
 	int zr;
 
 	memset(&z, 0, sizeof(z));
-	/* level 1: the data is mostly digits, which no level compresses much better, and time counts */
+	/* level 1: the data is mostly digits, which no level compresses much better, and time
+	 * counts */
 	if (deflateInit(&z, 1) != Z_OK)
 		BUG("deflateInit failed");
 	z.next_in = (unsigned char *)(uintptr_t)doc;
@@ -180,8 +181,9 @@ int embed_extract(const char *html, size_t len, char **doc, size_t *doclen, char
 			break;
 		v = base64_value((unsigned char)*p);
 		if (v < 0) {
-			snprintf(why, whylen, "its raw data block has a character that is not base64 "
-					      "(byte %zu)",
+			snprintf(why, whylen,
+				 "its raw data block has a character that is not base64 "
+				 "(byte %zu)",
 				 (size_t)(p - html));
 			free(z);
 			return -1;
@@ -201,8 +203,9 @@ int embed_extract(const char *html, size_t len, char **doc, size_t *doclen, char
 		z[nz++] = (unsigned char)(acc >> 2);
 	}
 	if (nz != zbytes) {
-		snprintf(why, whylen, "its raw data block holds %zu bytes where it announces %zu (cut "
-				      "or altered)",
+		snprintf(why, whylen,
+			 "its raw data block holds %zu bytes where it announces %zu (cut "
+			 "or altered)",
 			 nz, zbytes);
 		free(z);
 		return -1;
@@ -212,8 +215,9 @@ int embed_extract(const char *html, size_t len, char **doc, size_t *doclen, char
 	zr = uncompress((unsigned char *)out, &outlen, z, (uLong)nz);
 	free(z);
 	if (zr != Z_OK || outlen != bytes) {
-		snprintf(why, whylen, "its raw data block does not decompress to the %zu bytes it "
-				      "announces",
+		snprintf(why, whylen,
+			 "its raw data block does not decompress to the %zu bytes it "
+			 "announces",
 			 bytes);
 		free(out);
 		return -1;

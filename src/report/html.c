@@ -141,20 +141,25 @@ static void value_scale(struct scale *y, double lo, double hi, int better,
 static char *axis_label(const struct rep_metric *m)
 {
 	return xasprintf("%s, %s", m->label,
-			 m->better < 0 ? "lower is better (axis reversed: up is better)"
-			 : m->better > 0 ? "higher is better" : "neither way is better");
+			 m->better < 0	 ? "lower is better (axis reversed: up is better)"
+			 : m->better > 0 ? "higher is better"
+					 : "neither way is better");
 }
 
 static void thin_note(struct sbuf *b, size_t shown, size_t total, size_t stride)
 {
 	if (stride <= 1)
 		return;
-	sbuf_addf(b, "<p class=\"note\">Points: every %zu%s sample in run order is drawn (%zu of %zu); "
-		     "boxes, medians, intervals and verdicts use every sample.</p>\n",
-		  stride, stride % 10 == 1 && stride % 100 != 11 ? "st"
-			  : stride % 10 == 2 && stride % 100 != 12 ? "nd"
-			  : stride % 10 == 3 && stride % 100 != 13 ? "rd" : "th",
-		  shown, total);
+	sbuf_addf(
+		b,
+		"<p class=\"note\">Points: every %zu%s sample in run order is drawn (%zu of %zu); "
+		"boxes, medians, intervals and verdicts use every sample.</p>\n",
+		stride,
+		stride % 10 == 1 && stride % 100 != 11	 ? "st"
+		: stride % 10 == 2 && stride % 100 != 12 ? "nd"
+		: stride % 10 == 3 && stride % 100 != 13 ? "rd"
+							 : "th",
+		shown, total);
 }
 
 /* ---- the table ---- */
@@ -172,9 +177,12 @@ static void html_table(const struct rep *r, struct sbuf *b)
 	size_t i;
 
 	sbuf_puts(b, "<section id=\"verdicts\"><h2>Verdicts</h2>\n<table>\n<tr><th></th><th>");
-	text(b, !strcmp(by, "kernel") ? "Kernel" : !strcmp(by, "label") ? "Label"
-		: !strcmp(by, "profile") ? "Profile" : !strcmp(by, "host") ? "Host"
-		: !strncmp(by, "feature:", 8) ? by + 8 : by);
+	text(b, !strcmp(by, "kernel")	      ? "Kernel"
+		: !strcmp(by, "label")	      ? "Label"
+		: !strcmp(by, "profile")      ? "Profile"
+		: !strcmp(by, "host")	      ? "Host"
+		: !strncmp(by, "feature:", 8) ? by + 8
+					      : by);
 	sbuf_puts(b, "</th><th>n</th><th>boots</th><th>");
 	text(b, r->primary.label);
 	sbuf_puts(b, "</th><th>95% CI of median</th><th>vs. ");
@@ -192,17 +200,19 @@ static void html_table(const struct rep *r, struct sbuf *b)
 		rep_fmt_grouped(rep_num(g, "median"), med, sizeof(med));
 		td_num(b, med);
 		if (ci && json_object_is_type(ci, json_type_array)) {
-			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 0)), lo,
-					sizeof(lo));
-			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 1)), hi,
-					sizeof(hi));
+			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 0)),
+					lo, sizeof(lo));
+			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 1)),
+					hi, sizeof(hi));
 			snprintf(buf, sizeof(buf), "[%s, %s]", lo, hi);
 		} else {
 			snprintf(buf, sizeof(buf), "n too small");
 		}
 		td_num(b, buf);
 		if (r->g[i].baseline) {
-			sbuf_puts(b, "<td class=\"num\">100%</td><td></td><td></td><td>baseline</td></tr>\n");
+			sbuf_puts(b, "<td "
+				     "class=\"num\">100%</td><td></td><td></td><td>baseline</td></"
+				     "tr>\n");
 			continue;
 		}
 		rep_fmt_pct(rep_num(eff, "estimate"), med, sizeof(med));
@@ -224,7 +234,8 @@ static void html_table(const struct rep *r, struct sbuf *b)
 	}
 	sbuf_puts(b, "</table>\n");
 	if (r->ng > 1) {
-		sbuf_puts(b, "<p class=\"note\">Inference (the unit of replication is the boot):</p>\n<ul "
+		sbuf_puts(b, "<p class=\"note\">Inference (the unit of replication is the "
+			     "boot):</p>\n<ul "
 			     "class=\"note\">\n");
 		for (i = 1; i < r->ng; i++) {
 			sbuf_puts(b, "<li>");
@@ -286,8 +297,9 @@ static void html_boxes(const struct rep *r, struct sbuf *b)
 		stride = fmax(stride, stride_for(r->g[i].npts, BOX_POINTS));
 	}
 	sbuf_puts(b, "<section id=\"distribution\"><h2>Distribution per group</h2>\n");
-	svg_begin(b, &f, "Box plot per group: quartiles, whiskers, the median with its 95% CI, "
-			 "every sample a point");
+	svg_begin(b, &f,
+		  "Box plot per group: quartiles, whiskers, the median with its 95% CI, "
+		  "every sample a point");
 	svg_axis_y(b, &f, &y, 6, label);
 	svg_axis_band(b, &f, &x, labels);
 	for (i = 0; i < r->ng; i++) {
@@ -321,22 +333,30 @@ static void html_boxes(const struct rep *r, struct sbuf *b)
 		svg_group_begin(b, cls, tip);
 		/* every sample a point (every stride-th, in run order), behind the box */
 		for (k = 0; k < g->npts; k += stride, shown++)
-			svg_circle(b, cx + jitter(k) * w * 0.9, scale_map(&y, g->pts[k].v), 1.8, "pt");
+			svg_circle(b, cx + jitter(k) * w * 0.9, scale_map(&y, g->pts[k].v), 1.8,
+				   "pt");
 		if (g->npts) {
 			svg_line(b, cx, scale_map(&y, wlo), cx, scale_map(&y, q1), "whisk");
 			svg_line(b, cx, scale_map(&y, q3), cx, scale_map(&y, whi), "whisk");
-			svg_line(b, cx - w / 6, scale_map(&y, wlo), cx + w / 6, scale_map(&y, wlo), "whisk");
-			svg_line(b, cx - w / 6, scale_map(&y, whi), cx + w / 6, scale_map(&y, whi), "whisk");
-			svg_rect(b, cx - w / 2, scale_map(&y, q1), cx + w / 2, scale_map(&y, q3), "box");
+			svg_line(b, cx - w / 6, scale_map(&y, wlo), cx + w / 6, scale_map(&y, wlo),
+				 "whisk");
+			svg_line(b, cx - w / 6, scale_map(&y, whi), cx + w / 6, scale_map(&y, whi),
+				 "whisk");
+			svg_rect(b, cx - w / 2, scale_map(&y, q1), cx + w / 2, scale_map(&y, q3),
+				 "box");
 		}
 		if (ci && json_object_is_type(ci, json_type_array))
-			svg_rect(b, cx - w / 4,
-				 scale_map(&y, json_object_get_double(json_object_array_get_idx(ci, 0))),
-				 cx + w / 4,
-				 scale_map(&y, json_object_get_double(json_object_array_get_idx(ci, 1))),
-				 "ci");
+			svg_rect(
+				b, cx - w / 4,
+				scale_map(&y,
+					  json_object_get_double(json_object_array_get_idx(ci, 0))),
+				cx + w / 4,
+				scale_map(&y,
+					  json_object_get_double(json_object_array_get_idx(ci, 1))),
+				"ci");
 		if (isfinite(med))
-			svg_line(b, cx - w / 2, scale_map(&y, med), cx + w / 2, scale_map(&y, med), "med");
+			svg_line(b, cx - w / 2, scale_map(&y, med), cx + w / 2, scale_map(&y, med),
+				 "med");
 		svg_group_end(b);
 	}
 	svg_end(b);
@@ -389,8 +409,9 @@ static void legend(struct sbuf *b, const struct rep *r, const struct svg_frame *
 
 static void html_order(const struct rep *r, struct sbuf *b)
 {
-	struct svg_frame f = { .width = 960, .height = 300, .top = 24, .bottom = 36, .left = 78,
-			       .right = 16 };
+	struct svg_frame f = {
+		.width = 960, .height = 300, .top = 24, .bottom = 36, .left = 78, .right = 16
+	};
 	struct order_pt *pts = xmalloc((r->nsamples + 1) * sizeof(*pts));
 	size_t n = 0, i, k, stride, shown = 0;
 	struct scale x, y;
@@ -401,8 +422,11 @@ static void html_order(const struct rep *r, struct sbuf *b)
 		for (k = 0; k < r->g[i].npts; k++) {
 			const struct rep_point *p = &r->g[i].pts[k];
 
-			pts[n++] = (struct order_pt){ .t_ns = p->t_ns, .exp = p->exp, .index = p->index,
-						      .group = (uint32_t)i, .v = p->v };
+			pts[n++] = (struct order_pt){ .t_ns = p->t_ns,
+						      .exp = p->exp,
+						      .index = p->index,
+						      .group = (uint32_t)i,
+						      .v = p->v };
 		}
 	qsort(pts, n, sizeof(*pts), order_cmp);
 	range_of(r, &lo, &hi);
@@ -435,15 +459,17 @@ static void html_order(const struct rep *r, struct sbuf *b)
 		svg_group_begin(b, cls, r->g[i].title);
 		for (k = 0; k < n; k += stride)
 			if (pts[k].group == i) {
-				svg_circle(b, scale_map(&x, (double)k), scale_map(&y, pts[k].v), 2, "pt");
+				svg_circle(b, scale_map(&x, (double)k), scale_map(&y, pts[k].v), 2,
+					   "pt");
 				shown++;
 			}
 		svg_group_end(b);
 	}
 	legend(b, r, &f);
 	svg_end(b);
-	sbuf_puts(b, "<p class=\"note\">Dashed: each group's median over the samples it spans. "
-		     "Drift, warm-up, two levels (bimodality) and A/B interleaving show here.</p>\n");
+	sbuf_puts(b,
+		  "<p class=\"note\">Dashed: each group's median over the samples it spans. "
+		  "Drift, warm-up, two levels (bimodality) and A/B interleaving show here.</p>\n");
 	thin_note(b, shown, n, stride);
 	sbuf_puts(b, "</section>\n");
 	free(pts);
@@ -481,8 +507,10 @@ static void html_forest(const struct rep *r, struct sbuf *b)
 	scale_nice(&x, 8);
 	snprintf(m, sizeof(m), "%g", r->margin * 100);
 	snprintf(xl, sizeof(xl), "change vs. %.60s, %% (%s; shaded: +-%s%%, the margin)",
-		 r->g[0].title ? r->g[0].title : "", r->primary.better < 0
-		 ? "lower is better: axis reversed, better to the right" : "better to the right", m);
+		 r->g[0].title ? r->g[0].title : "",
+		 r->primary.better < 0 ? "lower is better: axis reversed, better to the right"
+				       : "better to the right",
+		 m);
 	sbuf_puts(b, "<section id=\"changes\"><h2>Changes against the baseline</h2>\n");
 	svg_begin(b, &f, "Each group's change against the baseline with its 95% CI and the margin");
 	svg_rect(b, scale_map(&x, -r->margin * 100), f.top, scale_map(&x, r->margin * 100),
@@ -498,8 +526,9 @@ static void html_forest(const struct rep *r, struct sbuf *b)
 		rep_fmt_pct(est / 100, a, sizeof(a));
 		rep_fmt_pct(clo / 100, c, sizeof(c));
 		rep_fmt_pct(chi / 100, d, sizeof(d));
-		snprintf(tip, sizeof(tip), "%s: %s [%s, %s]: %s", r->g[i].title ? r->g[i].title : "",
-			 a, c, d, rep_str(g, "verdict_text") ?: "");
+		snprintf(tip, sizeof(tip), "%s: %s [%s, %s]: %s",
+			 r->g[i].title ? r->g[i].title : "", a, c, d,
+			 rep_str(g, "verdict_text") ?: "");
 		snprintf(cls, sizeof(cls), "grp %s", gcls(i));
 		svg_group_begin(b, cls, tip);
 		svg_text(b, f.left - 8, cy + 4, "end", NULL, r->g[i].title);
@@ -517,8 +546,10 @@ static void html_forest(const struct rep *r, struct sbuf *b)
 		svg_group_end(b);
 	}
 	svg_end(b);
-	sbuf_puts(b, "<p class=\"note\">A verdict is decided when the whole interval lies outside "
-		     "the band (regression or improvement) or inside it (no change).</p>\n</section>\n");
+	sbuf_puts(
+		b,
+		"<p class=\"note\">A verdict is decided when the whole interval lies outside "
+		"the band (regression or improvement) or inside it (no change).</p>\n</section>\n");
 }
 
 /* ---- evidence ---- */
@@ -550,8 +581,9 @@ static json_object *evidence_of(const struct rep_group *g, const char *name)
 
 static void small_multiple(const struct rep *r, const struct rep_metric *m, struct sbuf *b)
 {
-	struct svg_frame f = { .width = 310, .height = 200, .top = 22, .bottom = 30, .left = 58,
-			       .right = 10 };
+	struct svg_frame f = {
+		.width = 310, .height = 200, .top = 22, .bottom = 30, .left = 58, .right = 10
+	};
 	double lo = INFINITY, hi = -INFINITY;
 	const char **labels = xcalloc(r->ng + 1, sizeof(*labels));
 	struct band x;
@@ -638,10 +670,13 @@ static void latency_cdf(const struct rep *r, struct sbuf *b)
 		const char *name;
 		double q;
 		const char *label;
-	} pc[] = { { "wakeup_lat_p50_ns", 0.5, "p50" }, { "wakeup_lat_p90_ns", 0.9, "p90" },
-		   { "wakeup_lat_p99_ns", 0.99, "p99" }, { "wakeup_lat_p999_ns", 0.999, "p99.9" } };
-	struct svg_frame f = { .width = 470, .height = 240, .top = 24, .bottom = 34, .left = 50,
-			       .right = 12 };
+	} pc[] = { { "wakeup_lat_p50_ns", 0.5, "p50" },
+		   { "wakeup_lat_p90_ns", 0.9, "p90" },
+		   { "wakeup_lat_p99_ns", 0.99, "p99" },
+		   { "wakeup_lat_p999_ns", 0.999, "p99.9" } };
+	struct svg_frame f = {
+		.width = 470, .height = 240, .top = 24, .bottom = 34, .left = 50, .right = 12
+	};
 	double med[ARRAY_SIZE(pc)], lo = INFINITY, hi = -INFINITY;
 	struct scale x, y;
 	size_t i, k, have = 0;
@@ -668,7 +703,8 @@ static void latency_cdf(const struct rep *r, struct sbuf *b)
 	/* tail scale: -log10(1 - q), so p50, p90, p99 and p99.9 are evenly apart */
 	scale_linear(&y, 0.2, 3.1, f.height - f.bottom, f.top);
 	sbuf_puts(b, "<figure>");
-	svg_begin(b, &f, "Wakeup-to-run latency percentiles per group (traced), a CDF on a tail scale");
+	svg_begin(b, &f,
+		  "Wakeup-to-run latency percentiles per group (traced), a CDF on a tail scale");
 	svg_text(b, f.left, 14, "start", "title", "wakeup latency, ns (CDF, tail scale)");
 	svg_axis_x(b, &f, &x, 6, NULL);
 	for (k = 0; k < ARRAY_SIZE(pc); k++) {
@@ -715,7 +751,9 @@ static void html_evidence(const struct rep *r, struct sbuf *b)
 
 	sbuf_puts(b, "<section id=\"evidence\"><h2>Evidence</h2>\n");
 	if (!r->nev) {
-		sbuf_puts(b, "<p>No evidence counters were measured in these samples.</p></section>\n");
+		sbuf_puts(
+			b,
+			"<p>No evidence counters were measured in these samples.</p></section>\n");
 		return;
 	}
 	sbuf_puts(b, "<p class=\"note\">Per-op scheduler counters of each group (dots: samples; "
@@ -772,8 +810,9 @@ static void html_env(const struct rep *r, struct sbuf *b)
 	}
 	sbuf_puts(b, "</table>\n");
 	if (run_keys)
-		sbuf_addf(b, "<p class=\"note\">Strongest first; %zu per-run keys (load, pressure, "
-			     "command line) left out.</p>\n",
+		sbuf_addf(b,
+			  "<p class=\"note\">Strongest first; %zu per-run keys (load, pressure, "
+			  "command line) left out.</p>\n",
 			  run_keys);
 	sbuf_puts(b, "</section>\n");
 }
@@ -791,7 +830,8 @@ static void html_repro(const struct rep *r, struct sbuf *b)
 			continue;
 		c = xasprintf("# experiment %lld (%s): %s %s on %s, host %s%s%s, %zu samples\n",
 			      (long long)e->id, e->uuid, e->kind, e->workload, e->kernel ?: "?",
-			      e->host ?: "?", e->label ? ", label " : "", e->label ?: "", r->exp_n[i]);
+			      e->host ?: "?", e->label ? ", label " : "", e->label ?: "",
+			      r->exp_n[i]);
 		text(b, c);
 		free(c);
 		text(b, e->cmdline ?: "# (its command line was not stored)");
@@ -818,9 +858,11 @@ static void html_data(const struct rep *r, struct sbuf *b)
 		sbuf_puts(b, "</p>\n</section>\n");
 		return;
 	}
-	sbuf_addf(b, "<details><summary>The %zu experiments of this report with every sample, as "
-		     "<code>wakebench export</code> writes them (compressed, base64): "
-		     "<code>wakebench import THIS-FILE.html</code> merges them into a store.</summary>\n",
+	sbuf_addf(b,
+		  "<details><summary>The %zu experiments of this report with every sample, as "
+		  "<code>wakebench export</code> writes them (compressed, base64): "
+		  "<code>wakebench import THIS-FILE.html</code> merges them into a "
+		  "store.</summary>\n",
 		  n);
 	sbuf_add(b, r->data.buf, r->data.len);
 	sbuf_puts(b, "</details>\n</section>\n");
@@ -849,8 +891,8 @@ void rep_html(const struct rep *r, struct sbuf *b)
 		snprintf(when, sizeof(when), "?");
 	snprintf(m, sizeof(m), "%g%%", r->margin * 100);
 	{
-		char *title = xasprintf("wakebench report: %s by %s", r->workload ? r->workload : "",
-					r->by ? r->by : "");
+		char *title = xasprintf("wakebench report: %s by %s",
+					r->workload ? r->workload : "", r->by ? r->by : "");
 
 		rep_html_begin(b, r->version, title);
 		free(title);
@@ -861,8 +903,9 @@ void rep_html(const struct rep *r, struct sbuf *b)
 	text(b, r->primary.label);
 	sbuf_puts(b, " by ");
 	text(b, r->by);
-	sbuf_addf(b, "</h1>\n<p class=\"meta\">%.0f%% confidence, margin %s, %zu samples (status "
-		     "ok, warm-ups excluded) in %zu group%s; baseline ",
+	sbuf_addf(b,
+		  "</h1>\n<p class=\"meta\">%.0f%% confidence, margin %s, %zu samples (status "
+		  "ok, warm-ups excluded) in %zu group%s; baseline ",
 		  r->conf * 100, m, r->nsamples, r->ng, r->ng == 1 ? "" : "s");
 	text(b, r->g[0].title);
 	sbuf_addf(b, "%s. Made %s by wakebench ", r->primary.better < 0 ? "; lower is better" : "",

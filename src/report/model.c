@@ -219,7 +219,8 @@ int rep_load(struct store *st, json_object *doc, const struct store_filter *f, s
 
 		/* the points are the samples compare summarised, or the report would mislead */
 		if ((double)g->npts != n) {
-			error("report: group '%s' has %zu stored samples where compare counted %.0f "
+			error("report: group '%s' has %zu stored samples where compare counted "
+			      "%.0f "
 			      "(the store changed meanwhile?)",
 			      g->title ? g->title : "?", g->npts, n);
 			goto out;

@@ -29,7 +29,7 @@ struct rep_metric {
 	const char *name;
 	const char *label; /* "ops/s", "ctxsw/op" */
 	const char *unit;  /* "ops/s", "ns", "" */
-	int better;        /* enum better */
+	int better;	   /* enum better */
 };
 
 /*
@@ -42,8 +42,8 @@ void rep_metric(const char *name, int stored_better, struct rep_metric *out);
 /* One sample of the primary metric. */
 struct rep_point {
 	double v;
-	uint64_t t_ns;  /* start, CLOCK_REALTIME: run order */
-	uint32_t exp;   /* index into rep.exps */
+	uint64_t t_ns;	/* start, CLOCK_REALTIME: run order */
+	uint32_t exp;	/* index into rep.exps */
 	uint32_t index; /* within its experiment */
 };
 

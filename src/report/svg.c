@@ -259,8 +259,9 @@ void svg_fmt_num(double v, int digits, char *buf, size_t len)
 
 void svg_begin(struct sbuf *b, const struct svg_frame *f, const char *title)
 {
-	sbuf_addf(b, "<svg class=\"plot\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		     "role=\"img\" aria-label=\"",
+	sbuf_addf(b,
+		  "<svg class=\"plot\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		  "role=\"img\" aria-label=\"",
 		  f->width, f->height, f->width, f->height);
 	sbuf_add_xml(b, title);
 	sbuf_puts(b, "\"><title>");
@@ -300,8 +301,9 @@ void svg_axis_y(struct sbuf *b, const struct svg_frame *f, const struct scale *y
 	if (label) {
 		double cy = (f->top + f->height - f->bottom) / 2;
 
-		sbuf_addf(b, "<text class=\"label\" text-anchor=\"middle\" "
-			     "transform=\"translate(12 %.1f) rotate(-90)\">",
+		sbuf_addf(b,
+			  "<text class=\"label\" text-anchor=\"middle\" "
+			  "transform=\"translate(12 %.1f) rotate(-90)\">",
 			  cy);
 		sbuf_add_xml(b, label);
 		sbuf_puts(b, "</text>\n");
@@ -351,8 +353,10 @@ void svg_axis_band(struct sbuf *b, const struct svg_frame *f, const struct band 
 			svg_text(b, cx, y1 + 14, "middle", "tick", l);
 			continue;
 		}
-		sbuf_addf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\"><title>",
-			  cx, y1 + 14);
+		sbuf_addf(
+			b,
+			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\"><title>",
+			cx, y1 + 14);
 		sbuf_add_xml(b, l);
 		sbuf_puts(b, "</title>");
 		{

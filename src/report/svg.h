@@ -82,7 +82,7 @@ void svg_fmt_num(double v, int digits, char *buf, size_t len);
 /* ---- the frame of one plot ---- */
 
 struct svg_frame {
-	double width, height;             /* the whole SVG */
+	double width, height;		 /* the whole SVG */
 	double left, right, top, bottom; /* the plot area inside it */
 };
 

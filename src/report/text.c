@@ -98,7 +98,10 @@ void rep_fmt_p(json_object *group, char *buf, size_t len)
 static const char *by_title(const char *by)
 {
 	static const char *const names[][2] = {
-		{ "kernel", "Kernel" }, { "label", "Label" }, { "profile", "Profile" }, { "host", "Host" },
+		{ "kernel", "Kernel" },
+		{ "label", "Label" },
+		{ "profile", "Profile" },
+		{ "host", "Host" },
 	};
 	size_t i;
 
@@ -176,7 +179,8 @@ static void email_wrap(struct sbuf *out, const char *line, size_t indent, bool c
 	bool first = true, hard = false;
 
 	do {
-		size_t lead = first || hard ? 0 : indent, width = REP_EMAIL_COLS - lead, n = strlen(p);
+		size_t lead = first || hard ? 0 : indent, width = REP_EMAIL_COLS - lead,
+		       n = strlen(p);
 		size_t cut = 0, i;
 		bool q = false;
 
@@ -248,8 +252,10 @@ static void email_table(const struct rep *r, struct sbuf *out)
 		rep_email_line(out, "base: %s", b);
 	}
 	rep_email_line(out, "%-*s %8s  %-18s %8s  %s", (int)w, by_title(r->by),
-		   strlen(r->primary.label) <= 8 ? r->primary.label
-		   : r->primary.unit[0] ? r->primary.unit : "value", "95% CI", vs, "95% CI");
+		       strlen(r->primary.label) <= 8 ? r->primary.label
+		       : r->primary.unit[0]	     ? r->primary.unit
+						     : "value",
+		       "95% CI", vs, "95% CI");
 	for (i = 0; i < r->ng; i++) {
 		json_object *g = r->g[i].j, *eff = rep_obj(g, "effect");
 		char *t = ascii(r->g[i].title), med[32], ci[80], chg[32], cci[80];
@@ -272,7 +278,8 @@ static void email_table(const struct rep *r, struct sbuf *out)
 			char p[32], line[640];
 
 			rep_fmt_p(g, p, sizeof(p));
-			snprintf(line, sizeof(line), "  = %s%s%s%s", rep_str(g, "verdict_text") ?: "?",
+			snprintf(line, sizeof(line), "  = %s%s%s%s",
+				 rep_str(g, "verdict_text") ?: "?",
 				 strcmp(p, "-") ? (p[0] == '<' ? " (p " : " (p = ") : "",
 				 strcmp(p, "-") ? (p[0] == '<' ? "< 0.0001" : p) : "",
 				 strcmp(p, "-") ? ")" : "");
@@ -294,7 +301,8 @@ static void email_evidence(const struct rep *r, struct sbuf *out)
 		char *t = ascii(r->g[i].title);
 
 		for (k = 0; k < n; k++) {
-			json_object *e = json_object_array_get_idx(ev, k), *eff = rep_obj(e, "effect");
+			json_object *e = json_object_array_get_idx(ev, k),
+				    *eff = rep_obj(e, "effect");
 			double lo = rep_num(eff, "ci_lo"), hi = rep_num(eff, "ci_hi");
 			struct rep_metric m;
 			char a[32], bb[32], chg[32], ci[80];
@@ -304,7 +312,9 @@ static void email_evidence(const struct rep *r, struct sbuf *out)
 			if (!any)
 				rep_email_line(out, "%s", "");
 			if (!any)
-				rep_email_line(out, "Evidence that moved (95%% CI of the change excludes 0;");
+				rep_email_line(
+					out,
+					"Evidence that moved (95%% CI of the change excludes 0;");
 			if (!any)
 				rep_email_line(out, "exploratory, no verdicts):");
 			any = true;
@@ -315,14 +325,15 @@ static void email_evidence(const struct rep *r, struct sbuf *out)
 			compact(rep_num(e, "median"), bb, sizeof(bb));
 			rep_fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
 			interval(eff, true, ci, sizeof(ci));
-			rep_email_line(out, "    %-20s %8s -> %-8s %7s %s", m.label, a, bb, chg, ci);
+			rep_email_line(out, "    %-20s %8s -> %-8s %7s %s", m.label, a, bb, chg,
+				       ci);
 		}
 		free(t);
 	}
 	if (!any && r->ng > 1) {
 		rep_email_line(out, "%s", "");
 		rep_email_line(out, "Evidence: no counter per op moved (every 95%% CI of a change "
-				"includes 0, or none was measured).");
+				    "includes 0, or none was measured).");
 	}
 }
 
@@ -350,8 +361,9 @@ static void email_env(const struct rep *r, struct sbuf *out)
 				hidden++;
 				continue;
 			}
-			snprintf(line, sizeof(line), "    %-8s %s: %s -> %s", imp, rep_str(e, "key") ?: "?",
-				 rep_str(e, "baseline") ?: "(absent)", rep_str(e, "value") ?: "(absent)");
+			snprintf(line, sizeof(line), "    %-8s %s: %s -> %s", imp,
+				 rep_str(e, "key") ?: "?", rep_str(e, "baseline") ?: "(absent)",
+				 rep_str(e, "value") ?: "(absent)");
 			email_wrap(out, line, 13, false);
 			shown++;
 		}
@@ -373,9 +385,9 @@ static void email_repro(const struct rep *r, struct sbuf *out)
 
 		if (!r->exp_n[i])
 			continue;
-		rep_email_line(out, "  # experiment %lld (%.8s): %s %s on %s, host %s%s%s", (long long)e->id,
-			   e->uuid, e->kind, e->workload, e->kernel ?: "?", e->host ?: "?",
-			   e->label ? ", label " : "", e->label ?: "");
+		rep_email_line(out, "  # experiment %lld (%.8s): %s %s on %s, host %s%s%s",
+			       (long long)e->id, e->uuid, e->kind, e->workload, e->kernel ?: "?",
+			       e->host ?: "?", e->label ? ", label " : "", e->label ?: "");
 		if (e->cmdline) {
 			char *line = xasprintf("  %s", e->cmdline);
 
@@ -401,9 +413,9 @@ void rep_email(const struct rep *r, struct sbuf *out)
 
 	snprintf(m, sizeof(m), "%g%%", r->margin * 100);
 	rep_email_line(out, "wakebench report: %s, %s by %s", r->workload, r->primary.label, r->by);
-	rep_email_line(out, "%.0f%% confidence, margin %s, %zu samples (status ok, warm-ups excluded)%s",
-		   r->conf * 100, m, r->nsamples,
-		   r->primary.better < 0 ? "; lower is better" : "");
+	rep_email_line(
+		out, "%.0f%% confidence, margin %s, %zu samples (status ok, warm-ups excluded)%s",
+		r->conf * 100, m, r->nsamples, r->primary.better < 0 ? "; lower is better" : "");
 	rep_email_line(out, "%s", "");
 	email_table(r, out);
 	email_evidence(r, out);
@@ -413,8 +425,9 @@ void rep_email(const struct rep *r, struct sbuf *out)
 		size_t n = w ? json_object_array_length(w) : 0;
 
 		for (i = 0; i < n; i++) {
-			char *line = xasprintf("warning: %s",
-					       json_object_get_string(json_object_array_get_idx(w, i)));
+			char *line =
+				xasprintf("warning: %s",
+					  json_object_get_string(json_object_array_get_idx(w, i)));
 
 			if (!i)
 				rep_email_line(out, "%s", "");
@@ -457,7 +470,8 @@ static void md_table(const struct rep *r, struct sbuf *out)
 	sbuf_puts(out, " | 95% CI of change | p | verdict |\n");
 	sbuf_puts(out, "|:---|---:|---:|---:|:---|---:|:---|---:|:---|\n");
 	for (i = 0; i < r->ng; i++) {
-		json_object *g = r->g[i].j, *eff = rep_obj(g, "effect"), *ci = rep_obj(g, "median_ci");
+		json_object *g = r->g[i].j, *eff = rep_obj(g, "effect"),
+			    *ci = rep_obj(g, "median_ci");
 		char med[32], lo[32], hi[32], chg[32], cci[80], p[32];
 
 		rep_fmt_grouped(rep_num(g, "median"), med, sizeof(med));
@@ -465,10 +479,10 @@ static void md_table(const struct rep *r, struct sbuf *out)
 		rep_md_cell(out, r->g[i].title);
 		sbuf_addf(out, " | %.0f | %.0f | %s | ", rep_num(g, "n"), rep_num(g, "boots"), med);
 		if (ci && json_object_is_type(ci, json_type_array)) {
-			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 0)), lo,
-					sizeof(lo));
-			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 1)), hi,
-					sizeof(hi));
+			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 0)),
+					lo, sizeof(lo));
+			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 1)),
+					hi, sizeof(hi));
 			sbuf_addf(out, "[%s, %s]", lo, hi);
 		} else {
 			sbuf_puts(out, "n too small");
@@ -503,7 +517,8 @@ static void md_evidence(const struct rep *r, struct sbuf *out)
 		size_t n = ev ? json_object_array_length(ev) : 0;
 
 		for (k = 0; k < n; k++) {
-			json_object *e = json_object_array_get_idx(ev, k), *eff = rep_obj(e, "effect");
+			json_object *e = json_object_array_get_idx(ev, k),
+				    *eff = rep_obj(e, "effect");
 			double lo = rep_num(eff, "ci_lo"), hi = rep_num(eff, "ci_hi");
 			bool moved = lo > 0 || hi < 0;
 			struct rep_metric m;
@@ -595,8 +610,9 @@ void rep_markdown(const struct rep *r, struct sbuf *out)
 	rep_md_cell(out, r->primary.label);
 	sbuf_puts(out, " by ");
 	rep_md_cell(out, r->by);
-	sbuf_addf(out, "\n\n%.0f%% confidence, margin %g%%, %zu samples (status ok, warm-ups "
-		       "excluded)%s.\n\n",
+	sbuf_addf(out,
+		  "\n\n%.0f%% confidence, margin %g%%, %zu samples (status ok, warm-ups "
+		  "excluded)%s.\n\n",
 		  r->conf * 100, r->margin * 100, r->nsamples,
 		  r->primary.better < 0 ? "; lower is better" : "");
 	md_table(r, out);
@@ -620,9 +636,9 @@ void rep_markdown(const struct rep *r, struct sbuf *out)
 
 		if (!r->exp_n[i])
 			continue;
-		c = xasprintf("# experiment %lld (%.8s): %s %s on %s, host %s%s%s", (long long)e->id,
-			      e->uuid, e->kind, e->workload, e->kernel ?: "?", e->host ?: "?",
-			      e->label ? ", label " : "", e->label ?: "");
+		c = xasprintf("# experiment %lld (%.8s): %s %s on %s, host %s%s%s",
+			      (long long)e->id, e->uuid, e->kind, e->workload, e->kernel ?: "?",
+			      e->host ?: "?", e->label ? ", label " : "", e->label ?: "");
 		md_code_line(out, c);
 		free(c);
 		md_code_line(out, e->cmdline ?: "# (its command line was not stored)");

@@ -148,19 +148,23 @@ int ceiling_measure(const struct run_spec *spec, const struct ceiling_shape *cs,
 	memset(out, 0, sizeof(*out));
 	shm = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shm == MAP_FAILED) {
-		snprintf(err, errlen, "cannot map the ceiling's shared memory: %s", strerror(errno));
+		snprintf(err, errlen, "cannot map the ceiling's shared memory: %s",
+			 strerror(errno));
 		return -1;
 	}
 	memset(shm, 0, len);
 	if (pipe2(start, O_CLOEXEC)) {
-		snprintf(err, errlen, "cannot create the ceiling's start pipe: %s", strerror(errno));
+		snprintf(err, errlen, "cannot create the ceiling's start pipe: %s",
+			 strerror(errno));
 		munmap(shm, len);
 		return -1;
 	}
 	ncpus = runner_allowed_cpus(cpus, CPU_SETSIZE);
 	pids = xcalloc(n, sizeof(*pids));
 	for (i = 0; i < n; i++) {
-		int cpu = spec->rp->placement == PLACE_ANY || ncpus <= 0 ? -1 : cpus[i % (unsigned)ncpus];
+		int cpu = spec->rp->placement == PLACE_ANY || ncpus <= 0
+				  ? -1
+				  : cpus[i % (unsigned)ncpus];
 
 		pids[i] = fork();
 		if (pids[i] < 0) {
@@ -179,7 +183,8 @@ int ceiling_measure(const struct run_spec *spec, const struct ceiling_shape *cs,
 	close(start[1]); /* EOF: every task starts */
 	while (!ret && elapsed < duration_ns) {
 		if (runner_stop_signal()) {
-			snprintf(err, errlen, "stopped by %s", runner_signal_name(runner_stop_signal()));
+			snprintf(err, errlen, "stopped by %s",
+				 runner_signal_name(runner_stop_signal()));
 			ret = -1;
 			break;
 		}
@@ -198,8 +203,7 @@ int ceiling_measure(const struct run_spec *spec, const struct ceiling_shape *cs,
 			;
 		if (!ret && (!WIFEXITED(status) || WEXITSTATUS(status))) {
 			snprintf(err, errlen, "a ceiling task failed: %s",
-				 shm->task[i].failed ? strerror(shm->task[i].failed)
-						     : "killed");
+				 shm->task[i].failed ? strerror(shm->task[i].failed) : "killed");
 			ret = -1;
 		}
 		out->pairs += shm->task[i].pairs;
@@ -207,7 +211,8 @@ int ceiling_measure(const struct run_spec *spec, const struct ceiling_shape *cs,
 	}
 	out->wall_s = (double)elapsed / 1e9;
 	if (!ret && (!out->pairs || !(out->cpu_s > 0))) {
-		snprintf(err, errlen, "the ceiling tasks measured nothing (%llu pairs in %.3f CPU-s)",
+		snprintf(err, errlen,
+			 "the ceiling tasks measured nothing (%llu pairs in %.3f CPU-s)",
 			 (unsigned long long)out->pairs, out->cpu_s);
 		ret = -1;
 	}
@@ -231,7 +236,8 @@ void ceiling_sample(const struct run_spec *spec, const struct ceiling_shape *cs,
 	rate = (double)r.pairs / r.cpu_s;
 	sample_put(s, "ceiling_pairs_per_cpu_s", rate);
 	if (s->ops_per_cpu_s > 0)
-		sample_put(s, "sched_share", ceiling_share(cs->pairs_per_op, s->ops_per_cpu_s, rate));
+		sample_put(s, "sched_share",
+			   ceiling_share(cs->pairs_per_op, s->ops_per_cpu_s, rate));
 	else
 		sample_na(s, "sched_share", "unavailable (the sample has no ops per CPU-second)");
 }

@@ -24,8 +24,8 @@
 
 struct ceiling_shape {
 	unsigned pairs_per_op; /* write+read pairs of the data path in one op */
-	uint64_t bytes;        /* per write: the workload's --data-size, else 4 (a token) */
-	bool packet;           /* pipe2(O_DIRECT) as the pipe workload's packet mode */
+	uint64_t bytes;	       /* per write: the workload's --data-size, else 4 (a token) */
+	bool packet;	       /* pipe2(O_DIRECT) as the pipe workload's packet mode */
 };
 
 /*
@@ -37,8 +37,8 @@ int ceiling_shape_of(const struct run_spec *spec, struct ceiling_shape *cs, char
 
 struct ceiling_result {
 	uint64_t pairs; /* summed over the tasks */
-	double cpu_s;   /* usr + sys of the tasks, in their loops */
-	double wall_s;  /* the window */
+	double cpu_s;	/* usr + sys of the tasks, in their loops */
+	double wall_s;	/* the window */
 };
 
 /*

@@ -22,8 +22,8 @@ static const struct metric_def common_metrics[] = {
 	/* the fixed fields: stress-ng's --metrics-brief numbers */
 	{ "ops_per_s", "ops/s (real time)", "ops/s", BETTER_HIGHER, METRIC_PRIMARY, AGG_RATE,
 	  "stress-ng", "ops per second of wall-clock time, summed over instances" },
-	{ "ops_per_cpu_s", "ops/s (usr+sys time)", "ops/s", BETTER_HIGHER, 0, AGG_RATE,
-	  "stress-ng", "ops per second of CPU time (user + system) of every task" },
+	{ "ops_per_cpu_s", "ops/s (usr+sys time)", "ops/s", BETTER_HIGHER, 0, AGG_RATE, "stress-ng",
+	  "ops per second of CPU time (user + system) of every task" },
 	{ "ops", "bogo ops", "", BETTER_NEUTRAL, 0, AGG_SUM, "stress-ng",
 	  "ops completed in the sample, summed over instances" },
 	{ "real_s", "real time s", "s", BETTER_NEUTRAL, 0, AGG_MEAN, "stress-ng",
@@ -36,8 +36,8 @@ static const struct metric_def common_metrics[] = {
 	/* /proc/PID/task/TID/{status,sched,schedstat}, per op */
 	{ "ctxsw_per_op", "ctxsw/op", "", BETTER_LOWER, EV | METRIC_PER_OP, AGG_RATIO, "/proc",
 	  "context switches (voluntary + involuntary) per op" },
-	{ "ctxsw_vol_per_op", "ctxsw/op voluntary", "", BETTER_LOWER, EV | METRIC_PER_OP,
-	  AGG_RATIO, "/proc", "voluntary context switches (the task blocked) per op" },
+	{ "ctxsw_vol_per_op", "ctxsw/op voluntary", "", BETTER_LOWER, EV | METRIC_PER_OP, AGG_RATIO,
+	  "/proc", "voluntary context switches (the task blocked) per op" },
 	{ "ctxsw_invol_per_op", "ctxsw/op involuntary", "", BETTER_LOWER, EV | METRIC_PER_OP,
 	  AGG_RATIO, "/proc", "involuntary context switches (the task was preempted) per op" },
 	{ "migrations_per_kop", "migrations/1000 ops", "", BETTER_LOWER, EV | METRIC_PER_OP,
@@ -85,16 +85,16 @@ static const struct metric_def common_metrics[] = {
 	  "share of the CPU time per op beyond the no-wakeup data path (--ceiling)" },
 
 	/* sched/debug sampler */
-	{ "delayed_mean", "delayed entities mean", "", BETTER_NEUTRAL, EV, AGG_MEAN,
-	  "sched/debug", "mean number of delayed-dequeue entities over the sample's readings" },
+	{ "delayed_mean", "delayed entities mean", "", BETTER_NEUTRAL, EV, AGG_MEAN, "sched/debug",
+	  "mean number of delayed-dequeue entities over the sample's readings" },
 	{ "delayed_max", "delayed entities max", "", BETTER_NEUTRAL, EV, AGG_MAX, "sched/debug",
 	  "largest number of delayed-dequeue entities read in the sample" },
 
 	/* derived by the runner */
 	{ "ns_per_op", "ns/op", "ns", BETTER_LOWER, 0, AGG_RATIO, "runner",
 	  "time one op takes within one instance (perf bench's usecs/op, in ns)" },
-	{ "mb_per_s_geomean", "MB/s (geometric mean)", "MB/s", BETTER_HIGHER, 0, AGG_RATE,
-	  "runner", "geometric mean over instances of the bytes moved per second" },
+	{ "mb_per_s_geomean", "MB/s (geometric mean)", "MB/s", BETTER_HIGHER, 0, AGG_RATE, "runner",
+	  "geometric mean over instances of the bytes moved per second" },
 
 	/* raw sums over tasks: stored, shown with -v */
 	{ "nvcsw", "voluntary ctxsw", "", BETTER_NEUTRAL, METRIC_RAW, AGG_SUM, "/proc",

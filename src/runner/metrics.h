@@ -21,37 +21,38 @@
 
 #include "runner/sample.h"
 
-enum metric_agg {          /* how one sample's value is formed from its tasks/instances */
-	AGG_SUM = 0,       /* summed over tasks or instances (nvcsw, ops) */
-	AGG_RATE,          /* a total divided by time (ops_per_s) */
-	AGG_RATIO,         /* a total divided by another total (ctxsw_per_op) */
-	AGG_MEAN,          /* mean over instances (real_s) */
-	AGG_MAX,
-	AGG_HIST,          /* a percentile of the histograms of all tasks, merged */
-	AGG_FLAG,          /* 0/1 */
+enum metric_agg {	       /* how one sample's value is formed from its tasks/instances */
+		  AGG_SUM = 0, /* summed over tasks or instances (nvcsw, ops) */
+		  AGG_RATE,    /* a total divided by time (ops_per_s) */
+		  AGG_RATIO,   /* a total divided by another total (ctxsw_per_op) */
+		  AGG_MEAN,    /* mean over instances (real_s) */
+		  AGG_MAX,
+		  AGG_HIST, /* a percentile of the histograms of all tasks, merged */
+		  AGG_FLAG, /* 0/1 */
 };
 
-enum {                            /* flags, in addition to METRIC_EVIDENCE from sample.h */
-	METRIC_PER_OP   = 1 << 1, /* a count per op / per kop */
-	METRIC_RAW      = 1 << 2, /* a raw sum: stored, shown with -v only */
-	METRIC_PRIMARY  = 1 << 3, /* may be a workload's primary metric */
+enum {				/* flags, in addition to METRIC_EVIDENCE from sample.h */
+       METRIC_PER_OP = 1 << 1,	/* a count per op / per kop */
+       METRIC_RAW = 1 << 2,	/* a raw sum: stored, shown with -v only */
+       METRIC_PRIMARY = 1 << 3, /* may be a workload's primary metric */
 };
 
 struct metric_def {
-	const char *name;    /* stored key, stable: "ops_per_s", "ctxsw_per_op" */
-	const char *label;   /* table label: "ops/s", "ctxsw/op" */
-	const char *unit;    /* "ops/s", "ns", "s", "" for counts/ratios */
-	int better;          /* enum better (sample.h) */
-	unsigned flags;      /* METRIC_EVIDENCE | METRIC_PER_OP | METRIC_RAW | METRIC_PRIMARY */
+	const char *name;  /* stored key, stable: "ops_per_s", "ctxsw_per_op" */
+	const char *label; /* table label: "ops/s", "ctxsw/op" */
+	const char *unit;  /* "ops/s", "ns", "s", "" for counts/ratios */
+	int better;	   /* enum better (sample.h) */
+	unsigned flags;	   /* METRIC_EVIDENCE | METRIC_PER_OP | METRIC_RAW | METRIC_PRIMARY */
 	enum metric_agg agg;
-	const char *source;  /* "stress-ng", "/proc", "perf", "trace", "sched/debug", "runner",
-	                        or the workload's name for a workload's own metric */
-	const char *help;    /* one line, for `list`, the README and the man page */
+	const char *source; /* "stress-ng", "/proc", "perf", "trace", "sched/debug", "runner",
+			       or the workload's name for a workload's own metric */
+	const char *help;   /* one line, for `list`, the README and the man page */
 };
 
 /* The definition of a metric by name: the common table, then every workload's. NULL if none. */
 const struct metric_def *metric_def(const char *name);
-/* Every definition in display order (common ones first, then each workload's); NULL past the end. */
+/* Every definition in display order (common ones first, then each workload's); NULL past the end.
+ */
 const struct metric_def *metric_def_at(size_t i);
 /* Display order of a name (for sorting summaries); unknown names last. */
 size_t metric_order(const char *name);

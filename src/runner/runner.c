@@ -64,30 +64,50 @@ const struct run_params runner_defaults = {
 };
 
 const struct opt runner_opts[] = {
-	{ .type = OPT_UINT, .long_name = "instances", .short_name = 'j',
-	  .offset = offsetof(struct run_params, instances), .argh = "N",
+	{ .type = OPT_UINT,
+	  .long_name = "instances",
+	  .short_name = 'j',
+	  .offset = offsetof(struct run_params, instances),
+	  .argh = "N",
 	  .help = "instances of the workload run side by side (stress-ng --pipe N)",
-	  .min = 1, .max = 4096 },
-	{ .type = OPT_DURATION, .long_name = "duration", .short_name = 't',
-	  .offset = offsetof(struct run_params, duration_ns), .argh = "DURATION",
+	  .min = 1,
+	  .max = 4096 },
+	{ .type = OPT_DURATION,
+	  .long_name = "duration",
+	  .short_name = 't',
+	  .offset = offsetof(struct run_params, duration_ns),
+	  .argh = "DURATION",
 	  .help = "length of each sample (20s, 500ms, 0.5s, 2m); the time limit of a "
 		  "fixed-work workload",
-	  .min = 1e6, .max = 86400e9 },
-	{ .type = OPT_UINT, .long_name = "samples", .short_name = 'n',
-	  .offset = offsetof(struct run_params, samples), .argh = "N",
-	  .help = "measured samples", .min = 1, .max = 100000 },
-	{ .type = OPT_DURATION, .long_name = "warmup",
-	  .offset = offsetof(struct run_params, warmup_ns), .argh = "DURATION",
+	  .min = 1e6,
+	  .max = 86400e9 },
+	{ .type = OPT_UINT,
+	  .long_name = "samples",
+	  .short_name = 'n',
+	  .offset = offsetof(struct run_params, samples),
+	  .argh = "N",
+	  .help = "measured samples",
+	  .min = 1,
+	  .max = 100000 },
+	{ .type = OPT_DURATION,
+	  .long_name = "warmup",
+	  .offset = offsetof(struct run_params, warmup_ns),
+	  .argh = "DURATION",
 	  .help = "length of one discarded warm-up sample before the first (0: none)",
-	  .min = 0, .max = 3600e9 },
-	{ .type = OPT_CHOICE, .long_name = "placement",
-	  .offset = offsetof(struct run_params, placement), .argh = "WHERE",
+	  .min = 0,
+	  .max = 3600e9 },
+	{ .type = OPT_CHOICE,
+	  .long_name = "placement",
+	  .offset = offsetof(struct run_params, placement),
+	  .argh = "WHERE",
 	  .help = "CPU affinity: any (none, like stress-ng), same-cpu (the tasks of a group, "
 		  "both of a pair, on one CPU), cross-cpu (a group's roles on different CPUs), "
 		  "spread (tasks round-robin)",
 	  .choices = placement_names },
-	{ .type = OPT_STRLIST, .long_name = "cpus",
-	  .offset = offsetof(struct run_params, cpus), .argh = "[ROLE=]LIST",
+	{ .type = OPT_STRLIST,
+	  .long_name = "cpus",
+	  .offset = offsetof(struct run_params, cpus),
+	  .argh = "[ROLE=]LIST",
 	  .help = "CPUs the placement uses (LIST: 0-3,6), or where the tasks of one role go "
 		  "round-robin (ROLE=LIST, e.g. reader=1); repeatable" },
 	OPT_END_ROW,
@@ -109,7 +129,7 @@ struct slot_hot {
 /* What the instance reports, written at setup and after the window. */
 struct slot_cold {
 	unsigned next_task; /* instance_fork()'s next task number */
-	int returned;       /* wl->instance() returned: no more stop signals */
+	int returned;	    /* wl->instance() returned: no more stop signals */
 	uint64_t start_ns;
 	uint64_t finish_ns;
 	uint64_t loop_ns;
@@ -199,8 +219,8 @@ static void on_stop_signal(int sig)
  * `wakebench ... | head`: nobody reads the results any more.
  */
 static const int stop_sigs[] = {
-	SIGHUP,	 SIGINT,  SIGQUIT,   SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
-	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,   SIGPWR,  SIGSYS,	 SIGABRT,
+	SIGHUP,	   SIGINT,  SIGQUIT,   SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+	SIGXCPU,   SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,	 SIGPWR,  SIGSYS,  SIGABRT,
 #ifdef SIGSTKFLT
 	SIGSTKFLT,
 #endif
@@ -422,13 +442,15 @@ static int placement_parse_cpus(struct task_placement *pl, const struct workload
 
 			format_roles(wl, roles, sizeof(roles));
 			for (r = 0; wl->roles && wl->roles[r]; r++)
-				if (strlen(wl->roles[r]) == rlen && !strncmp(wl->roles[r], value, rlen))
+				if (strlen(wl->roles[r]) == rlen &&
+				    !strncmp(wl->roles[r], value, rlen))
 					break;
 			if (!wl->roles || !wl->roles[r]) {
-				snprintf(err, errlen,
-					 "option '--cpus': '%s': %s has no role '%.*s', allowed: %s",
-					 value, wl->name, (int)rlen, value,
-					 roles[0] ? roles : "a LIST without a role");
+				snprintf(
+					err, errlen,
+					"option '--cpus': '%s': %s has no role '%.*s', allowed: %s",
+					value, wl->name, (int)rlen, value,
+					roles[0] ? roles : "a LIST without a role");
 				return -1;
 			}
 			if (pl->role_cpus[r]) {
@@ -502,10 +524,11 @@ int placement_init(struct task_placement *pl, const struct workload *wl, const v
 				 "only CPU %d; allowed here: any|same-cpu|spread",
 				 pl->cpus[0]);
 		else
-			snprintf(err, errlen,
-				 "option '--placement': 'cross-cpu' needs two allowed CPUs, this "
-				 "process may only run on CPU %d; allowed here: any|same-cpu|spread",
-				 pl->ncpus ? pl->cpus[0] : -1);
+			snprintf(
+				err, errlen,
+				"option '--placement': 'cross-cpu' needs two allowed CPUs, this "
+				"process may only run on CPU %d; allowed here: any|same-cpu|spread",
+				pl->ncpus ? pl->cpus[0] : -1);
 		goto fail;
 	}
 	return 0;
@@ -680,8 +703,8 @@ int runner_check(const struct run_spec *spec, char *err, size_t errlen)
 				 "option '--instances' (-j): '%llu' needs %llu tasks (%u per "
 				 "instance), with the %llu this user runs above the process limit "
 				 "RLIMIT_NPROC (ulimit -u %llu)",
-				 (unsigned long long)spec->rp->instances,
-				 (unsigned long long)total, tasks, (unsigned long long)running,
+				 (unsigned long long)spec->rp->instances, (unsigned long long)total,
+				 tasks, (unsigned long long)running,
 				 (unsigned long long)rl.rlim_cur);
 			return -1;
 		}
@@ -1147,15 +1170,15 @@ struct run_state {
 	struct sample *out;
 	struct task_placement pl;
 	unsigned n, tasks;
-	size_t line;       /* cache line */
-	size_t stride;     /* bytes per instance slot */
+	size_t line;	   /* cache line */
+	size_t stride;	   /* bytes per instance slot */
 	size_t shared_off; /* offset of the first shared area; 0: none */
 	size_t shared_len; /* bytes per shared area (page multiple) */
 	char *map;
 	size_t map_len;
 	struct run_ctl *ctl;
-	pid_t *pids;   /* instance processes; 0 once reaped */
-	bool *exited;  /* exited (not yet reaped) */
+	pid_t *pids;  /* instance processes; 0 once reaped */
+	bool *exited; /* exited (not yet reaped) */
 	unsigned nexited;
 	sigset_t wait_mask; /* the mask while sleeping: stop signals and SIGCHLD open */
 };
@@ -1217,7 +1240,8 @@ static int map_slots(struct run_state *st, size_t shared_size)
 	st->shared_len = shared_size ? round_up(shared_size, page) : 0;
 	st->shared_off = shared_size ? round_up(slots, page) : 0;
 	st->map_len = round_up(shared_size ? st->shared_off + st->shared_len * st->n : slots, page);
-	st->map = mmap(NULL, st->map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	st->map =
+		mmap(NULL, st->map_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (st->map == MAP_FAILED) {
 		st->map = NULL;
 		return error_errno("cannot map %zu bytes of shared memory", st->map_len);
@@ -1408,7 +1432,7 @@ static void end_task(struct task_slot *ts)
 #ifdef SYS_pidfd_open
 	if (rc < 0 && errno == ECHILD) {
 		int fd = (int)syscall(SYS_pidfd_open, ts->pid, 0);
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 		if (fd >= 0) {
 			while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
@@ -1640,8 +1664,10 @@ static void run_window(struct run_state *st, uint64_t release_ns, uint64_t durat
 		 */
 		if (chld_flag) {
 			chld_flag = 0;
-			if (check_instances(st, !stop_ns, stop_ns ? "after the stop" :
-					    fixed ? "during the work" : "during the sample"))
+			if (check_instances(st, !stop_ns,
+					    stop_ns ? "after the stop"
+					    : fixed ? "during the work"
+						    : "during the sample"))
 				break;
 		}
 		if (st->nexited == st->n)
@@ -1659,9 +1685,10 @@ static void run_window(struct run_state *st, uint64_t release_ns, uint64_t durat
 						    "instance %u did not finish within -t %s: %s",
 						    first, limit, why);
 				else
-					sample_fail(out, SAMPLE_FAILED,
-						    "%u of %u instances did not finish within -t %s",
-						    st->n - st->nexited, st->n, limit);
+					sample_fail(
+						out, SAMPLE_FAILED,
+						"%u of %u instances did not finish within -t %s",
+						st->n - st->nexited, st->n, limit);
 				break;
 			}
 			stop_ns = now;
@@ -1681,7 +1708,8 @@ static void run_window(struct run_state *st, uint64_t release_ns, uint64_t durat
 				sample_fail(out, SAMPLE_FAILED,
 					    "instance %u did not stop within %llus of the window's "
 					    "end: %s",
-					    first, (unsigned long long)(STOP_GRACE_NS / 1000000000ULL),
+					    first,
+					    (unsigned long long)(STOP_GRACE_NS / 1000000000ULL),
 					    why);
 			else
 				sample_fail(out, SAMPLE_FAILED,
@@ -1806,7 +1834,8 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 
 		/* Hundreds of forks take a while: a stop signal (blocked here) ends them. */
 		if ((i & 15) == 15 && !sigpending(&pending) && pending_stop(&pending)) {
-			sample_fail(out, SAMPLE_INTERRUPTED, "interrupted while its tasks were "
+			sample_fail(out, SAMPLE_INTERRUPTED,
+				    "interrupted while its tasks were "
 				    "created");
 			break;
 		}
@@ -1826,8 +1855,7 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 	close(start[0]);
 	ready[1] = start[0] = -1;
 
-	if (out->status != SAMPLE_OK || wait_ready(&st, ready[0]) ||
-	    probes_start(&st, &nstarted)) {
+	if (out->status != SAMPLE_OK || wait_ready(&st, ready[0]) || probes_start(&st, &nstarted)) {
 		kill_all(&st);
 		goto out_probes;
 	}

@@ -31,10 +31,10 @@
 #include "workloads/workload.h"
 
 enum placement {
-	PLACE_ANY = 0,   /* no affinity, like stress-ng (or the --cpus list as a whole) */
-	PLACE_SAME_CPU,  /* every task of a group on one CPU */
+	PLACE_ANY = 0,	 /* no affinity, like stress-ng (or the --cpus list as a whole) */
+	PLACE_SAME_CPU,	 /* every task of a group on one CPU */
 	PLACE_CROSS_CPU, /* consecutive roles of a group on different CPUs */
-	PLACE_SPREAD,    /* tasks round-robin over the CPUs in creation order */
+	PLACE_SPREAD,	 /* tasks round-robin over the CPUs in creation order */
 };
 
 /* Options shared by every workload (-j, -t, -n, --warmup, --placement, --cpus). */
@@ -42,8 +42,8 @@ struct run_params {
 	uint64_t instances;
 	uint64_t duration_ns; /* the window, or the limit of a fixed-work workload */
 	uint64_t samples;
-	uint64_t warmup_ns; /* 0: no warm-up sample */
-	int placement;      /* enum placement */
+	uint64_t warmup_ns;  /* 0: no warm-up sample */
+	int placement;	     /* enum placement */
 	struct strlist cpus; /* --cpus [ROLE=]LIST, repeatable */
 };
 
@@ -146,16 +146,16 @@ int runner_allowed_cpus(int *cpus, int max);
  * cpus[(i * 2 + t) % n].
  */
 struct task_placement {
-	int mode;                 /* enum placement */
-	int *cpus;                /* the CPUs of the placement, ascending */
+	int mode;  /* enum placement */
+	int *cpus; /* the CPUs of the placement, ascending */
 	unsigned ncpus;
-	bool cpus_given;          /* --cpus LIST: `any` pins to the whole list */
+	bool cpus_given; /* --cpus LIST: `any` pins to the whole list */
 	unsigned ntasks, ngroups, nroles;
-	unsigned *group, *role;   /* of each task of an instance */
-	unsigned *pos_in_group;   /* index of the task among its group's */
-	unsigned *rank_in_role;   /* index of the task among its role's */
-	unsigned *role_tasks;     /* tasks of each role in an instance */
-	int **role_cpus;          /* --cpus ROLE=LIST per role; NULL: none */
+	unsigned *group, *role; /* of each task of an instance */
+	unsigned *pos_in_group; /* index of the task among its group's */
+	unsigned *rank_in_role; /* index of the task among its role's */
+	unsigned *role_tasks;	/* tasks of each role in an instance */
+	int **role_cpus;	/* --cpus ROLE=LIST per role; NULL: none */
 	unsigned *role_ncpus;
 };
 
@@ -183,11 +183,11 @@ void placement_task_name(const struct task_placement *pl, const struct workload 
 /* What one instance reported: the input of stress-ng's formulas. */
 struct instance_result {
 	uint64_t ops;
-	uint64_t bytes;     /* 0 when the workload does not count bytes */
+	uint64_t bytes;	    /* 0 when the workload does not count bytes */
 	uint64_t start_ns;  /* CLOCK_MONOTONIC, at the common release */
 	uint64_t finish_ns; /* after the workload returned (its tasks reaped) */
 	uint64_t loop_ns;   /* the writer loop alone, for the MB/s rate; 0: unknown */
-	double usr_s;       /* RUSAGE_SELF + RUSAGE_CHILDREN of the instance */
+	double usr_s;	    /* RUSAGE_SELF + RUSAGE_CHILDREN of the instance */
 	double sys_s;
 };
 

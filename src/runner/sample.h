@@ -22,7 +22,7 @@
 
 enum sample_status {
 	SAMPLE_OK = 0,
-	SAMPLE_FAILED,      /* a process died or an error: never enters statistics */
+	SAMPLE_FAILED,	    /* a process died or an error: never enters statistics */
 	SAMPLE_INTERRUPTED, /* cut short by a signal: never enters statistics */
 };
 
@@ -46,19 +46,19 @@ struct metric {
 	double value;
 	bool available;
 	char why[METRIC_WHY_MAX]; /* reason when unavailable */
-	int better;               /* enum better */
+	int better;		  /* enum better */
 	unsigned flags;
 };
 
 struct sample {
 	uint32_t index; /* 0-based within its experiment, warm-ups included */
-	bool warmup;    /* discarded warm-up sample: stored, never in statistics */
+	bool warmup;	/* discarded warm-up sample: stored, never in statistics */
 	enum sample_status status;
 	char reason[256]; /* why it failed */
 
 	uint64_t start_realtime_ns; /* wall-clock timestamp of the start */
-	uint64_t duration_ns;       /* requested window */
-	uint64_t wall_ns;           /* window as measured by the parent */
+	uint64_t duration_ns;	    /* requested window */
+	uint64_t wall_ns;	    /* window as measured by the parent */
 	uint32_t instances;
 
 	/* stress-ng's --metrics-brief numbers */

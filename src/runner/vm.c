@@ -395,8 +395,8 @@ void vm_console_tail(const char *path, unsigned lines, const char *prefix, FILE 
 
 int vm_console_panic(const char *path, char *buf, size_t len)
 {
-	static const char *const marks[] = {"Kernel panic - not syncing",
-					    "BUG: ", "Oops: ", "Attempted to kill init"};
+	static const char *const marks[] = { "Kernel panic - not syncing",
+					     "BUG: ", "Oops: ", "Attempted to kill init" };
 	char *data, *best = NULL;
 	size_t i;
 

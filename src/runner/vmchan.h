@@ -89,5 +89,4 @@ const struct vmchan_file *vmchan_find_file(const struct vmchan_result *res, cons
 /* CRC-32 (IEEE 802.3, zlib's) of a buffer. */
 uint32_t vmchan_crc32(const void *buf, size_t len);
 
-
 #endif

@@ -148,7 +148,7 @@ void bisect_decide(const struct bisect_refs *r, const double *c, size_t nc, doub
 }
 
 /* Looks, in boots of the candidate (or pairs of the references), then the budget itself. */
-static const size_t look_schedule[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+static const size_t look_schedule[] = { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64 };
 
 size_t bisect_looks(size_t first, size_t budget)
 {
@@ -235,7 +235,7 @@ void bisect_step_add_boot(struct bisect_step *s, double log_median)
 
 void bisect_refs_seq_init(struct bisect_refs_seq *s, double alpha, size_t max_each)
 {
-	struct bisect_refs none = {0};
+	struct bisect_refs none = { 0 };
 
 	memset(s, 0, sizeof(*s));
 	if (max_each < 2)

@@ -56,17 +56,17 @@ struct bisect_refs {
  * interval is that of L divided by |b - g| (plus 1/2).
  */
 struct bisect_decision {
-	bool valid;	 /* false: too few boots to say anything (why) */
+	bool valid; /* false: too few boots to say anything (why) */
 	const char *why;
 	size_t ng, nb, nc;
 	double df;
-	double level;	     /* confidence level of the interval */
-	double sd;	     /* pooled between-boot sd of the log levels */
-	double separation;   /* b - g on the log scale (bad versus good) */
+	double level;	       /* confidence level of the interval */
+	double sd;	       /* pooled between-boot sd of the log levels */
+	double separation;     /* b - g on the log scale (bad versus good) */
 	double sep_lo, sep_hi; /* its interval (references only, at the same level) */
 	double position, pos_lo, pos_hi;
-	double vs_good;	     /* candidate versus good, relative: exp(c - g) - 1 */
-	double vs_bad;	     /* candidate versus bad: exp(c - b) - 1 */
+	double vs_good; /* candidate versus good, relative: exp(c - g) - 1 */
+	double vs_bad;	/* candidate versus bad: exp(c - b) - 1 */
 	enum bisect_verdict v;
 };
 

@@ -4,9 +4,9 @@
  *
  * Samples of one boot share that boot's offset (memory layout, frequency
  * and placement luck, the neighbours of the moment): four `vm` boots of one
- * 6.1 kernel spread 8.5% (sd) on the development machine. Pooling every sample of a group as if independent then shrinks the
- * interval by sqrt(samples per boot) below what the data can show, and an
- * A/A comparison of two boots is "decided" far more often than 5%.
+ * 6.1 kernel spread 8.5% (sd) on the development machine. Pooling every sample of a group as if
+ * independent then shrinks the interval by sqrt(samples per boot) below what the data can show, and
+ * an A/A comparison of two boots is "decided" far more often than 5%.
  *
  * So each boot is summarised by the median of its samples' logs, and the
  * groups are compared on those medians: the two-sample t interval with the

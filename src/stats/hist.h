@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#define HIST_SUB_BITS 7  /* 128 buckets per power of two */
+#define HIST_SUB_BITS 7	 /* 128 buckets per power of two */
 #define HIST_MAX_BITS 40 /* values >= 2^40 (about 18 minutes in ns) overflow */
 #define HIST_GROUPS   (HIST_MAX_BITS - HIST_SUB_BITS + 1)
 #define HIST_BUCKETS  (HIST_GROUPS << HIST_SUB_BITS)
@@ -21,10 +21,10 @@
 #define HIST_REL_ERROR (1.0 / (double)(1u << (HIST_SUB_BITS + 1)))
 
 struct hist {
-	uint64_t count;    /* all recorded values, overflow included */
+	uint64_t count;	   /* all recorded values, overflow included */
 	uint64_t overflow; /* values >= 2^HIST_MAX_BITS */
 	uint64_t min, max; /* exact; min is UINT64_MAX while empty */
-	double sum;        /* for the mean */
+	double sum;	   /* for the mean */
 	uint64_t buckets[HIST_BUCKETS];
 };
 

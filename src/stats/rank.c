@@ -363,7 +363,7 @@ static void kths(const struct sorted_rows *m, uint64_t total, const uint64_t *ks
 void stats_pairwise_difference_kths(const double *a_sorted, size_t na, const double *b_sorted,
 				    size_t nb, const uint64_t *ks, size_t nk, double *out)
 {
-	struct sorted_rows m = {.nrows = na, .ncols = nb, .x = a_sorted, .y = b_sorted};
+	struct sorted_rows m = { .nrows = na, .ncols = nb, .x = a_sorted, .y = b_sorted };
 
 	kths(&m, (uint64_t)na * nb, ks, nk, out);
 }
@@ -371,7 +371,7 @@ void stats_pairwise_difference_kths(const double *a_sorted, size_t na, const dou
 void stats_walsh_average_kths(const double *d_sorted, size_t n, const uint64_t *ks, size_t nk,
 			      double *out)
 {
-	struct sorted_rows m = {.nrows = n, .ncols = n, .x = d_sorted, .walsh = true};
+	struct sorted_rows m = { .nrows = n, .ncols = n, .x = d_sorted, .walsh = true };
 
 	kths(&m, (uint64_t)n * (n + 1) / 2, ks, nk, out);
 }
@@ -379,7 +379,7 @@ void stats_walsh_average_kths(const double *d_sorted, size_t n, const uint64_t *
 double stats_kth_pairwise_difference(const double *a_sorted, size_t na, const double *b_sorted,
 				     size_t nb, uint64_t k)
 {
-	struct sorted_rows m = {.nrows = na, .ncols = nb, .x = a_sorted, .y = b_sorted};
+	struct sorted_rows m = { .nrows = na, .ncols = nb, .x = a_sorted, .y = b_sorted };
 
 	if (na == 0 || nb == 0 || k < 1 || k > (uint64_t)na * nb)
 		return NAN;
@@ -388,7 +388,7 @@ double stats_kth_pairwise_difference(const double *a_sorted, size_t na, const do
 
 double stats_kth_walsh_average(const double *d_sorted, size_t n, uint64_t k)
 {
-	struct sorted_rows m = {.nrows = n, .ncols = n, .x = d_sorted, .walsh = true};
+	struct sorted_rows m = { .nrows = n, .ncols = n, .x = d_sorted, .walsh = true };
 
 	if (n == 0 || k < 1 || k > (uint64_t)n * (n + 1) / 2)
 		return NAN;

@@ -59,8 +59,8 @@
 
 #include "util/util.h"
 
-static const size_t schedule[STATS_SEQ_MAX_LOOKS] = {10,  16,  24,  32,	 48,  64,  96,
-						     128, 192, 256, 384, 512, 768, 1000};
+static const size_t schedule[STATS_SEQ_MAX_LOOKS] = { 10,  16,	24,  32,  48,  64,  96,
+						      128, 192, 256, 384, 512, 768, 1000 };
 
 /*
  * Per-look nominal levels for K looks (row K - 1): two-sided for one
@@ -114,7 +114,7 @@ double stats_ar1_worst_vif(const double *w, size_t period, size_t unit_len)
 /* Worst over the three contrasts and every Gray-cycle rotation `ab` may use. */
 static double two_feature_vif(void)
 {
-	static const int gray[4] = {0, 1, 3, 2};
+	static const int gray[4] = { 0, 1, 3, 2 };
 	double worst = 1, w[8];
 	unsigned rot, rev, c, i;
 
@@ -140,7 +140,7 @@ static double two_feature_vif(void)
 double stats_seq_vif(unsigned nfeat)
 {
 	static double vif[STATS_SEQ_MAX_FEAT];
-	static const double pair_w[4] = {-1, 1, 1, -1};
+	static const double pair_w[4] = { -1, 1, 1, -1 };
 
 	if (nfeat < 1 || nfeat > STATS_SEQ_MAX_FEAT)
 		BUG("stats_seq_vif: %u features", nfeat);
@@ -267,7 +267,7 @@ void stats_holm_adjust(const double *p, size_t n, double *adj)
 
 	for (i = 0; i < n; i++)
 		if (!isnan(p[i]))
-			s[m++] = (struct p_index){.p = p[i], .i = i};
+			s[m++] = (struct p_index){ .p = p[i], .i = i };
 	for (i = 0; i < n; i++)
 		if (isnan(p[i]))
 			adj[i] = NAN;
@@ -352,8 +352,8 @@ bool stats_seq_wants_unit(const struct stats_seq *s)
 static void look(struct stats_seq *s)
 {
 	size_t budget = s->p.until_decided
-			    ? s->p.max_units
-			    : (s->p.units > s->p.max_units ? s->p.units : s->p.max_units);
+				? s->p.max_units
+				: (s->p.units > s->p.max_units ? s->p.units : s->p.max_units);
 
 	stats_seq_effects(s->y, s->n, s->p.nfeat, s->alpha_two, s->alpha_one, s->vif, s->p.margin,
 			  s->p.better, budget, s->eff);

@@ -37,7 +37,7 @@ static double next_noise(const struct stats_sim_noise *nz, gsl_rng *rng, double 
 /* The arm order of unit u, as cmd-ab.c's unit_order() with --order abba. */
 static void unit_order(unsigned nfeat, size_t u, int *seq)
 {
-	static const int gray[4] = {0, 1, 3, 2};
+	static const int gray[4] = { 0, 1, 3, 2 };
 	unsigned i, n = 1u << nfeat;
 
 	for (i = 0; i < n; i++) {

@@ -25,7 +25,7 @@ struct summary {
 	bool ci_valid;	    /* false when n is too small (n < 5 at 95%) */
 	bool ci_below_conf; /* [min, max], the widest there is, attains less than asked (n = 5) */
 	double ci_lo, ci_hi;
-	double ci_level;	 /* the attained coverage (>= the requested level unless ci_below_conf) */
+	double ci_level; /* the attained coverage (>= the requested level unless ci_below_conf) */
 	double mean, stddev, cv; /* stddev with n-1; cv = stddev / mean */
 	double min, max;
 	double sem;	  /* standard error of the mean: stddev / sqrt(n) */
@@ -232,8 +232,8 @@ struct stats_seq {
 	size_t n, cap;
 	size_t units; /* run, complete or not */
 	size_t plan[STATS_SEQ_MAX_LOOKS + 1], nplan, next;
-	size_t looks; /* taken */
-	bool time_planned; /* the budget was cut to what fits in max_time_ns */
+	size_t looks;		     /* taken */
+	bool time_planned;	     /* the budget was cut to what fits in max_time_ns */
 	double alpha_two, alpha_one; /* nominal per-look levels (independent units) */
 	double vif;		     /* the serial-correlation allowance of the design */
 	enum stats_seq_stop stop;

@@ -34,7 +34,7 @@
 #include <uuid/uuid.h>
 
 /* "wake": marks a SQLite file as a wakebench store. */
-#define STORE_APPLICATION_ID 0x77616b65
+#define STORE_APPLICATION_ID  0x77616b65
 #define STORE_BUSY_TIMEOUT_MS 10000
 
 /*
@@ -288,7 +288,7 @@ static int mkdir_parents(const char *path)
 		return 0;
 	}
 	*p = '\0';
-	for (p = dir + 1; ; p++) {
+	for (p = dir + 1;; p++) {
 		if (*p != '/' && *p != '\0')
 			continue;
 		char c = *p;
@@ -330,8 +330,7 @@ static int check_schema(sqlite3 *db, const char *path, int *version)
 	    pragma_int(db, "PRAGMA user_version", version) ||
 	    pragma_int(db, "SELECT count(*) FROM sqlite_master", &ntables)) {
 		if (sqlite3_errcode(db) == SQLITE_NOTADB)
-			ret = error("'%s' is not a wakebench store (not an SQLite database)",
-				    path);
+			ret = error("'%s' is not a wakebench store (not an SQLite database)", path);
 		else
 			ret = db_error(db, path, "cannot read the schema");
 	}
@@ -517,7 +516,8 @@ static int harden_connection(sqlite3 *db, const char *path)
 
 		if (sqlite3_db_config(db, settings[i].op, settings[i].value, &now) != SQLITE_OK ||
 		    now != settings[i].value)
-			return error("store '%s': cannot %s for reading it", path, settings[i].what);
+			return error("store '%s': cannot %s for reading it", path,
+				     settings[i].what);
 	}
 	return 0;
 }
@@ -559,7 +559,8 @@ static int prepare_writes(struct store *st)
 		    "INSERT INTO samples (experiment_id, config_id, idx, warmup, status, reason,"
 		    " start_realtime_ns, duration_ns, wall_ns, instances, ops, real_s, usr_s,"
 		    " sys_s, ops_per_s, ops_per_cpu_s)"
-		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+		    "?16)",
 		    &st->ins_sample))
 		return -1;
 	if (prepare(st,
@@ -784,9 +785,10 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		if (ro && version < 0)
 			return error("store '%s' is empty: nothing stored yet", path);
 		if (!ro && dir_not_writable(path))
-			return error("store '%s' cannot be written: this user may not create files in "
-				     "its directory, where SQLite keeps the write-ahead log",
-				     path);
+			return error(
+				"store '%s' cannot be written: this user may not create files in "
+				"its directory, where SQLite keeps the write-ahead log",
+				path);
 	} else if (errno == ENOENT) {
 		if (ro || !(flags & STORE_CREATE))
 			return error("no store at '%s': nothing stored yet", path);
@@ -840,8 +842,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		goto fail;
 	if (ro) {
 		if (version < STORE_VERSION &&
-		    (copy_to_memory(&db, path, false) ||
-		     apply_migrations(db, path, STORE_VERSION)))
+		    (copy_to_memory(&db, path, false) || apply_migrations(db, path, STORE_VERSION)))
 			goto fail;
 	} else {
 		if (enable_wal(db, path))
@@ -987,8 +988,8 @@ int store_begin_experiment(struct store *st, struct experiment_info *info, int64
 	bind_text(stmt, 8, info->label);
 	bind_text(stmt, 9, info->host);
 	bind_text(stmt, 10, info->kernel);
-	sqlite3_bind_int64(stmt, 11, (sqlite3_int64)(info->started_ns ? info->started_ns
-								     : realtime_ns()));
+	sqlite3_bind_int64(stmt, 11,
+			   (sqlite3_int64)(info->started_ns ? info->started_ns : realtime_ns()));
 	sqlite3_bind_int64(stmt, 12, (sqlite3_int64)getpid());
 	if (proc_start_ticks(getpid(), &ticks))
 		sqlite3_bind_int64(stmt, 13, -1);
@@ -1068,7 +1069,10 @@ int store_add_sample(struct store *st, int64_t exp_id, int64_t config_id, const 
 		sqlite3_bind_int64(st->ins_expmetric, 1, exp_id);
 		sqlite3_bind_text(st->ins_expmetric, 2, mt->name, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(st->ins_expmetric, 3, (sqlite3_int64)i);
-		sqlite3_bind_int(st->ins_expmetric, 4, mt->better > 0 ? 1 : mt->better < 0 ? -1 : 0);
+		sqlite3_bind_int(st->ins_expmetric, 4,
+				 mt->better > 0	  ? 1
+				 : mt->better < 0 ? -1
+						  : 0);
 		sqlite3_bind_int64(st->ins_expmetric, 5, mt->flags);
 		if (step_done(st, st->ins_expmetric, "cannot store a metric of the sample"))
 			goto fail;
@@ -1101,8 +1105,8 @@ static int insert_env(struct store *st, sqlite3_stmt *stmt, int64_t exp_id, cons
 	return step_done(st, stmt, "cannot store an environment key");
 }
 
-#define SQL_INSERT_ENV                                                                          \
-	"INSERT OR REPLACE INTO env (experiment_id, phase, key, value, impact)"                 \
+#define SQL_INSERT_ENV                                                                             \
+	"INSERT OR REPLACE INTO env (experiment_id, phase, key, value, impact)"                    \
 	" VALUES (?1, ?2, ?3, ?4, ?5)"
 
 int store_add_env(struct store *st, int64_t exp_id, const char *phase, const struct env *env)
@@ -1266,10 +1270,10 @@ int store_find_experiment(struct store *st, const char *ref, int64_t *exp_id)
 }
 
 /* The WHERE clause every filtered query shares; parameters ?1..?7. */
-#define SQL_FILTER                                                                              \
-	" (?1 IS NULL OR e.workload = ?1) AND (?2 IS NULL OR e.profile = ?2)"                  \
-	" AND (?3 IS NULL OR e.label = ?3) AND (?4 IS NULL OR e.kernel = ?4)"                  \
-	" AND (?5 IS NULL OR e.host = ?5) AND (?6 IS NULL OR e.started_ns >= ?6)"              \
+#define SQL_FILTER                                                                                 \
+	" (?1 IS NULL OR e.workload = ?1) AND (?2 IS NULL OR e.profile = ?2)"                      \
+	" AND (?3 IS NULL OR e.label = ?3) AND (?4 IS NULL OR e.kernel = ?4)"                      \
+	" AND (?5 IS NULL OR e.host = ?5) AND (?6 IS NULL OR e.started_ns >= ?6)"                  \
 	" AND (?7 IS NULL OR e.id = ?7)"
 
 static void bind_filter(sqlite3_stmt *stmt, const struct store_filter *f)
@@ -1662,7 +1666,6 @@ void store_strings_free(char **v, size_t n)
 	free(v);
 }
 
-
 /* The first column of every row of stmt as strings; finalizes stmt. */
 static int collect_strings(struct store *st, sqlite3_stmt *stmt, char ***out, size_t *n,
 			   const char *what)
@@ -1694,8 +1697,9 @@ int store_distinct(struct store *st, enum store_field field, char ***vals, size_
 					" WHERE profile IS NOT NULL ORDER BY 1",
 		[STORE_FIELD_LABEL] = "SELECT DISTINCT label FROM experiments"
 				      " WHERE label IS NOT NULL ORDER BY 1",
-		[STORE_FIELD_KERNEL] = "SELECT DISTINCT kernel FROM experiments"
-				       " WHERE kernel IS NOT NULL ORDER BY 1 COLLATE kernel_version",
+		[STORE_FIELD_KERNEL] =
+			"SELECT DISTINCT kernel FROM experiments"
+			" WHERE kernel IS NOT NULL ORDER BY 1 COLLATE kernel_version",
 		[STORE_FIELD_HOST] = "SELECT DISTINCT host FROM experiments"
 				     " WHERE host IS NOT NULL ORDER BY 1",
 	};
@@ -1762,8 +1766,8 @@ int store_filter_check(struct store *st, const struct store_filter *f, const cha
 					strcat(list, "|");
 				strcat(list, vals[k]);
 			}
-			ret = error("%s: option '--%s': no stored experiment has '%s', stored %s", cmd,
-				    checks[i].option, checks[i].value, n ? list : "none");
+			ret = error("%s: option '--%s': no stored experiment has '%s', stored %s",
+				    cmd, checks[i].option, checks[i].value, n ? list : "none");
 			free(list);
 		}
 		store_strings_free(vals, n);
@@ -1924,10 +1928,10 @@ static int sig_rows(sqlite3 *db, const char *sql, const char *name, const char *
 		int i;
 
 		for (i = 0; i < sqlite3_column_count(stmt) && off < sizeof(line); i++)
-			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%s", i ? "|" : "",
-						sqlite3_column_type(stmt, i) == SQLITE_NULL
-							? "NULL"
-							: col_text(stmt, i));
+			off += (size_t)snprintf(
+				line + off, sizeof(line) - off, "%s%s", i ? "|" : "",
+				sqlite3_column_type(stmt, i) == SQLITE_NULL ? "NULL"
+									    : col_text(stmt, i));
 		sig_add(buf, len, alloc, line);
 	}
 	sqlite3_finalize(stmt);
@@ -2125,11 +2129,11 @@ struct value_rule {
 	const char *expect; /* for the message */
 };
 
-#define T_TEXT "'text'"
+#define T_TEXT	    "'text'"
 #define T_TEXT_NULL "'text', 'null'"
-#define T_INT "'integer'"
-#define T_INT_NULL "'integer', 'null'"
-#define T_NUM_NULL "'integer', 'real', 'null'"
+#define T_INT	    "'integer'"
+#define T_INT_NULL  "'integer', 'null'"
+#define T_NUM_NULL  "'integer', 'real', 'null'"
 
 static const struct value_rule store_rules[] = {
 	{ "experiments", "uuid", T_TEXT, "text" },
@@ -2419,11 +2423,11 @@ struct json_rule {
 	const char *from, *elem, *who, *path, *types, *expect;
 };
 
-#define J_EXP "temp.merge_jexp j"
-#define J_CFG "temp.merge_jexp j, json_each(j.v, '$.configs') c"
-#define J_DEF "temp.merge_jexp j, json_each(j.v, '$.metrics') d"
-#define J_ENV "temp.merge_jexp j, json_each(j.v, '$.env') p, json_each(p.value) e"
-#define J_SMP "temp.merge_jsmp s JOIN temp.merge_jexp j ON j.k = s.k"
+#define J_EXP	  "temp.merge_jexp j"
+#define J_CFG	  "temp.merge_jexp j, json_each(j.v, '$.configs') c"
+#define J_DEF	  "temp.merge_jexp j, json_each(j.v, '$.metrics') d"
+#define J_ENV	  "temp.merge_jexp j, json_each(j.v, '$.env') p, json_each(p.value) e"
+#define J_SMP	  "temp.merge_jsmp s JOIN temp.merge_jexp j ON j.k = s.k"
 #define J_WHO_SMP "'sample ' || coalesce(json_extract(s.v, '$.index'), '?')"
 
 static const struct json_rule json_rules[] = {
@@ -2440,7 +2444,8 @@ static const struct json_rule json_rules[] = {
 	{ "temp.merge_jexp j, json_each(j.v, '$.samples') s", "s.type", "'sample ' || s.key", "$",
 	  "'object'", "an object" },
 	{ J_SMP, "s.v", J_WHO_SMP " || ' metrics'", "$.metrics", "'object', 'null'", "an object" },
-	{ J_SMP, "s.v", J_WHO_SMP " || ' unavailable'", "$.unavailable", "'object', 'null'", "an object" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' unavailable'", "$.unavailable", "'object', 'null'",
+	  "an object" },
 
 	{ J_EXP, "j.v", "'kind'", "$.kind", "'text', 'null'", "text" },
 	{ J_EXP, "j.v", "'workload'", "$.workload", "'text', 'null'", "text" },
@@ -2469,8 +2474,7 @@ static const struct json_rule json_rules[] = {
 	  "$.impact", "'text', 'null'", "text" },
 	{ J_SMP, "s.v", J_WHO_SMP " || ' index'", "$.index", "'integer'", "an integer" },
 	{ J_SMP, "s.v", J_WHO_SMP " || ' config'", "$.config", "'text'", "text" },
-	{ J_SMP, "s.v", J_WHO_SMP " || ' warmup'", "$.warmup", "'true', 'false'",
-	  "true or false" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' warmup'", "$.warmup", "'true', 'false'", "true or false" },
 	{ J_SMP, "s.v", J_WHO_SMP " || ' status'", "$.status", "'text'", "text" },
 	{ J_SMP, "s.v", J_WHO_SMP " || ' reason'", "$.reason", "'text', 'null'", "text" },
 	{ J_SMP, "s.v", J_WHO_SMP " || ' start_realtime_ns'", "$.start_realtime_ns",
@@ -2488,8 +2492,8 @@ static const struct json_rule json_rules[] = {
 	  "a number" },
 	{ J_SMP, "s.v", J_WHO_SMP " || ' sys_s'", "$.sys_s", "'integer', 'real', 'null'",
 	  "a number" },
-	{ J_SMP, "s.v", J_WHO_SMP " || ' ops_per_s'", "$.ops_per_s",
-	  "'integer', 'real', 'null'", "a number" },
+	{ J_SMP, "s.v", J_WHO_SMP " || ' ops_per_s'", "$.ops_per_s", "'integer', 'real', 'null'",
+	  "a number" },
 	{ J_SMP, "s.v", J_WHO_SMP " || ' ops_per_cpu_s'", "$.ops_per_cpu_s",
 	  "'integer', 'real', 'null'", "a number" },
 };
@@ -2553,8 +2557,8 @@ static int check_json_values(struct store *dst, const char *path)
 }
 
 static int import_json(struct store *dst, const char *path, const char *doc, size_t doclen,
-		       const struct store_import_opts *opts, int64_t **new_exp_ids,
-		       size_t *nadded, size_t *nskipped)
+		       const struct store_import_opts *opts, int64_t **new_exp_ids, size_t *nadded,
+		       size_t *nskipped)
 {
 	sqlite3_stmt *stmt;
 	int64_t eoff, soff, *ids = NULL;
@@ -2589,13 +2593,14 @@ static int import_json(struct store *dst, const char *path, const char *doc, siz
 	if (exec(dst->db, dst->path,
 		 "CREATE TEMP TABLE merge_jexp (k INTEGER PRIMARY KEY, uuid TEXT NOT NULL, v TEXT);"
 		 "CREATE TEMP TABLE merge_jsmp (id INTEGER PRIMARY KEY, k INTEGER, v TEXT)") ||
-	    json_step(dst, path,
-		      "INSERT INTO temp.merge_jexp (k, uuid, v)"
-		      " SELECT key, json_extract(value, '$.uuid'), value"
-		      " FROM json_each(:doc, '$.experiments')"
-		      " WHERE json_extract(value, '$.uuid') IS NULL"
-		      " OR json_extract(value, '$.uuid') NOT IN (SELECT uuid FROM main.experiments)",
-		      doc, doclen, 0, 0) ||
+	    json_step(
+		    dst, path,
+		    "INSERT INTO temp.merge_jexp (k, uuid, v)"
+		    " SELECT key, json_extract(value, '$.uuid'), value"
+		    " FROM json_each(:doc, '$.experiments')"
+		    " WHERE json_extract(value, '$.uuid') IS NULL"
+		    " OR json_extract(value, '$.uuid') NOT IN (SELECT uuid FROM main.experiments)",
+		    doc, doclen, 0, 0) ||
 	    check_json_values(dst, path) ||
 	    json_step(dst, path,
 		      "INSERT INTO temp.merge_jsmp (k, v) SELECT j.k, s.value"
@@ -2633,8 +2638,10 @@ static int import_json(struct store *dst, const char *path, const char *doc, siz
 fail:
 	free(ids);
 	rollback(dst);
-	sqlite3_exec(dst->db, "DROP TABLE IF EXISTS temp.merge_jexp;"
-			      "DROP TABLE IF EXISTS temp.merge_jsmp", NULL, NULL, NULL);
+	sqlite3_exec(dst->db,
+		     "DROP TABLE IF EXISTS temp.merge_jexp;"
+		     "DROP TABLE IF EXISTS temp.merge_jsmp",
+		     NULL, NULL, NULL);
 	return -1;
 }
 
@@ -2661,9 +2668,8 @@ int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids,
 	return store_import_with(dst, src_path, NULL, new_exp_ids, nadded, nskipped);
 }
 
-int store_import_with(struct store *dst, const char *src_path,
-		      const struct store_import_opts *opts, int64_t **new_exp_ids,
-		      size_t *nadded, size_t *nskipped)
+int store_import_with(struct store *dst, const char *src_path, const struct store_import_opts *opts,
+		      int64_t **new_exp_ids, size_t *nadded, size_t *nskipped)
 {
 	sqlite3 *src = NULL;
 	unsigned char *image;

@@ -20,7 +20,7 @@
 struct store;
 
 enum {
-	STORE_CREATE = 1 << 0,   /* create the file (and its directory) if missing */
+	STORE_CREATE = 1 << 0, /* create the file (and its directory) if missing */
 	STORE_READONLY = 1 << 1,
 	/*
 	 * check the file's structure (PRAGMA quick_check) before use, for a
@@ -35,17 +35,17 @@ int store_open(const char *path, unsigned flags, struct store **out);
 void store_close(struct store *st);
 
 struct experiment_info {
-	char uuid[37];        /* filled by store_begin_experiment when empty */
-	const char *kind;     /* "run", "ab" */
-	const char *workload; /* "pipe" */
-	const char *profile;  /* "stress-ng-0.15" or "custom (based on stress-ng-0.15)" */
+	char uuid[37];		 /* filled by store_begin_experiment when empty */
+	const char *kind;	 /* "run", "ab" */
+	const char *workload;	 /* "pipe" */
+	const char *profile;	 /* "stress-ng-0.15" or "custom (based on stress-ng-0.15)" */
 	const char *params_json; /* every workload and runner parameter */
 	const char *cmdline;
 	const char *version;
-	const char *label;    /* may be NULL */
+	const char *label; /* may be NULL */
 	const char *host;
-	const char *kernel;   /* uname -r */
-	uint64_t started_ns;  /* CLOCK_REALTIME */
+	const char *kernel;  /* uname -r */
+	uint64_t started_ns; /* CLOCK_REALTIME */
 };
 
 int store_begin_experiment(struct store *st, struct experiment_info *info, int64_t *exp_id);
@@ -53,8 +53,7 @@ int store_begin_experiment(struct store *st, struct experiment_info *info, int64
 int store_add_config(struct store *st, int64_t exp_id, const char *name, const char *features,
 		     int64_t *config_id);
 /* Commits the sample and all of its metrics in one transaction. */
-int store_add_sample(struct store *st, int64_t exp_id, int64_t config_id,
-		     const struct sample *s);
+int store_add_sample(struct store *st, int64_t exp_id, int64_t config_id, const struct sample *s);
 /* phase: "start" or "end". */
 int store_add_env(struct store *st, int64_t exp_id, const char *phase, const struct env *env);
 /* status: "complete", "interrupted", "failed". */
@@ -99,7 +98,7 @@ struct store_experiment {
 
 struct store_config {
 	int64_t id, exp_id;
-	char *name;     /* "default", "DELAY_DEQUEUE=off" */
+	char *name;	/* "default", "DELAY_DEQUEUE=off" */
 	char *features; /* "NO_DELAY_DEQUEUE PREEMPT_SHORT ..." or NULL when unknown */
 };
 
@@ -137,7 +136,7 @@ struct store_row {
 };
 
 enum {
-	STORE_ROWS_STATS = 1 << 0,      /* only status ok and not warm-up */
+	STORE_ROWS_STATS = 1 << 0,	/* only status ok and not warm-up */
 	STORE_ROWS_NO_METRICS = 1 << 1, /* fixed fields only (faster) */
 };
 
@@ -152,7 +151,7 @@ int store_foreach_sample(struct store *st, const struct store_filter *f, unsigne
 /* A metric as an experiment defines it. */
 struct store_metric_def {
 	char *name;
-	int better;     /* enum better */
+	int better;	/* enum better */
 	unsigned flags; /* METRIC_EVIDENCE ... */
 };
 
@@ -246,12 +245,11 @@ int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids,
  */
 struct store_import_opts {
 	const char *attest_prefix; /* "vm." or NULL */
-	const struct env *env;     /* may be NULL */
+	const struct env *env;	   /* may be NULL */
 };
 
-int store_import_with(struct store *dst, const char *src_path,
-		      const struct store_import_opts *opts, int64_t **new_exp_ids,
-		      size_t *nadded, size_t *nskipped);
+int store_import_with(struct store *dst, const char *src_path, const struct store_import_opts *opts,
+		      int64_t **new_exp_ids, size_t *nadded, size_t *nskipped);
 /*
  * Every check of store_import() on src_path, merged into an empty store in
  * memory (so that `import` creates no store for a file it would refuse).

@@ -158,14 +158,14 @@ void env_preempt_derive(const struct preempt_sources *src, char *model, size_t m
 	static const struct {
 		const char *option, *model;
 	} config_models[] = {
-	    /* RT first: it can be set together with one of the others. */
-	    {"CONFIG_PREEMPT_RT", "rt"},     {"CONFIG_PREEMPT_LAZY", "lazy"},
-	    {"CONFIG_PREEMPT", "full"},	     {"CONFIG_PREEMPT_VOLUNTARY", "voluntary"},
-	    {"CONFIG_PREEMPT_NONE", "none"},
+		/* RT first: it can be set together with one of the others. */
+		{ "CONFIG_PREEMPT_RT", "rt" },	   { "CONFIG_PREEMPT_LAZY", "lazy" },
+		{ "CONFIG_PREEMPT", "full" },	   { "CONFIG_PREEMPT_VOLUNTARY", "voluntary" },
+		{ "CONFIG_PREEMPT_NONE", "none" },
 	};
 	const char *v = src->version ? src->version : "";
-	int dynamic =
-	    version_has(v, "PREEMPT_DYNAMIC") || config_is_y(src->config, "CONFIG_PREEMPT_DYNAMIC");
+	int dynamic = version_has(v, "PREEMPT_DYNAMIC") ||
+		      config_is_y(src->config, "CONFIG_PREEMPT_DYNAMIC");
 	size_t i;
 
 	if (src->debugfs) {
@@ -362,19 +362,19 @@ static char *debugfs_read(struct env_ctx *c, const char *rel, char **reason)
 }
 
 static const char *const config_keys[] = {
-    "CONFIG_PREEMPT_NONE",     "CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT",
-    "CONFIG_PREEMPT_LAZY",     "CONFIG_PREEMPT_RT",	   "CONFIG_PREEMPT_DYNAMIC",
-    "CONFIG_SCHED_DEBUG",      "CONFIG_SCHEDSTATS",	   "CONFIG_SCHED_AUTOGROUP",
-    "CONFIG_NO_HZ_IDLE",       "CONFIG_NO_HZ_FULL",	   "CONFIG_HZ_PERIODIC",
-    "CONFIG_FAIR_GROUP_SCHED", "CONFIG_SCHED_CORE",	   "CONFIG_SCHED_CLASS_EXT",
+	"CONFIG_PREEMPT_NONE",	   "CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT",
+	"CONFIG_PREEMPT_LAZY",	   "CONFIG_PREEMPT_RT",	       "CONFIG_PREEMPT_DYNAMIC",
+	"CONFIG_SCHED_DEBUG",	   "CONFIG_SCHEDSTATS",	       "CONFIG_SCHED_AUTOGROUP",
+	"CONFIG_NO_HZ_IDLE",	   "CONFIG_NO_HZ_FULL",	       "CONFIG_HZ_PERIODIC",
+	"CONFIG_FAIR_GROUP_SCHED", "CONFIG_SCHED_CORE",	       "CONFIG_SCHED_CLASS_EXT",
 };
 
 static void probe_preempt(struct env_ctx *c)
 {
-	struct preempt_sources src = {.version = c->version, .config = c->config};
+	struct preempt_sources src = { .version = c->version, .config = c->config };
 	char model[128], source[128], words[128] = "";
-	static const char *const tokens[] = {"PREEMPT", "PREEMPT_DYNAMIC", "PREEMPT_RT",
-					     "PREEMPT_LAZY"};
+	static const char *const tokens[] = { "PREEMPT", "PREEMPT_DYNAMIC", "PREEMPT_RT",
+					      "PREEMPT_LAZY" };
 	char *dbg, *why, *cmd;
 	size_t i, used = 0;
 

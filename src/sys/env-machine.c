@@ -38,8 +38,8 @@ void env_format_cpulist(const uint8_t *bitmap, size_t nbits, char *buf, size_t l
 		while (i + 1 < nbits && (bitmap[(i + 1) / 8] & (1u << ((i + 1) % 8))))
 			i++;
 		if (used < len)
-			used +=
-			    (size_t)snprintf(buf + used, len - used, "%s%zu", used ? "," : "", lo);
+			used += (size_t)snprintf(buf + used, len - used, "%s%zu", used ? "," : "",
+						 lo);
 		if (i > lo && used < len)
 			used += (size_t)snprintf(buf + used, len - used, "-%zu", i);
 		i++;
@@ -142,7 +142,7 @@ static void probe_allowed(struct env_ctx *c)
 	if (env_live(c)) {
 		cpu_set_t *set = CPU_ALLOC(MAX_CPUS);
 		size_t size = CPU_ALLOC_SIZE(MAX_CPUS), i;
-		uint8_t bits[MAX_CPUS / 8] = {0};
+		uint8_t bits[MAX_CPUS / 8] = { 0 };
 		char list[1024];
 
 		CPU_ZERO_S(size, set);
@@ -375,10 +375,10 @@ static const struct {
 	unsigned long bit;
 	const char *what;
 } throttle_bits[] = {
-    {1ul << 0, "under-voltage now"},	   {1ul << 1, "frequency capped now"},
-    {1ul << 2, "throttled now"},	   {1ul << 3, "soft temperature limit now"},
-    {1ul << 16, "under-voltage occurred"}, {1ul << 17, "frequency capped occurred"},
-    {1ul << 18, "throttled occurred"},	   {1ul << 19, "soft temperature limit occurred"},
+	{ 1ul << 0, "under-voltage now" },	 { 1ul << 1, "frequency capped now" },
+	{ 1ul << 2, "throttled now" },		 { 1ul << 3, "soft temperature limit now" },
+	{ 1ul << 16, "under-voltage occurred" }, { 1ul << 17, "frequency capped occurred" },
+	{ 1ul << 18, "throttled occurred" },	 { 1ul << 19, "soft temperature limit occurred" },
 };
 
 void env_throttled_describe(unsigned long bits, char *buf, size_t len)
@@ -526,7 +526,7 @@ static void cgroup_v1(struct env_ctx *c, const char *mnt, const char *path)
 
 static void cgroup_v2(struct env_ctx *c, const char *mnt, const char *path)
 {
-	static const char *const files[] = {"cpu.max", "cpu.weight"};
+	static const char *const files[] = { "cpu.max", "cpu.weight" };
 	char rel[PATH_MAX], key[64], *v;
 	size_t i;
 
@@ -612,12 +612,13 @@ static const struct {
 	unsigned part;
 	const char *name;
 } arm_parts[] = {
-    {0xd03, "Cortex-A53"},  {0xd04, "Cortex-A35"},  {0xd05, "Cortex-A55"},  {0xd07, "Cortex-A57"},
-    {0xd08, "Cortex-A72"},  {0xd09, "Cortex-A73"},  {0xd0a, "Cortex-A75"},  {0xd0b, "Cortex-A76"},
-    {0xd0c, "Neoverse-N1"}, {0xd0d, "Cortex-A77"},  {0xd40, "Neoverse-V1"}, {0xd41, "Cortex-A78"},
-    {0xd44, "Cortex-X1"},   {0xd46, "Cortex-A510"}, {0xd47, "Cortex-A710"}, {0xd48, "Cortex-X2"},
-    {0xd49, "Neoverse-N2"}, {0xd4f, "Neoverse-V2"}, {0xd80, "Cortex-A520"}, {0xd81, "Cortex-A720"},
-    {0xd82, "Cortex-X4"},
+	{ 0xd03, "Cortex-A53" },  { 0xd04, "Cortex-A35" },  { 0xd05, "Cortex-A55" },
+	{ 0xd07, "Cortex-A57" },  { 0xd08, "Cortex-A72" },  { 0xd09, "Cortex-A73" },
+	{ 0xd0a, "Cortex-A75" },  { 0xd0b, "Cortex-A76" },  { 0xd0c, "Neoverse-N1" },
+	{ 0xd0d, "Cortex-A77" },  { 0xd40, "Neoverse-V1" }, { 0xd41, "Cortex-A78" },
+	{ 0xd44, "Cortex-X1" },	  { 0xd46, "Cortex-A510" }, { 0xd47, "Cortex-A710" },
+	{ 0xd48, "Cortex-X2" },	  { 0xd49, "Neoverse-N2" }, { 0xd4f, "Neoverse-V2" },
+	{ 0xd80, "Cortex-A520" }, { 0xd81, "Cortex-A720" }, { 0xd82, "Cortex-X4" },
 };
 
 static char *cpu_model(const char *cpuinfo)

@@ -17,8 +17,8 @@
 #include <string.h>
 
 static const char *const impact_names[] = {
-    [IMPACT_STRONG] = "strong",	    [IMPACT_MEDIUM] = "medium", [IMPACT_WEAK] = "weak",
-    [IMPACT_IDENTITY] = "identity", [IMPACT_RUN] = "run",
+	[IMPACT_STRONG] = "strong",	[IMPACT_MEDIUM] = "medium", [IMPACT_WEAK] = "weak",
+	[IMPACT_IDENTITY] = "identity", [IMPACT_RUN] = "run",
 };
 
 const char *env_impact_name(enum impact i)
@@ -103,7 +103,7 @@ void env_release(struct env *env)
 
 int env_collect(struct env *env, const struct env_opts *o)
 {
-	struct env_opts def = {.root = "/", .debugfs = "/sys/kernel/debug"};
+	struct env_opts def = { .root = "/", .debugfs = "/sys/kernel/debug" };
 	struct env_ctx c;
 
 	if (o) {

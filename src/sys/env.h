@@ -42,7 +42,7 @@ struct env_opts {
 /* Collect every key. Never fails for a missing file. */
 int env_collect(struct env *env, const struct env_opts *o);
 void env_set(struct env *env, const char *key, enum impact impact, const char *fmt, ...)
-    PRINTF_LIKE(4, 5);
+	PRINTF_LIKE(4, 5);
 const char *env_get(const struct env *env, const char *key);
 void env_release(struct env *env);
 const char *env_impact_name(enum impact i);

@@ -179,8 +179,8 @@ void features_names(const struct features *f, char *buf, size_t len)
 	}
 }
 
-int features_token(const struct features *live, const char *tok, size_t *idx, bool *on,
-		   char *why, size_t whylen)
+int features_token(const struct features *live, const char *tok, size_t *idx, bool *on, char *why,
+		   size_t whylen)
 {
 	const char *name = tok;
 	char names[FEATURES_LINE_MAX];
@@ -240,10 +240,11 @@ static int open_failure(const char *debugfs, const char *path, const char *verb,
 	case ENOENT:
 	case ENOTDIR:
 		if (!is_mounted(debugfs))
-			return fail_with(fail, FEATURES_NO_DEBUGFS, why, whylen,
-					 "debugfs is not mounted at '%s' (as root: mount -t debugfs "
-					 "none %s)",
-					 debugfs, debugfs);
+			return fail_with(
+				fail, FEATURES_NO_DEBUGFS, why, whylen,
+				"debugfs is not mounted at '%s' (as root: mount -t debugfs "
+				"none %s)",
+				debugfs, debugfs);
 		return fail_with(fail, FEATURES_ABSENT, why, whylen,
 				 "'%s' does not exist: this kernel has no scheduler features file "
 				 "(before 6.15 it needs CONFIG_SCHED_DEBUG=y)",
@@ -259,8 +260,8 @@ static int open_failure(const char *debugfs, const char *path, const char *verb,
 				 "need root)",
 				 path, verb);
 	default:
-		return fail_with(fail, FEATURES_IO, why, whylen, "cannot open '%s' for %s: %s", path,
-				 verb, strerror(err));
+		return fail_with(fail, FEATURES_IO, why, whylen, "cannot open '%s' for %s: %s",
+				 path, verb, strerror(err));
 	}
 }
 
@@ -289,7 +290,8 @@ int features_read(const char *debugfs, struct features *out, char *why, size_t w
 		char inner[256];
 
 		snprintf(inner, sizeof(inner), "%s", why);
-		return fail_with(&out->fail, FEATURES_INVALID, why, whylen, "'%s': %s", path, inner);
+		return fail_with(&out->fail, FEATURES_INVALID, why, whylen, "'%s': %s", path,
+				 inner);
 	}
 	return 0;
 }
@@ -307,8 +309,7 @@ static int silent_print(enum libbpf_print_level level, const char *fmt, va_list 
 #define FEAT_ENUM_PREFIX "__SCHED_FEAT_"
 
 /* Names of the __SCHED_FEAT_* enumerators, indexed by their value (bit). */
-static int btf_feature_names(const char *btf_path, struct features *out, char *why,
-			     size_t whylen)
+static int btf_feature_names(const char *btf_path, struct features *out, char *why, size_t whylen)
 {
 	libbpf_print_fn_t old = libbpf_set_print(silent_print);
 	size_t plen = strlen(FEAT_ENUM_PREFIX);
@@ -365,8 +366,8 @@ static int btf_feature_names(const char *btf_path, struct features *out, char *w
 	return 0;
 }
 
-int features_read_debug(const char *debugfs, const char *btf_path, struct features *out,
-			char *why, size_t whylen)
+int features_read_debug(const char *debugfs, const char *btf_path, struct features *out, char *why,
+			size_t whylen)
 {
 	static const char key[] = ".sysctl_sched_features";
 	char path[PATH_MAX], *text = NULL, *p;
@@ -380,8 +381,8 @@ int features_read_debug(const char *debugfs, const char *btf_path, struct featur
 	p = strstr(text, key);
 	if (!p || !(p = strchr(p, ':'))) {
 		free(text);
-		return fail_with(&out->fail, FEATURES_INVALID, why, whylen,
-				 "'%s' has no %s line", path, key);
+		return fail_with(&out->fail, FEATURES_INVALID, why, whylen, "'%s' has no %s line",
+				 path, key);
 	}
 	errno = 0;
 	mask = strtoull(p + 1, &p, 10);
@@ -403,8 +404,8 @@ int features_read_debug(const char *debugfs, const char *btf_path, struct featur
 	return 0;
 }
 
-int features_read_any(const char *debugfs, const char *btf_path, struct features *out,
-		      char *why, size_t whylen)
+int features_read_any(const char *debugfs, const char *btf_path, struct features *out, char *why,
+		      size_t whylen)
 {
 	char second[512];
 	enum features_fail first;
@@ -638,8 +639,7 @@ static char *journal_slurp(const char *path)
 	return text;
 }
 
-int features_journal_read(const char *path, struct features_journal *j, char *why,
-			  size_t whylen)
+int features_journal_read(const char *path, struct features_journal *j, char *why, size_t whylen)
 {
 	char *text, *line, *save = NULL;
 	int have = 0;
@@ -782,12 +782,13 @@ static void format_age(uint64_t started_ns, char *buf, size_t len)
 	if (!started_ns || started_ns > now)
 		snprintf(buf, len, "at an unknown time");
 	else
-		snprintf(buf, len, "%" PRIu64 "s ago", (uint64_t)((now - started_ns) / 1000000000u));
+		snprintf(buf, len, "%" PRIu64 "s ago",
+			 (uint64_t)((now - started_ns) / 1000000000u));
 }
 
 /* Recovery under the state lock. */
-static int recover_locked(const char *state_dir, pid_t *owner, enum features_fail *fail,
-			  char *why, size_t whylen)
+static int recover_locked(const char *state_dir, pid_t *owner, enum features_fail *fail, char *why,
+			  size_t whylen)
 {
 	struct features_journal j;
 	struct features want;
@@ -876,8 +877,8 @@ int features_recover(const char *state_dir, pid_t *owner, enum features_fail *fa
 	return rc;
 }
 
-int features_session_begin(struct features_session *s, const char *debugfs,
-			   const char *state_dir, char *why, size_t whylen)
+int features_session_begin(struct features_session *s, const char *debugfs, const char *state_dir,
+			   char *why, size_t whylen)
 {
 	struct features_journal j;
 	char abs[PATH_MAX];

@@ -23,8 +23,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define FEATURES_MAX	 64 /* the kernel keeps them in one unsigned int: 32 */
-#define FEATURE_NAME_MAX 64 /* a write is at most 63 bytes, "NO_" included */
+#define FEATURES_MAX	  64 /* the kernel keeps them in one unsigned int: 32 */
+#define FEATURE_NAME_MAX  64 /* a write is at most 63 bytes, "NO_" included */
 #define FEATURES_LINE_MAX (FEATURES_MAX * (FEATURE_NAME_MAX + 1) + 2)
 
 enum features_fail {
@@ -34,13 +34,13 @@ enum features_fail {
 	FEATURES_LOCKDOWN,   /* EPERM: kernel lockdown, even for root */
 	FEATURES_NOT_ROOT,   /* EACCES */
 	FEATURES_INVALID,    /* a name not in this kernel's list, or a malformed file */
-	FEATURES_BUSY,       /* another live wakebench owns the journal */
-	FEATURES_IO,         /* anything else */
+	FEATURES_BUSY,	     /* another live wakebench owns the journal */
+	FEATURES_IO,	     /* anything else */
 };
 
 enum features_source {
 	FEATURES_SRC_NONE = 0,
-	FEATURES_SRC_FILE,      /* <debugfs>/sched/features */
+	FEATURES_SRC_FILE,	/* <debugfs>/sched/features */
 	FEATURES_SRC_DEBUG_BTF, /* read-only: sched/debug bitmask + BTF enum names */
 };
 
@@ -75,8 +75,8 @@ void features_names(const struct features *f, char *buf, size_t len);
  * *idx is the feature and *on its requested state. On failure -1 with
  * fail = FEATURES_INVALID and a line listing this kernel's names.
  */
-int features_token(const struct features *live, const char *tok, size_t *idx, bool *on,
-		   char *why, size_t whylen);
+int features_token(const struct features *live, const char *tok, size_t *idx, bool *on, char *why,
+		   size_t whylen);
 
 /*
  * Read <debugfs>/sched/features. Returns 0, or -1 with out->fail and one
@@ -93,16 +93,16 @@ int features_read(const char *debugfs, struct features *out, char *why, size_t w
  * __SCHED_FEAT_* of btf_path (NULL: the running kernel's, via libbpf's
  * btf__load_vmlinux_btf()). out->source is FEATURES_SRC_DEBUG_BTF.
  */
-int features_read_debug(const char *debugfs, const char *btf_path, struct features *out,
-			char *why, size_t whylen);
+int features_read_debug(const char *debugfs, const char *btf_path, struct features *out, char *why,
+			size_t whylen);
 
 /*
  * features_read(), and when that fails because the file cannot be opened
  * (lockdown, not root), features_read_debug(). On success with the fallback,
  * why and out->fail still hold the reason the file itself is unusable.
  */
-int features_read_any(const char *debugfs, const char *btf_path, struct features *out,
-		      char *why, size_t whylen);
+int features_read_any(const char *debugfs, const char *btf_path, struct features *out, char *why,
+		      size_t whylen);
 
 /*
  * Write exactly one token per write(2) for every feature whose state in
@@ -136,8 +136,7 @@ void features_journal_path(const char *state_dir, char *buf, size_t len);
 int features_journal_write(const char *path, const struct features_journal *j, char *why,
 			   size_t whylen);
 /* 0 read, 1 absent, -1 malformed or unreadable (why). */
-int features_journal_read(const char *path, struct features_journal *j, char *why,
-			  size_t whylen);
+int features_journal_read(const char *path, struct features_journal *j, char *why, size_t whylen);
 /* Is the journal's owner this boot's living process that wrote it? */
 bool features_journal_owner_alive(const struct features_journal *j);
 
@@ -158,7 +157,7 @@ struct features_session {
 	char journal[1024];
 	struct features original;
 	struct features live; /* last state read back */
-	bool active;          /* journal in place: a restore is owed */
+	bool active;	      /* journal in place: a restore is owed */
 	enum features_fail fail;
 };
 
@@ -167,8 +166,8 @@ struct features_session {
  * and writable), and put the journal in place. Fails with FEATURES_BUSY when
  * another live wakebench holds it.
  */
-int features_session_begin(struct features_session *s, const char *debugfs,
-			   const char *state_dir, char *why, size_t whylen);
+int features_session_begin(struct features_session *s, const char *debugfs, const char *state_dir,
+			   char *why, size_t whylen);
 /* Apply tokens (validated before with features_token()); one write each. */
 int features_session_apply(struct features_session *s, const char *const *tokens, size_t n,
 			   char *why, size_t whylen);

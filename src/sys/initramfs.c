@@ -50,21 +50,21 @@ typedef Elf32_Dyn elf_dyn;
 #endif
 
 static const char init_script[] =
-    "#!/bin/sh\n"
-    "# wakebench guest init: mount what the subcommand reads, run it through\n"
-    "# 'wakebench vm --guest' (which sends the results home), power off.\n"
-    "export PATH=/bin\n"
-    "busybox mount -t proc proc /proc\n"
-    "busybox mount -t sysfs sysfs /sys\n"
-    "busybox mount -t devtmpfs devtmpfs /dev\n"
-    "busybox mount -t debugfs debugfs /sys/kernel/debug\n"
-    "busybox mount -t tracefs tracefs /sys/kernel/tracing\n"
-    "busybox mount -t tmpfs tmpfs /tmp\n"
-    "busybox mount -t tmpfs tmpfs /run\n"
-    "echo \"wakebench-guest: init up, kernel $(busybox uname -r)\"\n"
-    "/bin/wakebench vm --guest /wakebench/args\n"
-    "echo \"wakebench-guest: wakebench exited with status $?\"\n"
-    "busybox poweroff -f\n";
+	"#!/bin/sh\n"
+	"# wakebench guest init: mount what the subcommand reads, run it through\n"
+	"# 'wakebench vm --guest' (which sends the results home), power off.\n"
+	"export PATH=/bin\n"
+	"busybox mount -t proc proc /proc\n"
+	"busybox mount -t sysfs sysfs /sys\n"
+	"busybox mount -t devtmpfs devtmpfs /dev\n"
+	"busybox mount -t debugfs debugfs /sys/kernel/debug\n"
+	"busybox mount -t tracefs tracefs /sys/kernel/tracing\n"
+	"busybox mount -t tmpfs tmpfs /tmp\n"
+	"busybox mount -t tmpfs tmpfs /run\n"
+	"echo \"wakebench-guest: init up, kernel $(busybox uname -r)\"\n"
+	"/bin/wakebench vm --guest /wakebench/args\n"
+	"echo \"wakebench-guest: wakebench exited with status $?\"\n"
+	"busybox poweroff -f\n";
 
 const char *initramfs_init_script(void)
 {
@@ -350,9 +350,9 @@ bad:
 struct elf_info {
 	char *data;
 	size_t size;
-	unsigned machine;	/* e_machine */
-	const char *interp;	/* PT_INTERP, NULL for a static file */
-	const char **needed;	/* DT_NEEDED names */
+	unsigned machine;    /* e_machine */
+	const char *interp;  /* PT_INTERP, NULL for a static file */
+	const char **needed; /* DT_NEEDED names */
 	size_t nneeded;
 };
 
@@ -369,7 +369,8 @@ static size_t elf_vaddr_offset(const struct elf_info *e, const elf_ehdr *eh, uin
 	size_t i;
 
 	for (i = 0; i < eh->e_phnum; i++) {
-		const elf_phdr *ph = (const elf_phdr *)(e->data + eh->e_phoff + i * eh->e_phentsize);
+		const elf_phdr *ph =
+			(const elf_phdr *)(e->data + eh->e_phoff + i * eh->e_phentsize);
 
 		if (ph->p_type == PT_LOAD && vaddr >= ph->p_vaddr &&
 		    vaddr - ph->p_vaddr < ph->p_filesz)
@@ -433,7 +434,8 @@ static int elf_parse(const char *path, struct elf_info *e, const char **why)
 	    (size_t)eh->e_phnum * eh->e_phentsize > e->size - eh->e_phoff)
 		goto bad;
 	for (i = 0; i < eh->e_phnum; i++) {
-		const elf_phdr *ph = (const elf_phdr *)(e->data + eh->e_phoff + i * eh->e_phentsize);
+		const elf_phdr *ph =
+			(const elf_phdr *)(e->data + eh->e_phoff + i * eh->e_phentsize);
 
 		if (ph->p_type == PT_INTERP) {
 			*why = "has a malformed PT_INTERP";
@@ -752,8 +754,8 @@ static int check_machine(const char *what, const char *path, int want)
 
 int initramfs_build_guest(struct initramfs *a, const struct guest_spec *spec)
 {
-	static const char *const dirs[] = {"/proc", "/sys",	  "/dev", "/tmp",
-					   "/run",  "/wakebench", "/etc"};
+	static const char *const dirs[] = { "/proc", "/sys",	   "/dev", "/tmp",
+					    "/run",  "/wakebench", "/etc" };
 	char **libs = NULL;
 	size_t nlibs = 0, i;
 	int ret = -1, foreign, native_machine;

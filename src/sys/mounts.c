@@ -43,8 +43,8 @@ static int mount_one(const char *fstype, const char *dir, char *why, size_t len)
 {
 	if (!mount(fstype, dir, fstype, MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		return 0;
-	snprintf(why, len, "cannot mount %s at '%s' in a private mount namespace: %s", fstype,
-		 dir, strerror(errno));
+	snprintf(why, len, "cannot mount %s at '%s' in a private mount namespace: %s", fstype, dir,
+		 strerror(errno));
 	return -1;
 }
 

@@ -24,7 +24,8 @@
 
 int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
-	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags | PERF_FLAG_FD_CLOEXEC);
+	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
+			  flags | PERF_FLAG_FD_CLOEXEC);
 
 	return fd < 0 ? -1 : (int)fd;
 }

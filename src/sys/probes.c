@@ -31,20 +31,26 @@
 static const char *const trace_choices[] = { "off", "on", "auto", "bpf", "perf", NULL };
 
 const struct opt probe_opts[] = {
-	{ .type = OPT_CHOICE, .long_name = "trace",
-	  .offset = offsetof(struct probe_params, trace), .argh = "MODE",
+	{ .type = OPT_CHOICE,
+	  .long_name = "trace",
+	  .offset = offsetof(struct probe_params, trace),
+	  .argh = "MODE",
 	  .help = "sched tracepoints of the workload's tasks (root, or CAP_BPF and "
 		  "CAP_PERFMON): wakeup latency and run-queue wait percentiles, preemptions, "
 		  "wakeup placement, migrations; bpf aggregates in the kernel, perf streams "
 		  "records; on (plain --trace) is bpf, else perf, else exit 77; auto is the "
 		  "same but goes on untraced",
-	  .choices = trace_choices, .implied = "on", .flags = OPT_OPTIONAL_ARG },
-	{ .type = OPT_FLAG, .long_name = "perf-counters",
+	  .choices = trace_choices,
+	  .implied = "on",
+	  .flags = OPT_OPTIONAL_ARG },
+	{ .type = OPT_FLAG,
+	  .long_name = "perf-counters",
 	  .offset = offsetof(struct probe_params, perf_counters),
 	  .help = "count context switches and migrations with per-task perf software "
 		  "counters (root or CAP_PERFMON); they slow context switches, see "
 		  "doc/evidence.md" },
-	{ .type = OPT_FLAG, .long_name = "ceiling",
+	{ .type = OPT_FLAG,
+	  .long_name = "ceiling",
 	  .offset = offsetof(struct probe_params, ceiling),
 	  .help = "after every sample, the same pipe data path without wakeups (one task "
 		  "writes and reads its own pipe, pipe and pingpong): the scheduler and "
@@ -224,8 +230,8 @@ static const struct {
 	const char *name;
 	double p;
 } trace_percentiles[] = {
-	{ "wakeup_lat_p50_ns", 0.50 },  { "wakeup_lat_p90_ns", 0.90 },
-	{ "wakeup_lat_p99_ns", 0.99 },  { "wakeup_lat_p999_ns", 0.999 },
+	{ "wakeup_lat_p50_ns", 0.50 }, { "wakeup_lat_p90_ns", 0.90 },
+	{ "wakeup_lat_p99_ns", 0.99 }, { "wakeup_lat_p999_ns", 0.999 },
 	{ "wakeup_lat_max_ns", 1.0 },
 };
 

@@ -33,9 +33,9 @@ enum trace_mode {
 };
 
 struct probe_params {
-	int trace;          /* enum trace_mode */
+	int trace;	    /* enum trace_mode */
 	bool perf_counters; /* --perf-counters: per-task perf software counters */
-	bool ceiling;       /* --ceiling: the no-wakeup ceiling after every sample (ceiling.h) */
+	bool ceiling;	    /* --ceiling: the no-wakeup ceiling after every sample (ceiling.h) */
 };
 
 extern const struct opt probe_opts[];

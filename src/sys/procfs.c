@@ -161,8 +161,10 @@ void procfs_why(enum procfs_kind k, int err, char *buf, size_t len)
 	};
 
 	if (err == PROCFS_EZERO) {
-		snprintf(buf, len, "%s reads 0 0 0: sched_info is off (enable schedstats or "
-			 "delayacct)", file[k]);
+		snprintf(buf, len,
+			 "%s reads 0 0 0: sched_info is off (enable schedstats or "
+			 "delayacct)",
+			 file[k]);
 	} else if (err == PROCFS_ENOTREAD) {
 		snprintf(buf, len, "%s of a task was not read (the task ended first)", file[k]);
 	} else if (err == PROCFS_ENOFIELD) {

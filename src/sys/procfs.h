@@ -39,10 +39,10 @@ enum procfs_kind {
 
 struct procfs_task {
 	int err[PROCFS_NKINDS]; /* 0: read; errno; PROCFS_ENOFIELD, _ENOTREAD, _EZERO */
-	uint64_t nvcsw;         /* status */
+	uint64_t nvcsw;		/* status */
 	uint64_t nivcsw;
 	uint64_t nr_migrations; /* sched */
-	uint64_t exec_ns;       /* schedstat */
+	uint64_t exec_ns;	/* schedstat */
 	uint64_t run_delay_ns;
 	uint64_t timeslices;
 };

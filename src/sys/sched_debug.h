@@ -23,14 +23,14 @@
 enum sched_debug_source {
 	SD_NONE = 0,
 	SD_QUEUED_MINUS_RUNNABLE, /* 6.14+ */
-	SD_H_NR_DELAYED,          /* 6.12.7 .. 6.13 */
+	SD_H_NR_DELAYED,	  /* 6.12.7 .. 6.13 */
 };
 
 struct sched_debug_delayed {
 	enum sched_debug_source source;
-	unsigned ncpus;       /* root cfs_rqs found */
-	int max_cpu;          /* highest CPU number seen */
-	uint64_t total;       /* sum over CPUs */
+	unsigned ncpus;				/* root cfs_rqs found */
+	int max_cpu;				/* highest CPU number seen */
+	uint64_t total;				/* sum over CPUs */
 	uint32_t per_cpu[SCHED_DEBUG_MAX_CPUS]; /* by CPU number; CPUs not seen are 0 */
 };
 

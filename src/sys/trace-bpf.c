@@ -37,7 +37,7 @@ _Static_assert(WB_HIST_BUCKETS == HIST_BUCKETS, "BPF histogram buckets");
 
 struct bpf_tracer {
 	struct sched_trace_bpf *skel;
-	int ncpus; /* possible CPUs: the per-CPU maps' width */
+	int ncpus;   /* possible CPUs: the per-CPU maps' width */
 	pid_t *tids; /* in the tasks map now */
 	size_t ntids;
 	uint64_t misses0; /* recursion misses of the programs at the start */
@@ -112,7 +112,8 @@ static void load_reason(int err, char *why, size_t len)
 
 	lockdown_mode(lock, sizeof(lock));
 	if (err == EACCES && verifier_msg[0]) {
-		snprintf(why, len, "--trace=bpf: the kernel's verifier rejected the BPF programs: %s",
+		snprintf(why, len,
+			 "--trace=bpf: the kernel's verifier rejected the BPF programs: %s",
 			 verifier_msg);
 		return;
 	}
@@ -138,11 +139,13 @@ static void load_reason(int err, char *why, size_t len)
 				 strerror(err));
 		else
 			snprintf(why, len,
-				 "--trace=bpf needs root or CAP_BPF and CAP_PERFMON (loading the BPF "
+				 "--trace=bpf needs root or CAP_BPF and CAP_PERFMON (loading the "
+				 "BPF "
 				 "programs: %s)%s%s",
 				 strerror(err),
-				 lock[0] && strcmp(lock, "unknown") ? "; the kernel is also locked down: "
-								     : "",
+				 lock[0] && strcmp(lock, "unknown")
+					 ? "; the kernel is also locked down: "
+					 : "",
 				 lock[0] && strcmp(lock, "unknown") ? lock : "");
 		return;
 	case ENOSYS:
@@ -167,8 +170,8 @@ static uint32_t pid_max(void)
 	char line[32];
 	uint64_t v;
 
-	if (read_line_file("/proc/sys/kernel/pid_max", line, sizeof(line)) ||
-	    parse_u64(line, &v) || v < 2 || v > 4194304)
+	if (read_line_file("/proc/sys/kernel/pid_max", line, sizeof(line)) || parse_u64(line, &v) ||
+	    v < 2 || v > 4194304)
 		return 4194304;
 	return (uint32_t)v;
 }

@@ -248,15 +248,20 @@ int trace_find_tracefs(const char *debugfs, char *dir, size_t len, char *why, si
 			denied = 1;
 	}
 	if (denied && !perf_privileged())
-		snprintf(why, wlen, "--trace needs root or CAP_PERFMON (cannot read the tracefs "
-			 "event files under '%s')", cand[0]);
+		snprintf(why, wlen,
+			 "--trace needs root or CAP_PERFMON (cannot read the tracefs "
+			 "event files under '%s')",
+			 cand[0]);
 	else if (denied)
-		snprintf(why, wlen, "--trace needs read access to the tracefs event files under "
+		snprintf(why, wlen,
+			 "--trace needs read access to the tracefs event files under "
 			 "'%s' (CAP_PERFMON does not give it; run as root or make them readable)",
 			 cand[0]);
 	else
-		snprintf(why, wlen, "--trace needs tracefs, which is not mounted at '%s' or '%s' "
-			 "(mount -t tracefs nodev /sys/kernel/tracing)", cand[0], cand[1]);
+		snprintf(why, wlen,
+			 "--trace needs tracefs, which is not mounted at '%s' or '%s' "
+			 "(mount -t tracefs nodev /sys/kernel/tracing)",
+			 cand[0], cand[1]);
 	return -1;
 }
 
@@ -299,7 +304,8 @@ static const struct tp_field *need(const struct tp_format *f, const char *name, 
 
 	if (!fd)
 		snprintf(why, len, "tracepoint '%s' has no field '%s'", f->name, name);
-	else if (fd->data_loc || (fd->size != 1 && fd->size != 2 && fd->size != 4 && fd->size != 8)) {
+	else if (fd->data_loc ||
+		 (fd->size != 1 && fd->size != 2 && fd->size != 4 && fd->size != 8)) {
 		snprintf(why, len, "tracepoint '%s' field '%s' is not an integer", f->name, name);
 		fd = NULL;
 	}
@@ -452,7 +458,8 @@ void trace_analysis_event(struct trace_analysis *a, const struct tev *ev)
 		if (t) {
 			t->on_cpu = true;
 			if (t->wake_pending && ev->cpu >= 0 && ev->cpu < TRACE_MAX_CPUS) {
-				uint64_t lat = ev->time_ns >= t->wake_ns ? ev->time_ns - t->wake_ns : 0;
+				uint64_t lat =
+					ev->time_ns >= t->wake_ns ? ev->time_ns - t->wake_ns : 0;
 
 				record_on(a->lat, ev->cpu, lat);
 				record_on(a->runq, ev->cpu, lat);
@@ -461,8 +468,9 @@ void trace_analysis_event(struct trace_analysis *a, const struct tev *ev)
 					a->wake_prev_cpu++;
 			} else if (t->runnable && ev->cpu >= 0 && ev->cpu < TRACE_MAX_CPUS) {
 				record_on(a->runq, ev->cpu,
-					  ev->time_ns >= t->runnable_ns ? ev->time_ns - t->runnable_ns
-									: 0);
+					  ev->time_ns >= t->runnable_ns
+						  ? ev->time_ns - t->runnable_ns
+						  : 0);
 			}
 			t->wake_pending = false;
 			t->runnable = false;
@@ -614,8 +622,8 @@ struct tracer *tracer_new(const char *debugfs, char *why, size_t len)
 		if (errno == EACCES || errno == EPERM)
 			snprintf(why, len, "--trace needs root or CAP_PERFMON (%s)", reason);
 		else
-			snprintf(why, len, "--trace: cannot open tracepoint sched:sched_switch (%s)",
-				 reason);
+			snprintf(why, len,
+				 "--trace: cannot open tracepoint sched:sched_switch (%s)", reason);
 		goto fail;
 	}
 	close(fd);
@@ -766,7 +774,8 @@ static void drain_cpu(struct tracer *t, struct trace_cpu *c)
 			t->an.lost += lost;
 			/* id, lost, then the sample_id: TIME */
 			if (h.size >= sizeof(h) + 24) {
-				struct tev ev = { .cpu = c->cpu, .kind = TEV_LOST,
+				struct tev ev = { .cpu = c->cpu,
+						  .kind = TEV_LOST,
 						  .arg = (int64_t)lost };
 
 				memcpy(&ev.time_ns, rec + sizeof(h) + 16, 8);
@@ -858,8 +867,8 @@ int tracer_start(struct tracer *t, const pid_t *tids, size_t n)
 	trace_analysis_init(&t->an, tids, n, t->dec.blocking_mask);
 	t->an_live = true;
 	filter[TEV_WAKING] = tid_filter(t->dec.waking_pid->name, NULL, tids, n);
-	filter[TEV_SWITCH] = tid_filter(t->dec.switch_prev_pid->name, t->dec.switch_next_pid->name,
-					tids, n);
+	filter[TEV_SWITCH] =
+		tid_filter(t->dec.switch_prev_pid->name, t->dec.switch_next_pid->name, tids, n);
 	filter[TEV_MIGRATE] = tid_filter(t->dec.migrate_pid->name, NULL, tids, n);
 
 	t->cpus = xcalloc((size_t)nc, sizeof(*t->cpus));

@@ -75,11 +75,11 @@ enum tev_kind { TEV_WAKING, TEV_SWITCH, TEV_MIGRATE, TEV_LOST };
 /* One decoded record: the fields the analysis needs. */
 struct tev {
 	uint64_t time_ns; /* CLOCK_MONOTONIC */
-	int32_t cpu;      /* where the record was written */
-	int32_t kind;     /* enum tev_kind */
-	int32_t pid;      /* waking/migrate: the task; switch: prev_pid */
-	int32_t pid2;     /* switch: next_pid; migrate: dest_cpu */
-	int64_t arg;      /* waking: target_cpu (the task's previous CPU); switch: prev_state */
+	int32_t cpu;	  /* where the record was written */
+	int32_t kind;	  /* enum tev_kind */
+	int32_t pid;	  /* waking/migrate: the task; switch: prev_pid */
+	int32_t pid2;	  /* switch: next_pid; migrate: dest_cpu */
+	int64_t arg;	  /* waking: target_cpu (the task's previous CPU); switch: prev_state */
 };
 
 /* Field offsets of the three events, from their formats. */

@@ -24,27 +24,27 @@
 #include <unistd.h>
 
 static const struct vmhost_arch arch_x86_64 = {
-    .name = "x86-64",
-    .qemu = "qemu-system-x86_64",
-    .machine = "pc",
-    .console = "ttyS0",
-    .chan_dev = "/dev/ttyS1",
-    .chan_pci_serial = 0,
-    .tcg_cpu = "max",
-    .elf_machine = EM_X86_64,
-    .qemu_package = "qemu-system-x86",
+	.name = "x86-64",
+	.qemu = "qemu-system-x86_64",
+	.machine = "pc",
+	.console = "ttyS0",
+	.chan_dev = "/dev/ttyS1",
+	.chan_pci_serial = 0,
+	.tcg_cpu = "max",
+	.elf_machine = EM_X86_64,
+	.qemu_package = "qemu-system-x86",
 };
 
 static const struct vmhost_arch arch_arm64 = {
-    .name = "arm64",
-    .qemu = "qemu-system-aarch64",
-    .machine = "virt",
-    .console = "ttyAMA0",
-    .chan_dev = "/dev/ttyS0",
-    .chan_pci_serial = 1,
-    .tcg_cpu = "cortex-a76",
-    .elf_machine = EM_AARCH64,
-    .qemu_package = "qemu-system-arm",
+	.name = "arm64",
+	.qemu = "qemu-system-aarch64",
+	.machine = "virt",
+	.console = "ttyAMA0",
+	.chan_dev = "/dev/ttyS0",
+	.chan_pci_serial = 1,
+	.tcg_cpu = "cortex-a76",
+	.elf_machine = EM_AARCH64,
+	.qemu_package = "qemu-system-arm",
 };
 
 const struct vmhost_arch *vmhost_arch(void)
@@ -174,7 +174,8 @@ int vmhost_foreign_files(const struct vmhost_arch *arch, const char *self, const
 	else if (env && *env)
 		snprintf(out->sysroot, sizeof(out->sysroot), "%s", env);
 	else if (x && *x)
-		snprintf(out->sysroot, sizeof(out->sysroot), "%s/wakebench/sysroot-%s", x, arch->name);
+		snprintf(out->sysroot, sizeof(out->sysroot), "%s/wakebench/sysroot-%s", x,
+			 arch->name);
 	else
 		snprintf(out->sysroot, sizeof(out->sysroot), "%s/.cache/wakebench/sysroot-%s",
 			 home && *home ? home : "/tmp", arch->name);
@@ -256,8 +257,8 @@ int vmhost_kvm_usable(char *why, size_t whylen)
 	if (!cpu_has_flag("vmx") && !cpu_has_flag("svm")) {
 		snprintf(why, whylen, "/dev/kvm opens but the CPU offers neither VMX nor SVM%s",
 			 access("/sys/module/kvm_pvm", F_OK)
-			     ? ""
-			     : " (this KVM is PVM, which runs only PVM guests)");
+				 ? ""
+				 : " (this KVM is PVM, which runs only PVM guests)");
 		return 0;
 	}
 #endif

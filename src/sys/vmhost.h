@@ -28,8 +28,8 @@ struct vmhost_arch {
 	 * core (4 KiB and 16 KiB granules, so both Debian arm64 flavours boot).
 	 */
 	const char *tcg_cpu;
-	int elf_machine;	   /* EM_X86_64, EM_AARCH64: the guest's binaries */
-	const char *qemu_package;  /* Debian package of the qemu binary */
+	int elf_machine;	  /* EM_X86_64, EM_AARCH64: the guest's binaries */
+	const char *qemu_package; /* Debian package of the qemu binary */
 };
 
 /* The description for this build's architecture, or NULL when `vm` does not support it. */

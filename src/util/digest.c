@@ -135,7 +135,8 @@ int base64_decode(const char *s, size_t len, uint8_t *out, size_t *outlen)
 	if (len % 4)
 		return -1;
 	for (i = 0; i < len; i += 4) {
-		int a = base64_value((unsigned char)s[i]), b = base64_value((unsigned char)s[i + 1]);
+		int a = base64_value((unsigned char)s[i]),
+		    b = base64_value((unsigned char)s[i + 1]);
 		int c = s[i + 2] == '=' ? -2 : base64_value((unsigned char)s[i + 2]);
 		int d = s[i + 3] == '=' ? -2 : base64_value((unsigned char)s[i + 3]);
 		uint32_t v;

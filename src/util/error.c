@@ -15,8 +15,7 @@
 int wb_verbosity;
 
 /* The attribute lets the compiler check fmt against the callers' arguments. */
-static void vreport(const char *prefix, const char *fmt, va_list ap, int errnum)
-	PRINTF_LIKE(2, 0);
+static void vreport(const char *prefix, const char *fmt, va_list ap, int errnum) PRINTF_LIKE(2, 0);
 
 static void vreport(const char *prefix, const char *fmt, va_list ap, int errnum)
 {

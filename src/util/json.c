@@ -19,7 +19,8 @@ json_object *json_time_utc(uint64_t ns, const char *utc_suffix)
 	char buf[64];
 	size_t n;
 
-	if (!ns || !gmtime_r(&t, &tm) || !(n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm)))
+	if (!ns || !gmtime_r(&t, &tm) ||
+	    !(n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm)))
 		return NULL;
 	snprintf(buf + n, sizeof(buf) - n, "%s", utc_suffix);
 	return json_object_new_string(buf);

@@ -93,7 +93,8 @@ void opts_format_allowed(const struct opt *o, char *buf, size_t len)
 	switch (o->type) {
 	case OPT_CHOICE:
 		for (i = 0; o->choices && o->choices[i]; i++) {
-			int n = snprintf(buf + used, len - used, "%s%s", i ? "|" : "", o->choices[i]);
+			int n = snprintf(buf + used, len - used, "%s%s", i ? "|" : "",
+					 o->choices[i]);
 
 			if (n < 0 || (size_t)n >= len - used)
 				break;
@@ -367,21 +368,23 @@ int opts_parse(const char *cmd, struct opt_group *groups, size_t ngroups, int ar
 			lname[n] = '\0';
 			o = lookup(groups, ngroups, lname, 0, &grp, &index);
 			if (!o)
-				return error("%s: unknown option '--%s' (see 'wakebench %s -h')", cmd,
-					     lname, cmd);
+				return error("%s: unknown option '--%s' (see 'wakebench %s -h')",
+					     cmd, lname, cmd);
 			if (eq) {
 				if (!takes_value(o))
-					return error("%s: option '--%s' takes no value", cmd, lname);
+					return error("%s: option '--%s' takes no value", cmd,
+						     lname);
 				val = eq + 1;
 			}
 		} else {
 			o = lookup(groups, ngroups, NULL, (unsigned char)arg[1], &grp, &index);
 			if (!o)
-				return error("%s: unknown option '-%c' (see 'wakebench %s -h')", cmd,
-					     arg[1], cmd);
+				return error("%s: unknown option '-%c' (see 'wakebench %s -h')",
+					     cmd, arg[1], cmd);
 			if (arg[2]) {
 				if (!takes_value(o))
-					return error("%s: option '-%c' takes no value", cmd, arg[1]);
+					return error("%s: option '-%c' takes no value", cmd,
+						     arg[1]);
 				val = arg + 2;
 			}
 		}

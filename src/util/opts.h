@@ -29,7 +29,7 @@ enum opt_type {
 /* Flags of one option. */
 enum {
 	OPT_OPTIONAL_ARG = 1 << 0, /* --name alone means .implied; --name=VALUE sets it */
-	OPT_HIDDEN = 1 << 1,       /* parsed but not listed (test-only switches) */
+	OPT_HIDDEN = 1 << 1,	   /* parsed but not listed (test-only switches) */
 };
 
 struct strlist {
@@ -40,25 +40,28 @@ struct strlist {
 struct opt {
 	enum opt_type type;
 	const char *long_name; /* without "--" */
-	int short_name;        /* 0 if none */
-	size_t offset;         /* offsetof(params struct, field) */
+	int short_name;	       /* 0 if none */
+	size_t offset;	       /* offsetof(params struct, field) */
 	const char *argh;      /* placeholder in help: "N", "DURATION" */
 	const char *help;
-	double min, max;                /* inclusive range for numbers (ns, bytes); max 0 = none */
-	const char *const *choices;     /* NULL-terminated, OPT_CHOICE */
-	const int *choice_values;       /* value stored for choices[i]; NULL: i itself */
-	const char *implied;            /* value used for OPT_OPTIONAL_ARG without '=' */
+	double min, max;	    /* inclusive range for numbers (ns, bytes); max 0 = none */
+	const char *const *choices; /* NULL-terminated, OPT_CHOICE */
+	const int *choice_values;   /* value stored for choices[i]; NULL: i itself */
+	const char *implied;	    /* value used for OPT_OPTIONAL_ARG without '=' */
 	unsigned flags;
 };
 
-#define OPT_END_ROW { .type = OPT_END }
+#define OPT_END_ROW                                                                                \
+	{                                                                                          \
+		.type = OPT_END                                                                    \
+	}
 
 /* A table plus the struct it fills. `seen` has bit i set when opts[i] was given. */
 struct opt_group {
-	const char *title;     /* "workload options (pipe)" */
+	const char *title; /* "workload options (pipe)" */
 	const struct opt *opts;
-	void *base;            /* the params struct filled by parsing */
-	const void *defaults;  /* for printing defaults in help; may be NULL */
+	void *base;	      /* the params struct filled by parsing */
+	const void *defaults; /* for printing defaults in help; may be NULL */
 	uint64_t seen;
 };
 

@@ -106,9 +106,8 @@ int parse_duration_ns(const char *s, uint64_t *out_ns)
 		const char *suffix;
 		double ns;
 	} units[] = {
-		{ "", 1e9 },   { "s", 1e9 },     { "sec", 1e9 }, { "ms", 1e6 },
-		{ "us", 1e3 }, { "ns", 1 },      { "m", 60e9 },  { "min", 60e9 },
-		{ "h", 3600e9 },
+		{ "", 1e9 }, { "s", 1e9 },  { "sec", 1e9 },  { "ms", 1e6 },   { "us", 1e3 },
+		{ "ns", 1 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
 	};
 	const char *suffix;
 	double num, ns;

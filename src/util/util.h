@@ -31,7 +31,7 @@ enum {
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#define NORETURN __attribute__((noreturn))
+#define NORETURN	  __attribute__((noreturn))
 #else
 #define PRINTF_LIKE(f, a)
 #define NORETURN
@@ -40,15 +40,15 @@ enum {
 /* Verbosity: -q sets -1, default 0, -v sets 1 or more. */
 extern int wb_verbosity;
 
-NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);       /* exit 1 */
+NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);	 /* exit 1 */
 NORETURN void die_errno(const char *fmt, ...) PRINTF_LIKE(1, 2); /* exit 1, ": strerror" */
 NORETURN void die_usage(const char *fmt, ...) PRINTF_LIKE(1, 2); /* exit 2 */
-NORETURN void die_skip(const char *fmt, ...) PRINTF_LIKE(1, 2);  /* exit 77 */
-NORETURN void BUG(const char *fmt, ...) PRINTF_LIKE(1, 2);       /* abort */
-int error(const char *fmt, ...) PRINTF_LIKE(1, 2);              /* returns -1 */
-int error_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);        /* returns -1 */
+NORETURN void die_skip(const char *fmt, ...) PRINTF_LIKE(1, 2);	 /* exit 77 */
+NORETURN void BUG(const char *fmt, ...) PRINTF_LIKE(1, 2);	 /* abort */
+int error(const char *fmt, ...) PRINTF_LIKE(1, 2);		 /* returns -1 */
+int error_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);	 /* returns -1 */
 void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
-void info(const char *fmt, ...) PRINTF_LIKE(1, 2); /* suppressed by -q */
+void info(const char *fmt, ...) PRINTF_LIKE(1, 2);  /* suppressed by -q */
 void debug(const char *fmt, ...) PRINTF_LIKE(1, 2); /* shown with -v */
 
 /* Allocation that dies on failure (out of memory is not recoverable here). */

@@ -40,9 +40,9 @@ enum channel_kind {
 extern const char *const channel_names[];
 
 struct channel {
-	int kind;        /* enum channel_kind */
-	int rfd, wfd;    /* receive and send ends (eventfd: the same fd); -1 for futex */
-	uint32_t *word;  /* futex: the token word, in its own cache line of shared memory */
+	int kind;	 /* enum channel_kind */
+	int rfd, wfd;	 /* receive and send ends (eventfd: the same fd); -1 for futex */
+	uint32_t *word;	 /* futex: the token word, in its own cache line of shared memory */
 	int futex_flags; /* 0, or FUTEX_PRIVATE_FLAG when every user is a thread of one process */
 };
 

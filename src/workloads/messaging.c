@@ -71,19 +71,19 @@
 
 enum messaging_variant {
 	MSG_RT_TESTS_2_4 = 0, /* rt-tests 2.4 hackbench: the message buffer filled with '-' */
-	MSG_PERF_6_1,         /* perf 6.1 bench sched messaging: the buffer left as it is */
+	MSG_PERF_6_1,	      /* perf 6.1 bench sched messaging: the buffer left as it is */
 };
 
 struct messaging_params {
 	uint64_t groups;   /* hackbench -g */
-	uint64_t fds;      /* senders and receivers per group, hackbench -f */
-	uint64_t loops;    /* messages from each sender to each receiver, -l */
+	uint64_t fds;	   /* senders and receivers per group, hackbench -f */
+	uint64_t loops;	   /* messages from each sender to each receiver, -l */
 	uint64_t datasize; /* bytes per message, hackbench -s */
-	bool pipe;         /* pipes instead of socketpairs, -p */
-	bool socket;       /* socketpairs, said explicitly */
-	bool threads;      /* tasks are threads, hackbench -T, perf -t */
-	bool processes;    /* tasks are processes, said explicitly (hackbench -P) */
-	int variant;       /* enum messaging_variant: set by the profile only */
+	bool pipe;	   /* pipes instead of socketpairs, -p */
+	bool socket;	   /* socketpairs, said explicitly */
+	bool threads;	   /* tasks are threads, hackbench -T, perf -t */
+	bool processes;	   /* tasks are processes, said explicitly (hackbench -P) */
+	int variant;	   /* enum messaging_variant: set by the profile only */
 };
 
 /* rt-tests 2.4 src/hackbench/hackbench.c: groups 10, fds 20, loops 100, datasize 100. */
@@ -112,32 +112,50 @@ static const struct messaging_params messaging_perf = {
 #define MSG_THREAD_STACK (64 * 1024)
 
 static const struct opt messaging_opts[] = {
-	{ .type = OPT_UINT, .long_name = "groups", .short_name = 'g',
-	  .offset = offsetof(struct messaging_params, groups), .argh = "N",
+	{ .type = OPT_UINT,
+	  .long_name = "groups",
+	  .short_name = 'g',
+	  .offset = offsetof(struct messaging_params, groups),
+	  .argh = "N",
 	  .help = "groups of senders and receivers (hackbench -g)",
-	  .min = 1, .max = MSG_MAX_GROUPS },
-	{ .type = OPT_UINT, .long_name = "fds",
-	  .offset = offsetof(struct messaging_params, fds), .argh = "N",
+	  .min = 1,
+	  .max = MSG_MAX_GROUPS },
+	{ .type = OPT_UINT,
+	  .long_name = "fds",
+	  .offset = offsetof(struct messaging_params, fds),
+	  .argh = "N",
 	  .help = "senders and receivers in each group (hackbench -f)",
-	  .min = 1, .max = MSG_MAX_FDS },
-	{ .type = OPT_UINT, .long_name = "loops", .short_name = 'l',
-	  .offset = offsetof(struct messaging_params, loops), .argh = "N",
+	  .min = 1,
+	  .max = MSG_MAX_FDS },
+	{ .type = OPT_UINT,
+	  .long_name = "loops",
+	  .short_name = 'l',
+	  .offset = offsetof(struct messaging_params, loops),
+	  .argh = "N",
 	  .help = "messages each sender writes to each receiver of its group (hackbench -l)",
-	  .min = 1, .max = (double)MSG_MAX_LOOPS },
-	{ .type = OPT_SIZE, .long_name = "datasize",
-	  .offset = offsetof(struct messaging_params, datasize), .argh = "SIZE",
+	  .min = 1,
+	  .max = (double)MSG_MAX_LOOPS },
+	{ .type = OPT_SIZE,
+	  .long_name = "datasize",
+	  .offset = offsetof(struct messaging_params, datasize),
+	  .argh = "SIZE",
 	  .help = "bytes per message (hackbench -s)",
-	  .min = 1, .max = MSG_MAX_DATASIZE },
-	{ .type = OPT_FLAG, .long_name = "pipe",
+	  .min = 1,
+	  .max = MSG_MAX_DATASIZE },
+	{ .type = OPT_FLAG,
+	  .long_name = "pipe",
 	  .offset = offsetof(struct messaging_params, pipe),
 	  .help = "pipes instead of Unix socketpairs (hackbench -p)" },
-	{ .type = OPT_FLAG, .long_name = "socket",
+	{ .type = OPT_FLAG,
+	  .long_name = "socket",
 	  .offset = offsetof(struct messaging_params, socket),
 	  .help = "Unix stream socketpairs, said explicitly (the default without --pipe)" },
-	{ .type = OPT_FLAG, .long_name = "threads",
+	{ .type = OPT_FLAG,
+	  .long_name = "threads",
 	  .offset = offsetof(struct messaging_params, threads),
 	  .help = "senders and receivers are threads of one process (hackbench -T, perf -t)" },
-	{ .type = OPT_FLAG, .long_name = "processes",
+	{ .type = OPT_FLAG,
+	  .long_name = "processes",
 	  .offset = offsetof(struct messaging_params, processes),
 	  .help = "senders and receivers are processes, said explicitly (the default without "
 		  "--threads, hackbench -P)" },
@@ -169,7 +187,7 @@ struct messaging_shared {
 	uint64_t end_ns;      /* the last sender or receiver exited (threads: finished) */
 	uint64_t last_msg_ns; /* the last message read in full, latest over receivers */
 	uint64_t messages;    /* messages read, added by each receiver at its end */
-	uint32_t ndone;       /* threads: senders and receivers that finished */
+	uint32_t ndone;	      /* threads: senders and receivers that finished */
 	uint32_t aborted;     /* a task failed: the others leave */
 };
 
@@ -185,8 +203,7 @@ static unsigned messaging_tasks(const void *params)
 	return 1 + messaging_workers(params);
 }
 
-static void messaging_layout(const void *params, unsigned task, unsigned *group,
-			     unsigned *role)
+static void messaging_layout(const void *params, unsigned task, unsigned *group, unsigned *role)
 {
 	const struct messaging_params *mp = params;
 	unsigned k;
@@ -235,13 +252,15 @@ static int messaging_check(const void *params, const struct run_params *rp, char
 
 	(void)rp;
 	if (mp->pipe && mp->socket) {
-		snprintf(err, errlen, "options '--pipe' and '--socket' cannot be used together: "
-				      "allowed one of them");
+		snprintf(err, errlen,
+			 "options '--pipe' and '--socket' cannot be used together: "
+			 "allowed one of them");
 		return -1;
 	}
 	if (mp->threads && mp->processes) {
-		snprintf(err, errlen, "options '--threads' and '--processes' cannot be used "
-				      "together: allowed one of them");
+		snprintf(err, errlen,
+			 "options '--threads' and '--processes' cannot be used "
+			 "together: allowed one of them");
 		return -1;
 	}
 	return 0;
@@ -253,13 +272,13 @@ struct msg_run;
 
 struct msg_task {
 	struct msg_run *r;
-	unsigned task;  /* runner task number */
+	unsigned task; /* runner task number */
 	unsigned group;
-	unsigned k;     /* receiver k or sender k of its group */
+	unsigned k; /* receiver k or sender k of its group */
 	bool sender;
-	int in_fd;      /* receiver: its channel's read end */
+	int in_fd;	/* receiver: its channel's read end */
 	const int *out; /* sender: the write ends of its group's fds channels */
-	pid_t tid;      /* the process, or the thread (for the abort kick) */
+	pid_t tid;	/* the process, or the thread (for the abort kick) */
 	pthread_t th;
 };
 
@@ -271,8 +290,8 @@ struct msg_run {
 	/* the channels' ends: every channel (threads), one group's (processes) */
 	int *rd, *wr;
 	struct msg_task *t; /* task i + 1 is t[i] */
-	int alive[2];       /* processes: the alive pipe */
-	bool unjoined;      /* threads: some still exist, using this */
+	int alive[2];	    /* processes: the alive pipe */
+	bool unjoined;	    /* threads: some still exist, using this */
 };
 
 static void close_fd(int *fd)
@@ -365,7 +384,7 @@ static void note_latest(uint64_t *latest, uint64_t v)
 	uint64_t seen = __atomic_load_n(latest, __ATOMIC_RELAXED);
 
 	while (seen < v && !__atomic_compare_exchange_n(latest, &seen, v, false, __ATOMIC_RELAXED,
-							 __ATOMIC_RELAXED))
+							__ATOMIC_RELAXED))
 		;
 }
 
@@ -682,7 +701,8 @@ static int reap_processes(struct msg_run *r, unsigned n, bool killed)
 		else if (csi.si_code == CLD_EXITED)
 			snprintf(how, sizeof(how), "exited with status %d", csi.si_status);
 		else
-			snprintf(how, sizeof(how), "killed by %s", runner_signal_name(csi.si_status));
+			snprintf(how, sizeof(how), "killed by %s",
+				 runner_signal_name(csi.si_status));
 		instance_failed(r->ic, "task %u (%s %u of group %u) %s", culprit->task,
 				role_name(culprit), culprit->k, culprit->group, how);
 	}
@@ -822,8 +842,9 @@ static int start_threads(struct msg_run *r)
 		t->out = &r->wr[t->group * f];
 		err = pthread_create(&t->th, &attr, thread_main, t);
 		if (err) {
-			instance_failed(r->ic, "cannot create task %u (%s %u of group %u) as a "
-					       "thread: %s",
+			instance_failed(r->ic,
+					"cannot create task %u (%s %u of group %u) as a "
+					"thread: %s",
 					t->task, role_name(t), t->k, t->group, strerror(err));
 			pthread_attr_destroy(&attr);
 			return -1;
@@ -925,17 +946,29 @@ static int messaging_instance(const void *params, struct instance_ctx *ic)
 /* ---- metrics ---- */
 
 static const struct metric_def messaging_metrics[] = {
-	{ .name = "messaging_run_s", .label = "run time s", .unit = "s",
-	  .better = BETTER_LOWER, .flags = METRIC_PRIMARY, .agg = AGG_MEAN,
+	{ .name = "messaging_run_s",
+	  .label = "run time s",
+	  .unit = "s",
+	  .better = BETTER_LOWER,
+	  .flags = METRIC_PRIMARY,
+	  .agg = AGG_MEAN,
 	  .source = "messaging",
 	  .help = "hackbench's Time: from the start of every task until the last sender or "
 		  "receiver has exited, mean over instances" },
-	{ .name = "messages_per_s", .label = "messages/s", .unit = "messages/s",
-	  .better = BETTER_HIGHER, .flags = 0, .agg = AGG_RATE,
+	{ .name = "messages_per_s",
+	  .label = "messages/s",
+	  .unit = "messages/s",
+	  .better = BETTER_HIGHER,
+	  .flags = 0,
+	  .agg = AGG_RATE,
 	  .source = "messaging",
 	  .help = "messages read by the receivers of every instance, divided by run time" },
-	{ .name = "messaging_delivery_s", .label = "delivery time s", .unit = "s",
-	  .better = BETTER_LOWER, .flags = METRIC_EVIDENCE, .agg = AGG_MEAN,
+	{ .name = "messaging_delivery_s",
+	  .label = "delivery time s",
+	  .unit = "s",
+	  .better = BETTER_LOWER,
+	  .flags = METRIC_EVIDENCE,
+	  .agg = AGG_MEAN,
 	  .source = "messaging",
 	  .help = "from the start until the last message was read (run time without the "
 		  "tasks' exit), mean over instances" },

@@ -50,11 +50,14 @@ static const struct pingpong_params pingpong_defaults = {
 };
 
 static const struct opt pingpong_opts[] = {
-	{ .type = OPT_FLAG, .long_name = "threads",
+	{ .type = OPT_FLAG,
+	  .long_name = "threads",
 	  .offset = offsetof(struct pingpong_params, threads),
 	  .help = "the two tasks of a pair are threads of one process (perf bench -T)" },
-	{ .type = OPT_CHOICE, .long_name = "channel",
-	  .offset = offsetof(struct pingpong_params, channel), .argh = "KIND",
+	{ .type = OPT_CHOICE,
+	  .long_name = "channel",
+	  .offset = offsetof(struct pingpong_params, channel),
+	  .argh = "KIND",
 	  .help = "how the token is passed and the other task woken (pipe: perf bench's)",
 	  .choices = channel_names },
 	OPT_END_ROW,
@@ -99,8 +102,8 @@ static const char *call_name(const struct pair *p, bool send)
 static int pair_failed(struct pair *p, unsigned task, bool send)
 {
 	const char *why = errno == EPROTO ? (send ? "short write" : "short read")
-		: errno == EPIPE && !send && task == 0 ? "task 1 is gone"
-						       : strerror(errno);
+			  : errno == EPIPE && !send && task == 0 ? "task 1 is gone"
+								 : strerror(errno);
 
 	instance_failed(p->ic, "task %u: %s: %s", task, call_name(p, send), why);
 	return -1;

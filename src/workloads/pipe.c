@@ -44,14 +44,14 @@
 
 enum pipe_variant {
 	PIPE_V0_15 = 0, /* stress-ng 0.15.06 */
-	PIPE_V0_21,     /* stress-ng 0.16.00 .. 0.21.00 */
+	PIPE_V0_21,	/* stress-ng 0.16.00 .. 0.21.00 */
 };
 
 struct pipe_params {
 	uint64_t data_size; /* bytes per write */
 	uint64_t pipe_size; /* F_SETPIPE_SZ on both ends; 0: the kernel's default */
-	bool no_packet;     /* plain pipe() instead of pipe2(O_DIRECT) */
-	int variant;        /* enum pipe_variant: set by the profile only */
+	bool no_packet;	    /* plain pipe() instead of pipe2(O_DIRECT) */
+	int variant;	    /* enum pipe_variant: set by the profile only */
 };
 
 static const struct pipe_params pipe_defaults = {
@@ -68,23 +68,30 @@ static const struct pipe_params pipe_v0_21 = {
 	.variant = PIPE_V0_21,
 };
 
-#define PIPE_MAX_DATA_SIZE (1024 * 1024)
-#define PIPE_MIN_PIPE_SIZE 4096
-#define PIPE_MAX_PIPE_SIZE (1024 * 1024)
+#define PIPE_MAX_DATA_SIZE  (1024 * 1024)
+#define PIPE_MIN_PIPE_SIZE  4096
+#define PIPE_MAX_PIPE_SIZE  (1024 * 1024)
 #define PIPE_FIONREAD_EVERY 512
 
 static const char pipe_stop[3] = { 'P', 'S', '!' };
 
 static const struct opt pipe_opts[] = {
-	{ .type = OPT_SIZE, .long_name = "data-size",
-	  .offset = offsetof(struct pipe_params, data_size), .argh = "SIZE",
+	{ .type = OPT_SIZE,
+	  .long_name = "data-size",
+	  .offset = offsetof(struct pipe_params, data_size),
+	  .argh = "SIZE",
 	  .help = "bytes per write (8..4096 in packet mode, up to 1M with --no-packet)",
-	  .min = 8, .max = PIPE_MAX_DATA_SIZE },
-	{ .type = OPT_SIZE, .long_name = "pipe-size",
-	  .offset = offsetof(struct pipe_params, pipe_size), .argh = "SIZE",
+	  .min = 8,
+	  .max = PIPE_MAX_DATA_SIZE },
+	{ .type = OPT_SIZE,
+	  .long_name = "pipe-size",
+	  .offset = offsetof(struct pipe_params, pipe_size),
+	  .argh = "SIZE",
 	  .help = "pipe capacity set with F_SETPIPE_SZ (4k..1M; 0: the kernel's default)",
-	  .min = 0, .max = PIPE_MAX_PIPE_SIZE },
-	{ .type = OPT_FLAG, .long_name = "no-packet",
+	  .min = 0,
+	  .max = PIPE_MAX_PIPE_SIZE },
+	{ .type = OPT_FLAG,
+	  .long_name = "no-packet",
 	  .offset = offsetof(struct pipe_params, no_packet),
 	  .help = "plain pipe() instead of packet mode (pipe2 O_DIRECT)" },
 	OPT_END_ROW,
@@ -197,8 +204,8 @@ static void *map_buffer(struct instance_ctx *ic, size_t len, bool populate)
 }
 
 /* The reader (task 1). Never returns. */
-static void NORETURN pipe_reader(const struct pipe_params *pp, struct instance_ctx *ic,
-				 int rfd, int wfd, unsigned char *buf)
+static void NORETURN pipe_reader(const struct pipe_params *pp, struct instance_ctx *ic, int rfd,
+				 int wfd, unsigned char *buf)
 {
 	const size_t size = pp->data_size;
 	const bool v015 = pp->variant == PIPE_V0_15;

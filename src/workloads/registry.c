@@ -13,12 +13,8 @@ extern const struct workload workload_ring;
 extern const struct workload workload_schbench;
 
 const struct workload *const workloads[] = {
-	&workload_pipe,
-	&workload_pingpong,
-	&workload_messaging,
-	&workload_ring,
-	&workload_schbench,
-	NULL,
+	&workload_pipe, &workload_pingpong, &workload_messaging,
+	&workload_ring, &workload_schbench, NULL,
 };
 
 const struct workload *workload_find(const char *name)

@@ -63,9 +63,9 @@
 
 struct ring_params {
 	uint64_t tasks; /* tasks in the ring (lat_ctx's #procs) */
-	uint64_t size;  /* bytes of each task's working set (lat_ctx -s, in bytes) */
-	int channel;    /* enum channel_kind */
-	bool threads;   /* tasks 1.. as threads of the instance process */
+	uint64_t size;	/* bytes of each task's working set (lat_ctx -s, in bytes) */
+	int channel;	/* enum channel_kind */
+	bool threads;	/* tasks 1.. as threads of the instance process */
 };
 
 #define RING_MIN_TASKS 2
@@ -81,28 +81,40 @@ static const struct ring_params ring_defaults = {
 };
 
 static const struct opt ring_opts[] = {
-	{ .type = OPT_UINT, .long_name = "tasks", .short_name = 'N',
-	  .offset = offsetof(struct ring_params, tasks), .argh = "N",
+	{ .type = OPT_UINT,
+	  .long_name = "tasks",
+	  .short_name = 'N',
+	  .offset = offsetof(struct ring_params, tasks),
+	  .argh = "N",
 	  .help = "tasks in the ring (lat_ctx's #procs)",
-	  .min = RING_MIN_TASKS, .max = RING_MAX_TASKS },
-	{ .type = OPT_SIZE, .long_name = "size",
-	  .offset = offsetof(struct ring_params, size), .argh = "SIZE",
+	  .min = RING_MIN_TASKS,
+	  .max = RING_MAX_TASKS },
+	{ .type = OPT_SIZE,
+	  .long_name = "size",
+	  .offset = offsetof(struct ring_params, size),
+	  .argh = "SIZE",
 	  .help = "working set of each task, summed before every pass of the token "
 		  "(lat_ctx -s; 0: none)",
-	  .min = 0, .max = (double)RING_MAX_SIZE },
-	{ .type = OPT_CHOICE, .long_name = "channel",
-	  .offset = offsetof(struct ring_params, channel), .argh = "KIND",
+	  .min = 0,
+	  .max = (double)RING_MAX_SIZE },
+	{ .type = OPT_CHOICE,
+	  .long_name = "channel",
+	  .offset = offsetof(struct ring_params, channel),
+	  .argh = "KIND",
 	  .help = "how the token is passed and the next task woken",
 	  .choices = channel_names },
-	{ .type = OPT_FLAG, .long_name = "threads",
+	{ .type = OPT_FLAG,
+	  .long_name = "threads",
 	  .offset = offsetof(struct ring_params, threads),
 	  .help = "the tasks of a ring are threads of one process" },
 	OPT_END_ROW,
 };
 
-#define LAT_CTX(n, kb)                                                      \
-	static const struct ring_params ring_##n##p_##kb##k = {             \
-		.tasks = n, .size = (kb) << 10, .channel = CHANNEL_PIPE, \
+#define LAT_CTX(n, kb)                                                                             \
+	static const struct ring_params ring_##n##p_##kb##k = {                                    \
+		.tasks = n,                                                                        \
+		.size = (kb) << 10,                                                                \
+		.channel = CHANNEL_PIPE,                                                           \
 	}
 LAT_CTX(2, 16);
 LAT_CTX(2, 64);
@@ -116,17 +128,15 @@ static const struct profile ring_profiles[] = {
 	{ .name = "lat_ctx-2p-0k",
 	  .summary = "lmbench lat_ctx -s 0 2: two processes, no working set, a ring of pipes",
 	  .params = &ring_defaults },
-	{ .name = "lat_ctx-2p-16k", .summary = "lmbench lat_ctx -s 16 2",
-	  .params = &ring_2p_16k },
-	{ .name = "lat_ctx-2p-64k", .summary = "lmbench lat_ctx -s 64 2",
-	  .params = &ring_2p_64k },
-	{ .name = "lat_ctx-8p-16k", .summary = "lmbench lat_ctx -s 16 8",
-	  .params = &ring_8p_16k },
-	{ .name = "lat_ctx-8p-64k", .summary = "lmbench lat_ctx -s 64 8",
-	  .params = &ring_8p_64k },
-	{ .name = "lat_ctx-16p-16k", .summary = "lmbench lat_ctx -s 16 16",
+	{ .name = "lat_ctx-2p-16k", .summary = "lmbench lat_ctx -s 16 2", .params = &ring_2p_16k },
+	{ .name = "lat_ctx-2p-64k", .summary = "lmbench lat_ctx -s 64 2", .params = &ring_2p_64k },
+	{ .name = "lat_ctx-8p-16k", .summary = "lmbench lat_ctx -s 16 8", .params = &ring_8p_16k },
+	{ .name = "lat_ctx-8p-64k", .summary = "lmbench lat_ctx -s 64 8", .params = &ring_8p_64k },
+	{ .name = "lat_ctx-16p-16k",
+	  .summary = "lmbench lat_ctx -s 16 16",
 	  .params = &ring_16p_16k },
-	{ .name = "lat_ctx-16p-64k", .summary = "lmbench lat_ctx -s 64 16",
+	{ .name = "lat_ctx-16p-64k",
+	  .summary = "lmbench lat_ctx -s 64 16",
 	  .params = &ring_16p_64k },
 	{ .name = NULL },
 };
@@ -365,7 +375,8 @@ static double measure_overhead(struct ring_task *rt)
 	uint64_t iters = 1;
 	int failed = 0, i;
 
-	while (overhead_batch(rt, iters, &failed) < OVERHEAD_MIN_NS && !failed && iters < (1u << 30))
+	while (overhead_batch(rt, iters, &failed) < OVERHEAD_MIN_NS && !failed &&
+	       iters < (1u << 30))
 		iters *= 2;
 	for (i = 0; i < OVERHEAD_BATCHES && !failed; i++)
 		per_hop[i] = (double)overhead_batch(rt, iters, &failed) / (double)iters;
@@ -478,8 +489,9 @@ static int run_processes(struct ring *r, struct ring_task *tasks)
 			 */
 			if (status >= 0 && WIFSIGNALED(status))
 				instance_failed(r->ic, "task %u (hop) killed by SIG%s", t,
-						sigabbrev_np(WTERMSIG(status)) ?
-							sigabbrev_np(WTERMSIG(status)) : "?");
+						sigabbrev_np(WTERMSIG(status))
+							? sigabbrev_np(WTERMSIG(status))
+							: "?");
 			else
 				instance_failed(r->ic, "task %u (hop) ended with status 0x%x", t,
 						status);
@@ -574,8 +586,9 @@ static void ring_put_metrics(const void *params, const void *const *shared, size
 	if (ns_per_hop > overhead)
 		sample_put(s, "ctxsw_ns", ns_per_hop - overhead);
 	else
-		sample_na(s, "ctxsw_ns", "the overhead (%.0f ns) is not below the hop time (%.0f ns)",
-			  overhead, ns_per_hop);
+		sample_na(s, "ctxsw_ns",
+			  "the overhead (%.0f ns) is not below the hop time (%.0f ns)", overhead,
+			  ns_per_hop);
 }
 
 const struct workload workload_ring = {

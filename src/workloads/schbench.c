@@ -55,12 +55,12 @@
 
 struct schbench_params {
 	uint64_t message_threads; /* -m */
-	uint64_t workers;         /* -t, per message thread; 0: online CPUs / -m, rounded up */
+	uint64_t workers;	  /* -t, per message thread; 0: online CPUs / -m, rounded up */
 	uint64_t cache_footprint; /* -F, bytes (whole KiB) of matrices per worker */
-	uint64_t operations;      /* -n, matrix multiplications per request */
-	uint64_t sleep_ns;        /* -s, the sleep at the start of a request */
-	uint64_t split;           /* --split, percent of the footprint private per worker */
-	bool no_locking;          /* -L */
+	uint64_t operations;	  /* -n, matrix multiplications per request */
+	uint64_t sleep_ns;	  /* -s, the sleep at the start of a request */
+	uint64_t split;		  /* --split, percent of the footprint private per worker */
+	bool no_locking;	  /* -L */
 };
 
 /* schbench 24e32b8 with no options (its -r 30 is wakebench's -t). */
@@ -77,38 +77,57 @@ static const struct schbench_params schbench_defaults = {
 #define SB_MAX_MESSAGE_THREADS 1024
 #define SB_MAX_WORKERS	       1024
 /* Each worker's two histograms take 70 KB of shared memory. */
-#define SB_MAX_TASKS	       2048
-#define SB_MAX_FOOTPRINT       (64ULL << 20)
-#define SB_MAX_OPERATIONS      100000
+#define SB_MAX_TASKS	  2048
+#define SB_MAX_FOOTPRINT  (64ULL << 20)
+#define SB_MAX_OPERATIONS 100000
 
 static const struct opt schbench_opts[] = {
-	{ .type = OPT_UINT, .long_name = "message-threads",
-	  .offset = offsetof(struct schbench_params, message_threads), .argh = "N",
+	{ .type = OPT_UINT,
+	  .long_name = "message-threads",
+	  .offset = offsetof(struct schbench_params, message_threads),
+	  .argh = "N",
 	  .help = "message threads per instance, each waking its own workers (schbench -m)",
-	  .min = 1, .max = SB_MAX_MESSAGE_THREADS },
-	{ .type = OPT_UINT, .long_name = "workers",
-	  .offset = offsetof(struct schbench_params, workers), .argh = "N",
+	  .min = 1,
+	  .max = SB_MAX_MESSAGE_THREADS },
+	{ .type = OPT_UINT,
+	  .long_name = "workers",
+	  .offset = offsetof(struct schbench_params, workers),
+	  .argh = "N",
 	  .help = "worker threads per message thread; 0: online CPUs divided by "
 		  "--message-threads, rounded up (schbench -t)",
-	  .min = 0, .max = SB_MAX_WORKERS },
-	{ .type = OPT_SIZE, .long_name = "cache-footprint",
-	  .offset = offsetof(struct schbench_params, cache_footprint), .argh = "SIZE",
+	  .min = 0,
+	  .max = SB_MAX_WORKERS },
+	{ .type = OPT_SIZE,
+	  .long_name = "cache-footprint",
+	  .offset = offsetof(struct schbench_params, cache_footprint),
+	  .argh = "SIZE",
 	  .help = "matrices each worker multiplies, in whole KiB (schbench -F)",
-	  .min = 0, .max = (double)SB_MAX_FOOTPRINT },
-	{ .type = OPT_UINT, .long_name = "operations",
-	  .offset = offsetof(struct schbench_params, operations), .argh = "N",
+	  .min = 0,
+	  .max = (double)SB_MAX_FOOTPRINT },
+	{ .type = OPT_UINT,
+	  .long_name = "operations",
+	  .offset = offsetof(struct schbench_params, operations),
+	  .argh = "N",
 	  .help = "matrix multiplications per request (schbench -n)",
-	  .min = 0, .max = SB_MAX_OPERATIONS },
-	{ .type = OPT_DURATION, .long_name = "sleep",
-	  .offset = offsetof(struct schbench_params, sleep_ns), .argh = "DURATION",
+	  .min = 0,
+	  .max = SB_MAX_OPERATIONS },
+	{ .type = OPT_DURATION,
+	  .long_name = "sleep",
+	  .offset = offsetof(struct schbench_params, sleep_ns),
+	  .argh = "DURATION",
 	  .help = "sleep at the start of every request, inside its latency (schbench -s)",
-	  .min = 0, .max = 1e9 },
-	{ .type = OPT_UINT, .long_name = "split",
-	  .offset = offsetof(struct schbench_params, split), .argh = "PERCENT",
+	  .min = 0,
+	  .max = 1e9 },
+	{ .type = OPT_UINT,
+	  .long_name = "split",
+	  .offset = offsetof(struct schbench_params, split),
+	  .argh = "PERCENT",
 	  .help = "percent of the cache footprint and operations private to each worker; "
 		  "the rest is one set of matrices shared by the instance (schbench --split)",
-	  .min = 0, .max = 100 },
-	{ .type = OPT_FLAG, .long_name = "no-locking",
+	  .min = 0,
+	  .max = 100 },
+	{ .type = OPT_FLAG,
+	  .long_name = "no-locking",
 	  .offset = offsetof(struct schbench_params, no_locking),
 	  .help = "no per-CPU lock around a request's work (schbench -L)" },
 	OPT_END_ROW,
@@ -123,10 +142,12 @@ static const struct profile schbench_profiles[] = {
 	{ .name = NULL },
 };
 
-#define SB_METRIC(n, l, u, b, a, h)                                                \
-	{ .name = n, .label = l, .unit = u, .better = b,                           \
-	  .flags = METRIC_EVIDENCE | METRIC_PRIMARY, .agg = a, .source = "schbench", \
-	  .help = h }
+#define SB_METRIC(n, l, u, b, a, h)                                                                \
+	{                                                                                          \
+		.name = n, .label = l, .unit = u, .better = b,                                     \
+		.flags = METRIC_EVIDENCE | METRIC_PRIMARY, .agg = a, .source = "schbench",         \
+		.help = h                                                                          \
+	}
 
 /* Indexes into schbench_metrics[]. */
 enum { SB_WAKEUP = 0, SB_REQUEST = 4, SB_RPS = 8 };
@@ -141,14 +162,14 @@ static const struct metric_def schbench_metrics[] = {
 		  "90th percentile of the worker wakeup latency (schbench)"),
 	SB_METRIC("schbench_wakeup_p99_ns", "worker wakeup p99 ns", "ns", BETTER_LOWER, AGG_HIST,
 		  "99th percentile of the worker wakeup latency (schbench's starred figure)"),
-	SB_METRIC("schbench_wakeup_p999_ns", "worker wakeup p99.9 ns", "ns", BETTER_LOWER,
-		  AGG_HIST, "99.9th percentile of the worker wakeup latency (schbench)"),
-	SB_METRIC("schbench_request_p50_ns", "request latency p50 ns", "ns", BETTER_LOWER,
-		  AGG_HIST, "median time of one request: its sleep plus its work (schbench)"),
-	SB_METRIC("schbench_request_p90_ns", "request latency p90 ns", "ns", BETTER_LOWER,
-		  AGG_HIST, "90th percentile of the request latency (schbench)"),
-	SB_METRIC("schbench_request_p99_ns", "request latency p99 ns", "ns", BETTER_LOWER,
-		  AGG_HIST, "99th percentile of the request latency (schbench)"),
+	SB_METRIC("schbench_wakeup_p999_ns", "worker wakeup p99.9 ns", "ns", BETTER_LOWER, AGG_HIST,
+		  "99.9th percentile of the worker wakeup latency (schbench)"),
+	SB_METRIC("schbench_request_p50_ns", "request latency p50 ns", "ns", BETTER_LOWER, AGG_HIST,
+		  "median time of one request: its sleep plus its work (schbench)"),
+	SB_METRIC("schbench_request_p90_ns", "request latency p90 ns", "ns", BETTER_LOWER, AGG_HIST,
+		  "90th percentile of the request latency (schbench)"),
+	SB_METRIC("schbench_request_p99_ns", "request latency p99 ns", "ns", BETTER_LOWER, AGG_HIST,
+		  "99th percentile of the request latency (schbench)"),
 	SB_METRIC("schbench_request_p999_ns", "request latency p99.9 ns", "ns", BETTER_LOWER,
 		  AGG_HIST, "99.9th percentile of the request latency (schbench)"),
 	SB_METRIC("requests_per_s", "requests/s", "requests/s", BETTER_HIGHER, AGG_RATE,
@@ -198,8 +219,7 @@ static size_t schbench_shared_size(const void *params)
 	return (size_t)p->message_threads * sb_workers(p) * sizeof(struct sb_stats);
 }
 
-static int schbench_check(const void *params, const struct run_params *rp, char *err,
-			  size_t errlen)
+static int schbench_check(const void *params, const struct run_params *rp, char *err, size_t errlen)
 {
 	const struct schbench_params *p = params;
 	unsigned w = sb_workers(p);
@@ -257,7 +277,7 @@ struct sb_worker {
 } __attribute__((aligned(64)));
 
 struct sb_group {
-	int futex;                   /* the message thread's */
+	int futex;		     /* the message thread's */
 	struct sb_worker *wake_list; /* workers waiting for a wakeup, pushed by CAS */
 	struct sb_worker *workers;
 	struct sb_instance *in;
@@ -316,8 +336,8 @@ static int sb_wait(struct sb_instance *in, int *word)
 	for (;;) {
 		int expect = SB_POSTED;
 
-		if (__atomic_compare_exchange_n(word, &expect, SB_WAITING, false,
-						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		if (__atomic_compare_exchange_n(word, &expect, SB_WAITING, false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
 			return 0;
 		if (!sb_running(in))
 			return 1;
@@ -407,8 +427,8 @@ static struct sb_lock *sb_lock_cpu(struct sb_instance *in)
 		struct sb_lock *l = &in->locks[cpu >= 0 ? (unsigned)cpu % in->nlocks : 0];
 		int expect = 0;
 
-		while (!__atomic_compare_exchange_n(&l->held, &expect, 1, false,
-						    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		while (!__atomic_compare_exchange_n(&l->held, &expect, 1, false, __ATOMIC_ACQUIRE,
+						    __ATOMIC_RELAXED)) {
 			if (!sb_running(in))
 				return NULL;
 			expect = 0;
@@ -540,8 +560,8 @@ static uint64_t *sb_matrices(size_t n)
 
 	if (!n)
 		return NULL;
-	m = mmap(NULL, sb_matrices_size(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
+	m = mmap(NULL, sb_matrices_size(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		 0);
 	return m == MAP_FAILED ? NULL : m;
 }
 
@@ -609,7 +629,8 @@ static int sb_setup(struct sb_instance *in)
 		hist_init(&w->stats->wakeup);
 		hist_init(&w->stats->request);
 		if (in->private_n && !(w->data = sb_matrices(in->private_n))) {
-			instance_failed(in->ic, "cannot allocate %llu KiB of matrices for worker %u",
+			instance_failed(in->ic,
+					"cannot allocate %llu KiB of matrices for worker %u",
 					(unsigned long long)kib, i);
 			return -1;
 		}
@@ -689,7 +710,7 @@ static void sb_put_percentiles(struct sample *s, const struct hist *h, unsigned 
 }
 
 static void schbench_put_metrics(const void *params, const void *const *shared, size_t n,
-				struct sample *s)
+				 struct sample *s)
 {
 	const struct schbench_params *p = params;
 	size_t nw = (size_t)p->message_threads * sb_workers(p), i, k;
@@ -718,7 +739,8 @@ static void schbench_put_metrics(const void *params, const void *const *shared, 
 
 const struct workload workload_schbench = {
 	.name = "schbench",
-	.summary = "Chris Mason's schbench: message threads wake workers that sleep, then multiply matrices; "
+	.summary = "Chris Mason's schbench: message threads wake workers that sleep, then multiply "
+		   "matrices; "
 		   "wakeup and request latency percentiles",
 	.op_name = "requests",
 	/*

@@ -44,10 +44,10 @@ struct workload {
 	const struct metric_def *metrics;
 
 	size_t params_size;
-	const void *defaults;           /* complete params struct */
-	const struct opt *opts;         /* into the params struct */
+	const void *defaults;		/* complete params struct */
+	const struct opt *opts;		/* into the params struct */
 	const struct profile *profiles; /* terminated by { NULL } */
-	const char *default_profile;    /* NULL when the workload has none */
+	const char *default_profile;	/* NULL when the workload has none */
 	/*
 	 * The -j default for this workload, 0 for the runner's (4, the report's
 	 * stress-ng --pipe 4). perf bench sched pipe is one pair, so pingpong

@@ -336,8 +336,7 @@ static int fake_release(const char *path, struct fuse_file_info *fi)
 	return 0;
 }
 
-static int fake_read(const char *path, char *buf, size_t size, off_t off,
-		     struct fuse_file_info *fi)
+static int fake_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
 	struct snap *s = (struct snap *)(uintptr_t)fi->fh;
 	size_t n;
@@ -538,7 +537,10 @@ static void *burner(void *arg)
 	return NULL;
 }
 
-#define FAKE_OPT(t, p) { t, offsetof(struct fake_opts, p), 1 }
+#define FAKE_OPT(t, p)                                                                             \
+	{                                                                                          \
+		t, offsetof(struct fake_opts, p), 1                                                \
+	}
 
 static const struct fuse_opt fake_opt_spec[] = {
 	{ "--features=%s", offsetof(struct fake_opts, features_path), 0 },
@@ -575,8 +577,8 @@ int main(int argc, char *argv[])
 	if (opts.debug_path) {
 		fs.debug_template = slurp(opts.debug_path);
 		if (!fs.debug_template) {
-			fprintf(stderr, "wakebench-fakefs: cannot read '%s': %s\n",
-				opts.debug_path, strerror(errno));
+			fprintf(stderr, "wakebench-fakefs: cannot read '%s': %s\n", opts.debug_path,
+				strerror(errno));
 			return 1;
 		}
 	}

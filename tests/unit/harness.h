@@ -31,12 +31,12 @@
 
 #include "sys/mounts.h"
 
-#define wb_skip(...)                                 \
-	do {                                         \
-		printf("# SKIP reason: ");           \
-		printf(__VA_ARGS__);                 \
-		printf("\n");                        \
-		skip();                              \
+#define wb_skip(...)                                                                               \
+	do {                                                                                       \
+		printf("# SKIP reason: ");                                                         \
+		printf(__VA_ARGS__);                                                               \
+		printf("\n");                                                                      \
+		skip();                                                                            \
 	} while (0)
 
 #define assert_close(a, b, tol) wb_check_close((a), (b), (tol), #a, __FILE__, __LINE__)
@@ -91,8 +91,9 @@ static inline int wb_no_perf_events(char *why, size_t len)
 	}
 	if (errno != ENOSYS)
 		return 0;
-	snprintf(why, len, "perf_event_open is not implemented here (ENOSYS: user-mode "
-			   "emulation such as qemu-user, or a kernel without perf events)");
+	snprintf(why, len,
+		 "perf_event_open is not implemented here (ENOSYS: user-mode "
+		 "emulation such as qemu-user, or a kernel without perf events)");
 	return 1;
 }
 
@@ -122,8 +123,9 @@ static inline int wb_no_subreaper(char *why, size_t len)
 
 	if (prctl(PR_GET_CHILD_SUBREAPER, &old) == 0)
 		return 0;
-	snprintf(why, len, "PR_GET/SET_CHILD_SUBREAPER unsupported here (%s: user-mode "
-			   "emulation such as qemu-user), so killed workload tasks go to init",
+	snprintf(why, len,
+		 "PR_GET/SET_CHILD_SUBREAPER unsupported here (%s: user-mode "
+		 "emulation such as qemu-user), so killed workload tasks go to init",
 		 strerror(errno));
 	return 1;
 }

@@ -65,8 +65,8 @@ static inline int store_create_legacy(const char *path, int version)
 	for (v = 1; v <= version; v++)
 		if (sqlite3_exec(db, store_migration_sql(v), NULL, NULL, NULL) != SQLITE_OK)
 			goto fail;
-	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; PRAGMA application_id = %d",
-		 version, (int)store_application_id());
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; PRAGMA application_id = %d", version,
+		 (int)store_application_id());
 	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		goto fail;
 	/* Each statement of `data` in turn, the version bound as the UUID's last digit. */
@@ -88,7 +88,8 @@ static inline int store_create_legacy(const char *path, int version)
 	sqlite3_close(db);
 	return 0;
 fail:
-	error("cannot create a legacy store '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+	error("cannot create a legacy store '%s': %s", path,
+	      db ? sqlite3_errmsg(db) : "out of memory");
 	sqlite3_close(db);
 	return -1;
 }

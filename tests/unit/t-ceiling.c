@@ -96,7 +96,8 @@ static void test_measure(void **state)
 	assert_non_null(m);
 	assert_true(m->available);
 	assert_close(m->value,
-		     ceiling_share(2, 10000, sample_get(s, "ceiling_pairs_per_cpu_s")->value), 1e-12);
+		     ceiling_share(2, 10000, sample_get(s, "ceiling_pairs_per_cpu_s")->value),
+		     1e-12);
 	free(s);
 }
 

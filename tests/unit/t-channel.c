@@ -36,9 +36,9 @@
 #include "util/util.h"
 #include "workloads/channel.h"
 
-#define RING   3
-#define LAPS   2000
-#define KINDS  4
+#define RING  3
+#define LAPS  2000
+#define KINDS 4
 
 static int count_fds(void)
 {
@@ -195,8 +195,8 @@ static void test_ring_processes(void **state)
 
 			assert_int_equal(waitpid(pids[t], &status, 0), pids[t]);
 			if (!WIFEXITED(status) || WEXITSTATUS(status))
-				fail_msg("%s: task %u ended with status 0x%x", channel_names[kind], t,
-					 status);
+				fail_msg("%s: task %u ended with status 0x%x", channel_names[kind],
+					 t, status);
 		}
 		assert_int_equal(*r.hops, (uint64_t)LAPS * RING);
 		ring_release(&r);
@@ -264,7 +264,8 @@ static void *futex_receiver(void *arg)
 	return (void *)(intptr_t)channel_wait(ch);
 }
 
-/* FUTEX_WAKE reaches a receiver that sleeps in FUTEX_WAIT: threads (private), processes (shared). */
+/* FUTEX_WAKE reaches a receiver that sleeps in FUTEX_WAIT: threads (private), processes (shared).
+ */
 static void test_futex_wakes_sleeper(void **state)
 {
 	struct channel_set cs;

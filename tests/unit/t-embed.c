@@ -69,8 +69,10 @@ static void test_roundtrip(void **state)
 		assert_int_equal(embed_write(&b, doc, len, 0, &enc), 0);
 		/* base64 in lines of at most 76, nothing HTML would escape */
 		for (p = strchr(b.buf, '>') + 1; *p && *p != '<'; p++)
-			assert_non_null(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-					       "0123456789+/=\n", *p));
+			assert_non_null(
+				strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				       "0123456789+/=\n",
+				       *p));
 		for (p = strchr(b.buf, '>') + 2; *p && *p != '<'; p = strchr(p, '\n') + 1)
 			assert_true(strcspn(p, "\n") <= 76);
 		html = page(&b);

@@ -145,46 +145,46 @@ static void test_preempt_derive(void **state)
 
 	(void)state;
 	/* The live debugfs file wins over everything. */
-	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT_DYNAMIC",
-					 .debugfs = "none voluntary full (lazy)",
-					 .cmdline = "full",
-					 .config = dyn_voluntary},
+	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT_DYNAMIC",
+					  .debugfs = "none voluntary full (lazy)",
+					  .cmdline = "full",
+					  .config = dyn_voluntary },
 	       "lazy", "debugfs sched/preempt");
 	/* preempt= counts only on a dynamic kernel. */
-	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT_DYNAMIC",
-					 .cmdline = "full",
-					 .config = dyn_voluntary},
+	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT_DYNAMIC",
+					  .cmdline = "full",
+					  .config = dyn_voluntary },
 	       "full", "kernel command line preempt=");
-	derive(
-	    &(struct preempt_sources){.version = "#1 SMP PREEMPT_DYNAMIC", .config = dyn_voluntary},
-	    "voluntary",
-	    "kernel config CONFIG_PREEMPT_VOLUNTARY (boot default of PREEMPT_DYNAMIC)");
-	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT",
-					 .cmdline = "none",
-					 .config = "CONFIG_PREEMPT=y\n"},
+	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT_DYNAMIC",
+					  .config = dyn_voluntary },
+	       "voluntary",
+	       "kernel config CONFIG_PREEMPT_VOLUNTARY (boot default of PREEMPT_DYNAMIC)");
+	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT",
+					  .cmdline = "none",
+					  .config = "CONFIG_PREEMPT=y\n" },
 	       "full", "kernel config CONFIG_PREEMPT");
-	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT_RT", .cmdline = "none"}, "rt",
+	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT_RT", .cmdline = "none" }, "rt",
 	       "uname -v PREEMPT_RT");
-	derive(&(struct preempt_sources){.version = "#1 SMP", .config = rt}, "rt",
+	derive(&(struct preempt_sources){ .version = "#1 SMP", .config = rt }, "rt",
 	       "kernel config CONFIG_PREEMPT_RT");
-	derive(&(struct preempt_sources){.version = "#1 SMP", .config = lazy}, "lazy",
+	derive(&(struct preempt_sources){ .version = "#1 SMP", .config = lazy }, "lazy",
 	       "kernel config CONFIG_PREEMPT_LAZY");
 	/* Without config or debugfs, only the version string is left. */
-	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT Debian 1:6.12.25-1+rpt1"},
+	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT Debian 1:6.12.25-1+rpt1" },
 	       "full", "uname -v");
-	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPT_DYNAMIC Debian"},
+	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPT_DYNAMIC Debian" },
 	       "dynamic (current mode unknown)", "uname -v");
-	derive(&(struct preempt_sources){.version = "#1 SMP Debian 6.1.119-1"}, "none or voluntary",
-	       "uname -v");
+	derive(&(struct preempt_sources){ .version = "#1 SMP Debian 6.1.119-1" },
+	       "none or voluntary", "uname -v");
 	/* A word that merely starts with PREEMPT is not the flag. */
-	derive(&(struct preempt_sources){.version = "#1 SMP PREEMPTIBLE"}, "none or voluntary",
+	derive(&(struct preempt_sources){ .version = "#1 SMP PREEMPTIBLE" }, "none or voluntary",
 	       "uname -v");
-	derive(&(struct preempt_sources){0}, "unknown", "uname -v");
+	derive(&(struct preempt_sources){ 0 }, "unknown", "uname -v");
 }
 
 static void test_cpulist(void **state)
 {
-	uint8_t bits[4] = {0};
+	uint8_t bits[4] = { 0 };
 	char buf[64];
 
 	(void)state;
@@ -199,10 +199,10 @@ static void test_cpulist(void **state)
 
 static void test_group_by_cpu(void **state)
 {
-	const char *same[] = {"performance", "performance", "performance", "performance"};
-	const char *mixed[] = {"ondemand", "performance", NULL,
-			       "ondemand", "performance", "ondemand"};
-	const char *none[] = {NULL, NULL};
+	const char *same[] = { "performance", "performance", "performance", "performance" };
+	const char *mixed[] = { "ondemand", "performance", NULL,
+				"ondemand", "performance", "ondemand" };
+	const char *none[] = { NULL, NULL };
 	char *s;
 
 	(void)state;
@@ -221,12 +221,12 @@ static void test_group_by_cpu(void **state)
 static void test_flavour(void **state)
 {
 	static const char *const cases[][2] = {
-	    {"6.12.25+rpt-rpi-2712", "rpi-2712"},
-	    {"6.12.25+rpt-rpi-v8", "v8"},
-	    {"6.1.0-28-amd64", "amd64"},
-	    {"6.6.78-v8-16k+", "16k+"},
-	    {"6.18.0", "none"},
-	    {"6.12.57+deb13-arm64", "arm64"},
+		{ "6.12.25+rpt-rpi-2712", "rpi-2712" },
+		{ "6.12.25+rpt-rpi-v8", "v8" },
+		{ "6.1.0-28-amd64", "amd64" },
+		{ "6.6.78-v8-16k+", "16k+" },
+		{ "6.18.0", "none" },
+		{ "6.12.57+deb13-arm64", "arm64" },
 	};
 	char buf[64];
 	size_t i;
@@ -256,8 +256,8 @@ static void test_throttled(void **state)
 static void test_collect_pi5(void **state)
 {
 	char root[4096];
-	struct env_opts o = {.root = root, .debugfs = "/nonexistent/debugfs"};
-	struct env env = {0};
+	struct env_opts o = { .root = root, .debugfs = "/nonexistent/debugfs" };
+	struct env env = { 0 };
 
 	(void)state;
 	snprintf(root, sizeof(root), "%s", fixture("root-pi5"));
@@ -313,8 +313,8 @@ static void test_collect_pi5(void **state)
 static void test_collect_x86(void **state)
 {
 	char root[4096], debugfs[4200];
-	struct env_opts o = {.root = root, .debugfs = debugfs};
-	struct env env = {0};
+	struct env_opts o = { .root = root, .debugfs = debugfs };
+	struct env env = { 0 };
 	const char *features;
 
 	(void)state;
@@ -353,9 +353,9 @@ static void test_collect_x86(void **state)
 	assert_key(&env, "thermal.acpitz.thermal_zone2", "29.8 C", IMPACT_RUN);
 	assert_key(&env, "mem.page_size", "4 KiB (kernel flavour amd64)", IMPACT_WEAK);
 	assert_key(
-	    &env, "cgroup.cpu.max",
-	    "absent (cpu controller not enabled for /user.slice/user-0.slice/session-1.scope)",
-	    IMPACT_MEDIUM);
+		&env, "cgroup.cpu.max",
+		"absent (cpu controller not enabled for /user.slice/user-0.slice/session-1.scope)",
+		IMPACT_MEDIUM);
 	assert_key(&env, "machine.model", "Dell Inc. PowerEdge R350", IMPACT_IDENTITY);
 	assert_key(&env, "cpu.model", "Intel(R) Xeon(R) E-2334 CPU @ 3.40GHz", IMPACT_IDENTITY);
 	env_release(&env);
@@ -365,8 +365,8 @@ static void test_collect_x86(void **state)
 static void test_collect_empty(void **state)
 {
 	char root[] = "/tmp/wakebench-t-env.XXXXXX";
-	struct env_opts o = {.root = root, .debugfs = root};
-	struct env env = {0};
+	struct env_opts o = { .root = root, .debugfs = root };
+	struct env env = { 0 };
 	size_t i;
 
 	(void)state;
@@ -396,8 +396,8 @@ static void test_collect_empty(void **state)
 static void test_collect_config_gz(void **state)
 {
 	char root[] = "/tmp/wakebench-t-env.XXXXXX", cmd[512];
-	struct env_opts o = {.root = root, .debugfs = root};
-	struct env env = {0};
+	struct env_opts o = { .root = root, .debugfs = root };
+	struct env env = { 0 };
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
@@ -420,8 +420,8 @@ static void test_collect_config_gz(void **state)
 static void test_base_slice_from_debug(void **state)
 {
 	char dir[] = "/tmp/wakebench-t-env.XXXXXX", cmd[8192];
-	struct env_opts o = {.root = dir, .debugfs = dir};
-	struct env env = {0};
+	struct env_opts o = { .root = dir, .debugfs = dir };
+	struct env env = { 0 };
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -438,8 +438,8 @@ static void test_base_slice_from_debug(void **state)
 /* On this machine, uname's answers come back through /proc/sys/kernel. */
 static void test_collect_live(void **state)
 {
-	struct env_opts o = {.root = "/", .debugfs = "/sys/kernel/debug"};
-	struct env env = {0};
+	struct env_opts o = { .root = "/", .debugfs = "/sys/kernel/debug" };
+	struct env env = { 0 };
 	struct utsname u;
 	char want[64];
 
@@ -472,7 +472,7 @@ static void test_collect_live(void **state)
 
 static void test_set_get(void **state)
 {
-	struct env env = {0};
+	struct env env = { 0 };
 
 	(void)state;
 	env_set(&env, "a", IMPACT_WEAK, "%d", 1);
@@ -494,7 +494,7 @@ static void test_set_get(void **state)
 
 static void test_diff(void **state)
 {
-	struct env a = {0}, b = {0};
+	struct env a = { 0 }, b = { 0 };
 	struct env_delta *d;
 	size_t n;
 
@@ -543,16 +543,16 @@ static void test_diff(void **state)
 static int64_t store_experiment(struct store *st, const struct env *env, const char *label)
 {
 	struct experiment_info info = {
-	    .kind = "run",
-	    .workload = "pipe",
-	    .profile = "stress-ng-0.15",
-	    .params_json = "{}",
-	    .cmdline = "wakebench run pipe",
-	    .version = WAKEBENCH_VERSION,
-	    .label = label,
-	    .host = "raspberrypi",
-	    .kernel = env_get(env, "kernel.release"),
-	    .started_ns = 1764460800000000000ULL,
+		.kind = "run",
+		.workload = "pipe",
+		.profile = "stress-ng-0.15",
+		.params_json = "{}",
+		.cmdline = "wakebench run pipe",
+		.version = WAKEBENCH_VERSION,
+		.label = label,
+		.host = "raspberrypi",
+		.kernel = env_get(env, "kernel.release"),
+		.started_ns = 1764460800000000000ULL,
 	};
 	int64_t id;
 
@@ -566,7 +566,7 @@ static int64_t store_experiment(struct store *st, const struct env *env, const c
 static int run_env_cmd(const char *db, const char **args, int nargs, char **out)
 {
 	char path[] = "/tmp/wakebench-t-env-out.XXXXXX";
-	struct ctx ctx = {.db_path = db, .debugfs = "/sys/kernel/debug", .root = "/"};
+	struct ctx ctx = { .db_path = db, .debugfs = "/sys/kernel/debug", .root = "/" };
 	int fd = mkstemp(path), saved, rc;
 
 	assert_true(fd >= 0);
@@ -587,8 +587,8 @@ static int run_env_cmd(const char *db, const char **args, int nargs, char **out)
 static void test_diff_stored(void **state)
 {
 	char dir[] = "/tmp/wakebench-t-env.XXXXXX", db[256], ida[32], uuidb[16], *out;
-	struct env_opts o = {.debugfs = "/nonexistent"};
-	struct env a = {0}, b = {0};
+	struct env_opts o = { .debugfs = "/nonexistent" };
+	struct env a = { 0 }, b = { 0 };
 	struct store *st;
 	int64_t id_a, id_b;
 	char root[4096];
@@ -607,7 +607,7 @@ static void test_diff_stored(void **state)
 	id_a = store_experiment(st, &a, NULL);
 	id_b = store_experiment(st, &b, "governor");
 	{
-		struct store_filter f = {.exp_id = id_b};
+		struct store_filter f = { .exp_id = id_b };
 		struct store_experiment *e;
 		size_t n;
 
@@ -620,7 +620,7 @@ static void test_diff_stored(void **state)
 	snprintf(ida, sizeof(ida), "%lld", (long long)id_a);
 
 	{
-		const char *args[] = {"--diff", ida, uuidb};
+		const char *args[] = { "--diff", ida, uuidb };
 
 		assert_int_equal(run_env_cmd(db, args, 3, &out), 0);
 		assert_non_null(strstr(out, "2 keys differ"));
@@ -632,7 +632,7 @@ static void test_diff_stored(void **state)
 		free(out);
 	}
 	{
-		const char *args[] = {"--diff", ida, ida, "--format", "json"};
+		const char *args[] = { "--diff", ida, ida, "--format", "json" };
 
 		assert_int_equal(run_env_cmd(db, args, 5, &out), 0);
 		struct json_object *j = json_tokener_parse(out), *diffs, *ja;
@@ -647,7 +647,7 @@ static void test_diff_stored(void **state)
 		free(out);
 	}
 	{
-		const char *args[] = {"--diff", ida, "424242"};
+		const char *args[] = { "--diff", ida, "424242" };
 
 		assert_int_equal(run_env_cmd(db, args, 3, &out), EXIT_USAGE);
 		free(out);
@@ -661,15 +661,15 @@ static void test_diff_stored(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_debugfs_reason), cmocka_unit_test(test_cmdline_param),
-	    cmocka_unit_test(test_config_value),   cmocka_unit_test(test_preempt_derive),
-	    cmocka_unit_test(test_cpulist),	   cmocka_unit_test(test_group_by_cpu),
-	    cmocka_unit_test(test_flavour),	   cmocka_unit_test(test_throttled),
-	    cmocka_unit_test(test_collect_pi5),	   cmocka_unit_test(test_collect_x86),
-	    cmocka_unit_test(test_collect_empty),  cmocka_unit_test(test_collect_config_gz),
-	    cmocka_unit_test(test_collect_live),   cmocka_unit_test(test_base_slice_from_debug),
-	    cmocka_unit_test(test_set_get),	   cmocka_unit_test(test_diff),
-	    cmocka_unit_test(test_diff_stored),
+		cmocka_unit_test(test_debugfs_reason), cmocka_unit_test(test_cmdline_param),
+		cmocka_unit_test(test_config_value),   cmocka_unit_test(test_preempt_derive),
+		cmocka_unit_test(test_cpulist),	       cmocka_unit_test(test_group_by_cpu),
+		cmocka_unit_test(test_flavour),	       cmocka_unit_test(test_throttled),
+		cmocka_unit_test(test_collect_pi5),    cmocka_unit_test(test_collect_x86),
+		cmocka_unit_test(test_collect_empty),  cmocka_unit_test(test_collect_config_gz),
+		cmocka_unit_test(test_collect_live),   cmocka_unit_test(test_base_slice_from_debug),
+		cmocka_unit_test(test_set_get),	       cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_diff_stored),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -95,10 +95,10 @@ static void test_malformed_lines_are_rejected(void **state)
 	static const char *const bad[] = {
 		"",
 		"   \n",
-		"A B A \n",          /* duplicate */
-		"A NO_A \n",         /* duplicate through NO_ */
-		"A B-C \n",          /* bad character */
-		"A B \nC D \n",      /* two lines */
+		"A B A \n",	/* duplicate */
+		"A NO_A \n",	/* duplicate through NO_ */
+		"A B-C \n",	/* bad character */
+		"A B \nC D \n", /* two lines */
 	};
 	struct features f;
 	char why[256];
@@ -151,9 +151,8 @@ static void test_tokens_are_validated_against_the_live_list(void **state)
 	assert_int_equal(features_token(&f, "NO_", &idx, &on, why, sizeof(why)), -1);
 	assert_int_equal(features_token(&f, "", &idx, &on, why, sizeof(why)), -1);
 	assert_int_equal(features_token(&f, "delay_dequeue", &idx, &on, why, sizeof(why)), -1);
-	assert_int_equal(features_token(&f, "DELAY_DEQUEUE NO_PLACE_LAG", &idx, &on, why,
-					sizeof(why)),
-			 -1);
+	assert_int_equal(
+		features_token(&f, "DELAY_DEQUEUE NO_PLACE_LAG", &idx, &on, why, sizeof(why)), -1);
 }
 
 static void test_failures_are_classified(void **state)
@@ -162,8 +161,7 @@ static void test_failures_are_classified(void **state)
 	char why[1024];
 
 	(void)state;
-	assert_int_equal(features_read("/nonexistent-wakebench-debugfs", &f, why, sizeof(why)),
-			 -1);
+	assert_int_equal(features_read("/nonexistent-wakebench-debugfs", &f, why, sizeof(why)), -1);
 	assert_int_equal(f.fail, FEATURES_NO_DEBUGFS);
 	assert_non_null(strstr(why, "mount -t debugfs none /nonexistent-wakebench-debugfs"));
 	assert_int_equal(features_fail_exit(f.fail), EXIT_SKIP);
@@ -614,10 +612,11 @@ static void write_debug(const char *dir, unsigned long long mask)
 	snprintf(path, sizeof(path), "%s/sched/debug", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fprintf(f, "Sched Debug Version: v0.11, test\n\nsysctl_sched\n"
-		   "  .sysctl_sched_base_slice                 : 0.750000\n"
-		   "  .sysctl_sched_features                   : %llu\n"
-		   "  .sysctl_sched_tunable_scaling            : 1 (logarithmic)\n",
+	fprintf(f,
+		"Sched Debug Version: v0.11, test\n\nsysctl_sched\n"
+		"  .sysctl_sched_base_slice                 : 0.750000\n"
+		"  .sysctl_sched_features                   : %llu\n"
+		"  .sysctl_sched_tunable_scaling            : 1 (logarithmic)\n",
 		mask);
 	assert_int_equal(fclose(f), 0);
 }

@@ -231,7 +231,7 @@ static void test_elf_deps(void **state)
 static void test_guest(void **state)
 {
 	char self[4096];
-	struct guest_spec spec = {0};
+	struct guest_spec spec = { 0 };
 	struct initramfs a;
 	struct cpio_entry *v;
 	const struct cpio_entry *e;
@@ -264,7 +264,7 @@ static void test_guest(void **state)
 	assert_memory_equal(e->data, "\177ELF", 4);
 	assert_int_equal(find(v, n, "dev/console")->rdev_major, 5);
 	for (i = 0; i < 5; i++) {
-		static const char *const dirs[] = {"proc", "sys", "dev", "tmp", "run"};
+		static const char *const dirs[] = { "proc", "sys", "dev", "tmp", "run" };
 
 		assert_int_equal(find(v, n, dirs[i])->mode & S_IFMT, S_IFDIR);
 	}
@@ -429,7 +429,8 @@ static void test_elf_deps_walk_native(void **state)
 		for (j = 0; j < nw; j++)
 			found |= !strcmp(strrchr(walked[j], '/') + 1, b);
 		if (!found)
-			fail_msg("'%s' listed by the interpreter, not found by the walk", listed[i]);
+			fail_msg("'%s' listed by the interpreter, not found by the walk",
+				 listed[i]);
 	}
 	free_list(listed, nl);
 	free_list(walked, nw);
@@ -443,12 +444,12 @@ static void test_elf_deps_walk_native(void **state)
  */
 static void test_guest_foreign(void **state)
 {
-	static const char *const exe_needs[] = {"libfoo.so.1", NULL};
-	static const char *const foo_needs[] = {"libbar.so.2", NULL};
-	static const char *const missing_needs[] = {"libnothere.so.9", NULL};
+	static const char *const exe_needs[] = { "libfoo.so.1", NULL };
+	static const char *const foo_needs[] = { "libbar.so.2", NULL };
+	static const char *const missing_needs[] = { "libnothere.so.9", NULL };
 	char root[] = "/tmp/wakebench-t-initramfs-sr.XXXXXX", *exe, *bb, *p, **paths, why[128];
 	char self[4096];
-	struct guest_spec spec = {0};
+	struct guest_spec spec = { 0 };
 	struct initramfs a;
 	struct cpio_entry *v;
 	const struct cpio_entry *e;
@@ -526,11 +527,15 @@ static void test_guest_foreign(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_write_read), cmocka_unit_test(test_deterministic),
-	    cmocka_unit_test(test_bad_paths),  cmocka_unit_test(test_concatenated_and_malformed),
-	    cmocka_unit_test(test_cpio_tool),  cmocka_unit_test(test_elf_deps),
-	    cmocka_unit_test(test_guest),      cmocka_unit_test(test_elf_deps_walk_native),
-	    cmocka_unit_test(test_guest_foreign),
+		cmocka_unit_test(test_write_read),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_bad_paths),
+		cmocka_unit_test(test_concatenated_and_malformed),
+		cmocka_unit_test(test_cpio_tool),
+		cmocka_unit_test(test_elf_deps),
+		cmocka_unit_test(test_guest),
+		cmocka_unit_test(test_elf_deps_walk_native),
+		cmocka_unit_test(test_guest_foreign),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -251,8 +251,9 @@ static int parse1(const char *name, const char *value)
 {
 	const struct workload *wl = messaging();
 	void *p = params_copy(wl, wl->defaults);
-	struct opt_group g = { .title = "messaging", .opts = wl->opts, .base = p,
-			       .defaults = wl->defaults };
+	struct opt_group g = {
+		.title = "messaging", .opts = wl->opts, .base = p, .defaults = wl->defaults
+	};
 	struct opts_result res;
 	const char *argv[2] = { name, value };
 	int rc;

@@ -64,7 +64,8 @@ static void test_definitions_complete_and_unique(void **state)
 		assert_true(d->name[0]);
 		assert_true(strlen(d->name) < METRIC_NAME_MAX);
 		for (const char *c = d->name; *c; c++)
-			assert_true((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_');
+			assert_true((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
+				    *c == '_');
 		assert_non_null(d->label);
 		assert_true(d->label[0]);
 		assert_non_null(d->unit); /* may be "" */
@@ -81,7 +82,8 @@ static void test_definitions_complete_and_unique(void **state)
 		for (j = 0; j < i; j++) {
 			e = metric_def_at(j);
 			if (!strcmp(e->name, d->name))
-				fail_msg("metric '%s' is defined twice (%zu and %zu)", d->name, j, i);
+				fail_msg("metric '%s' is defined twice (%zu and %zu)", d->name, j,
+					 i);
 		}
 		/* the look-ups agree with the order */
 		assert_ptr_equal(metric_def(d->name), d);
@@ -266,8 +268,8 @@ static size_t check_file(const char *path)
 			memcpy(name, q + 1, (size_t)(end - q - 1));
 			name[end - q - 1] = '\0';
 			if (!metric_def(name))
-				fail_msg("%s: %s\"%s\" ...): not in the metric registry", path, calls[k],
-					 name);
+				fail_msg("%s: %s\"%s\" ...): not in the metric registry", path,
+					 calls[k], name);
 			n++;
 		}
 	}
@@ -342,9 +344,8 @@ static void seq_effect(double ratio, int better, struct stats_seq_effect *x)
 
 	stats_seq_levels(1, 1, &at, &ao);
 	pairs(y, 24, ratio);
-	assert_int_equal(stats_seq_effects(y, 24, 1, at, ao, stats_seq_vif(1), 0.02, better, 1000,
-					   x),
-			 1);
+	assert_int_equal(
+		stats_seq_effects(y, 24, 1, at, ao, stats_seq_vif(1), 0.02, better, 1000, x), 1);
 	assert_true(x->e.valid);
 }
 
@@ -380,9 +381,9 @@ static void test_ab_direction_lower_is_better(void **state)
  */
 static enum verdict swapped(enum verdict v)
 {
-	return v == VERDICT_IMPROVEMENT	  ? VERDICT_REGRESSION
+	return v == VERDICT_IMPROVEMENT	 ? VERDICT_REGRESSION
 	       : v == VERDICT_REGRESSION ? VERDICT_IMPROVEMENT
-					  : v;
+					 : v;
 }
 
 static void test_ab_direction_mirror(void **state)
@@ -427,8 +428,11 @@ static void test_ab_direction_mirror(void **state)
 /* The engine ab runs, fed unit by unit, stops decided in the right direction. */
 static void test_ab_engine_lower_is_better(void **state)
 {
-	struct stats_seq_params p = { .nfeat = 1, .margin = 0.02, .better = lower_def()->better,
-				      .until_decided = true, .max_units = 64 };
+	struct stats_seq_params p = { .nfeat = 1,
+				      .margin = 0.02,
+				      .better = lower_def()->better,
+				      .until_decided = true,
+				      .max_units = 64 };
 	struct stats_seq s;
 	double y[2 * 64];
 	size_t u = 0;
@@ -481,7 +485,7 @@ static void test_summary_follows_the_primary(void **state)
 		s[i].index = (uint32_t)i;
 		s[i].ops = 1000;
 		s[i].real_s = 1;
-		s[i].ops_per_s = 1000;         /* steady */
+		s[i].ops_per_s = 1000; /* steady */
 		s[i].ops_per_cpu_s = 2000;
 		sample_put(&s[i], "ns_per_op", i % 2 ? 100 : 200); /* noisy */
 	}

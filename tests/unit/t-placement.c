@@ -24,8 +24,8 @@
 
 static const int cpus[] = { 2, 5, 7 };
 
-static void init(struct task_placement *pl, const struct workload *wl, const void *params,
-		 int mode, const char **cpus_v, size_t cpus_n)
+static void init(struct task_placement *pl, const struct workload *wl, const void *params, int mode,
+		 const char **cpus_v, size_t cpus_n)
 {
 	struct run_params rp = runner_defaults;
 	char err[256];
@@ -52,9 +52,9 @@ static const char *refuse(const struct workload *wl, int mode, const char **cpus
 	rp.cpus.v = cpus_v;
 	rp.cpus.n = n;
 	err[0] = '\0';
-	assert_int_equal(placement_init(&pl, wl, wl->defaults, &rp, allowed, nallowed, err,
-				       sizeof(err)),
-			 -1);
+	assert_int_equal(
+		placement_init(&pl, wl, wl->defaults, &rp, allowed, nallowed, err, sizeof(err)),
+		-1);
 	print_message("# %s\n", err);
 	assert_non_null(strstr(err, "option '--"));
 	assert_null(strchr(err, '\n'));
@@ -139,13 +139,21 @@ static const struct grp_params grp_defaults = { .groups = 3, .size = 4 };
 static const struct grp_params ring_defaults = { .groups = 1, .size = 5, .one_role = true };
 
 static const struct workload grp_wl = {
-	.name = "grp", .tasks = grp_tasks, .layout = grp_layout, .roles = grp_roles,
-	.defaults = &grp_defaults, .params_size = sizeof(struct grp_params),
+	.name = "grp",
+	.tasks = grp_tasks,
+	.layout = grp_layout,
+	.roles = grp_roles,
+	.defaults = &grp_defaults,
+	.params_size = sizeof(struct grp_params),
 };
 
 static const struct workload ring_wl = {
-	.name = "ring", .tasks = grp_tasks, .layout = grp_layout, .roles = ring_roles,
-	.defaults = &ring_defaults, .params_size = sizeof(struct grp_params),
+	.name = "ring",
+	.tasks = grp_tasks,
+	.layout = grp_layout,
+	.roles = ring_roles,
+	.defaults = &ring_defaults,
+	.params_size = sizeof(struct grp_params),
 };
 
 static void test_groups(void **state)
@@ -351,12 +359,9 @@ static void test_cpus_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pairs_as_before),
-		cmocka_unit_test(test_groups),
-		cmocka_unit_test(test_ring_cross_cpu),
-		cmocka_unit_test(test_task_names),
-		cmocka_unit_test(test_cpus_list),
-		cmocka_unit_test(test_cpus_role),
+		cmocka_unit_test(test_pairs_as_before), cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_ring_cross_cpu),	cmocka_unit_test(test_task_names),
+		cmocka_unit_test(test_cpus_list),	cmocka_unit_test(test_cpus_role),
 		cmocka_unit_test(test_cpus_refused),
 	};
 

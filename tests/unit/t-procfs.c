@@ -43,7 +43,9 @@ static void test_status(void **state)
 	free(t);
 	/* nonvoluntary_ must not be taken for voluntary_, whatever the order */
 	assert_int_equal(procfs_parse_status("nonvoluntary_ctxt_switches:\t7\n"
-					     "voluntary_ctxt_switches:\t12\n", &v, &nv), 0);
+					     "voluntary_ctxt_switches:\t12\n",
+					     &v, &nv),
+			 0);
 	assert_int_equal(v, 12);
 	assert_int_equal(nv, 7);
 	assert_int_equal(procfs_parse_status("Name:\tx\nvoluntary_ctxt_switches:\t1\n", &v, &nv),
@@ -62,7 +64,9 @@ static void test_sched(void **state)
 	assert_int_equal(procfs_parse_sched(u, &m), -1);
 	assert_int_equal(procfs_parse_sched("se.nr_migrations_x : 3\n", &m), -1);
 	assert_int_equal(procfs_parse_sched("se.nr_migrations                             :"
-					    "                 4242\n", &m), 0);
+					    "                 4242\n",
+					    &m),
+			 0);
 	assert_int_equal(m, 4242);
 	free(t);
 	free(u);
@@ -126,10 +130,8 @@ static void test_live(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_status),
-		cmocka_unit_test(test_sched),
-		cmocka_unit_test(test_schedstat),
-		cmocka_unit_test(test_why),
+		cmocka_unit_test(test_status),	  cmocka_unit_test(test_sched),
+		cmocka_unit_test(test_schedstat), cmocka_unit_test(test_why),
 		cmocka_unit_test(test_live),
 	};
 

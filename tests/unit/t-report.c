@@ -157,7 +157,8 @@ static void test_sample_lines(void **state)
 	sample_fail(&s, SAMPLE_INTERRUPTED, "interrupted by SIGINT");
 	report_sample_text(f, NULL, &s, 4, 5, "ops/s");
 	render_end(f, buf);
-	assert_non_null(strstr(buf, "sample 4/5: interrupted by SIGINT (excluded from statistics)"));
+	assert_non_null(
+		strstr(buf, "sample 4/5: interrupted by SIGINT (excluded from statistics)"));
 	assert_non_null(strstr(buf, "sample 2/5: 316203.55 ops/s  ops 1581017"));
 	assert_non_null(strstr(buf, "ctxsw/op 0.5"));
 	assert_non_null(strstr(buf, "[DELAY_DEQUEUE=off] warm-up: 316203.55 ops/s"));
@@ -223,7 +224,8 @@ static void test_summary(void **state)
 	render_begin(&f, &buf, &len);
 	report_summary_text(f, "A", &rs);
 	render_end(f, buf);
-	assert_non_null(strstr(buf, "[A] summary: 6 samples, 1 warm-up excluded, 1 failed excluded"));
+	assert_non_null(
+		strstr(buf, "[A] summary: 6 samples, 1 warm-up excluded, 1 failed excluded"));
 	assert_non_null(strstr(buf, "ops/s (real time)"));
 	assert_non_null(strstr(buf, "#7"));
 	assert_non_null(strstr(buf, "perf ctxsw/op"));
@@ -338,12 +340,18 @@ struct tparams {
 
 static const char *const tmodes[] = { "a", "b", NULL };
 static const struct opt topts[] = {
-	{ .type = OPT_SIZE, .long_name = "data-size", .offset = offsetof(struct tparams, size),
-	  .min = 8, .max = 4096 },
-	{ .type = OPT_DURATION, .long_name = "window",
+	{ .type = OPT_SIZE,
+	  .long_name = "data-size",
+	  .offset = offsetof(struct tparams, size),
+	  .min = 8,
+	  .max = 4096 },
+	{ .type = OPT_DURATION,
+	  .long_name = "window",
 	  .offset = offsetof(struct tparams, window_ns) },
 	{ .type = OPT_FLAG, .long_name = "packet", .offset = offsetof(struct tparams, packet) },
-	{ .type = OPT_CHOICE, .long_name = "mode", .offset = offsetof(struct tparams, mode),
+	{ .type = OPT_CHOICE,
+	  .long_name = "mode",
+	  .offset = offsetof(struct tparams, mode),
 	  .choices = tmodes },
 	OPT_END_ROW,
 };
@@ -364,8 +372,8 @@ static const struct workload twl = {
 	.default_profile = "ref-1",
 };
 
-static void resolve(const char **args, int nargs, struct tparams *out, char *label,
-		    size_t len, const char **base)
+static void resolve(const char **args, int nargs, struct tparams *out, char *label, size_t len,
+		    const char **base)
 {
 	struct tparams parsed = tdefaults;
 	struct experiment_opts eo;
@@ -374,8 +382,7 @@ static void resolve(const char **args, int nargs, struct tparams *out, char *lab
 
 	g[0] = (struct opt_group){ .title = "t", .opts = topts, .base = &parsed };
 	g[1] = experiment_opts_group(&eo, &twl);
-	assert_int_equal(opts_parse("test", g, 2, nargs, args, 0, &res),
-			 0);
+	assert_int_equal(opts_parse("test", g, 2, nargs, args, 0, &res), 0);
 	experiment_resolve(&twl, &eo, &g[0], out, label, len, base);
 	opts_result_release(&res);
 	experiment_opts_release(&eo);

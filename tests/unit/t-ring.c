@@ -322,12 +322,9 @@ static void test_threads(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_descriptor),
-		cmocka_unit_test(test_profiles),
-		cmocka_unit_test(test_check),
-		cmocka_unit_test(test_metric_formulas),
-		cmocka_unit_test(test_processes),
-		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_descriptor), cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_check),	   cmocka_unit_test(test_metric_formulas),
+		cmocka_unit_test(test_processes),  cmocka_unit_test(test_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,11 +34,11 @@
 #define MS 1000000ULL
 
 enum many_mode {
-	MANY_BLOCK,      /* count one op, block in a read until the stop */
-	MANY_FIXED,      /* fixed work: count `work` ops, note them in the shared area */
+	MANY_BLOCK,	 /* count one op, block in a read until the stop */
+	MANY_FIXED,	 /* fixed work: count `work` ops, note them in the shared area */
 	MANY_FIXED_HANG, /* fixed work that never ends */
-	MANY_DIE,        /* like MANY_BLOCK, but task `victim` dies of SIGSEGV */
-	MANY_FIXED_DIE,  /* fixed work whose task `victim` dies while the others wait */
+	MANY_DIE,	 /* like MANY_BLOCK, but task `victim` dies of SIGSEGV */
+	MANY_FIXED_DIE,	 /* fixed work whose task `victim` dies while the others wait */
 };
 
 struct many_params {
@@ -131,8 +131,7 @@ static int task_body(struct many_task *mt)
 	}
 	if (mp->mode == MANY_DIE && me == mp->victim)
 		die_now();
-	while (instance_running(ic) || mp->mode == MANY_FIXED_HANG ||
-	       mp->mode == MANY_FIXED_DIE) {
+	while (instance_running(ic) || mp->mode == MANY_FIXED_HANG || mp->mode == MANY_FIXED_DIE) {
 		ssize_t n;
 
 		if (mp->mode == MANY_BLOCK || mp->mode == MANY_DIE)
@@ -245,8 +244,8 @@ static uint64_t run_many(const struct many_params *mp, unsigned instances, uint6
 	char err[256];
 	uint64_t t0;
 
-	many_workload.fixed_work = mp->mode == MANY_FIXED || mp->mode == MANY_FIXED_HANG ||
-				   mp->mode == MANY_FIXED_DIE;
+	many_workload.fixed_work =
+		mp->mode == MANY_FIXED || mp->mode == MANY_FIXED_HANG || mp->mode == MANY_FIXED_DIE;
 	rp.instances = instances;
 	if (runner_check(&spec, err, sizeof(err)))
 		wb_skip("%s", err);
@@ -363,12 +362,9 @@ static void test_defaults(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),
-		cmocka_unit_test(test_block_processes),
-		cmocka_unit_test(test_block_threads),
-		cmocka_unit_test(test_fixed_work),
-		cmocka_unit_test(test_fixed_work_limit),
-		cmocka_unit_test(test_task_dies),
+		cmocka_unit_test(test_defaults),	 cmocka_unit_test(test_block_processes),
+		cmocka_unit_test(test_block_threads),	 cmocka_unit_test(test_fixed_work),
+		cmocka_unit_test(test_fixed_work_limit), cmocka_unit_test(test_task_dies),
 		cmocka_unit_test(test_fixed_task_dies),
 	};
 

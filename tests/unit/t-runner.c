@@ -36,10 +36,20 @@
 static void test_metrics_formulas(void **state)
 {
 	struct instance_result r[2] = {
-		{ .ops = 1000, .bytes = 1000 * 512, .start_ns = 10 * MS, .finish_ns = 1010 * MS,
-		  .loop_ns = 1000 * MS, .usr_s = 0.25, .sys_s = 0.5 },
-		{ .ops = 3000, .bytes = 3000 * 512, .start_ns = 20 * MS, .finish_ns = 3020 * MS,
-		  .loop_ns = 2000 * MS, .usr_s = 0.75, .sys_s = 1.5 },
+		{ .ops = 1000,
+		  .bytes = 1000 * 512,
+		  .start_ns = 10 * MS,
+		  .finish_ns = 1010 * MS,
+		  .loop_ns = 1000 * MS,
+		  .usr_s = 0.25,
+		  .sys_s = 0.5 },
+		{ .ops = 3000,
+		  .bytes = 3000 * 512,
+		  .start_ns = 20 * MS,
+		  .finish_ns = 3020 * MS,
+		  .loop_ns = 2000 * MS,
+		  .usr_s = 0.75,
+		  .sys_s = 1.5 },
 	};
 	struct sample s;
 	const struct metric *m;
@@ -49,7 +59,7 @@ static void test_metrics_formulas(void **state)
 	sample_init(&s);
 	runner_metrics(&s, r, 2);
 	assert_int_equal(s.ops, 4000);
-	assert_true(fabs(s.real_s - 2.0) < 1e-12);      /* mean of 1 s and 3 s */
+	assert_true(fabs(s.real_s - 2.0) < 1e-12); /* mean of 1 s and 3 s */
 	assert_true(fabs(s.usr_s - 1.0) < 1e-12);
 	assert_true(fabs(s.sys_s - 2.0) < 1e-12);
 	assert_true(fabs(s.ops_per_s - 2000.0) < 1e-9); /* 4000 / 2 */
@@ -79,7 +89,7 @@ static void test_metrics_zero_time(void **state)
 	assert_true(s.ops_per_s == 0);
 	assert_true(s.ops_per_cpu_s == 0);
 	assert_null(sample_get(&s, "mb_per_s_geomean")); /* no bytes counted */
-	assert_null(sample_get(&s, "ns_per_op")); /* no time measured: no time per op */
+	assert_null(sample_get(&s, "ns_per_op"));	 /* no time measured: no time per op */
 }
 
 static void test_counter_metrics(void **state)
@@ -267,9 +277,17 @@ static void run_one(const char *profile, int placement, unsigned instances, stru
 static void check_ok_sample(const struct sample *s, unsigned instances)
 {
 	static const char *const names[] = {
-		"nvcsw", "nivcsw", "migrations", "run_delay_ns", "timeslices",
-		"ctxsw_vol_per_op", "ctxsw_invol_per_op", "ctxsw_per_op",
-		"migrations_per_kop", "run_delay_ns_per_op", "mb_per_s_geomean",
+		"nvcsw",
+		"nivcsw",
+		"migrations",
+		"run_delay_ns",
+		"timeslices",
+		"ctxsw_vol_per_op",
+		"ctxsw_invol_per_op",
+		"ctxsw_per_op",
+		"migrations_per_kop",
+		"run_delay_ns_per_op",
+		"mb_per_s_geomean",
 	};
 	size_t i;
 
@@ -361,8 +379,8 @@ static pid_t find_reader(void)
 			continue;
 		if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
 		    sscanf(buf, "%*d (%63[^)]", comm) == 1 &&
-		    sscanf(p + 2, "%*c %d %d %d", &ppid, &pgrp, &session) == 3 &&
-		    session == sid && ppid != me && p[2] != 'Z' && !strcmp(comm, "wakebench-pipe"))
+		    sscanf(p + 2, "%*c %d %d %d", &ppid, &pgrp, &session) == 3 && session == sid &&
+		    ppid != me && p[2] != 'Z' && !strcmp(comm, "wakebench-pipe"))
 			found = pid; /* a live one: a zombie orphan would die of nothing */
 		fclose(f);
 	}
@@ -419,7 +437,8 @@ static void test_sample_task_killed(void **state)
 	(void)state;
 	if (wb_user_emulation(s.reason, sizeof(s.reason)))
 		wb_skip("%s: the orphaned tasks of a killed instance are not ours to reap there "
-			"(no subreaper), and the sample's prompt end is not measurable", s.reason);
+			"(no subreaper), and the sample's prompt end is not measurable",
+			s.reason);
 	run_sabotaged(&sb, &s);
 	assert_true(sb.killed);
 	print_message("# reason: %s\n", s.reason);
@@ -439,7 +458,8 @@ static void test_sample_interrupted(void **state)
 	(void)state;
 	if (wb_user_emulation(s.reason, sizeof(s.reason)))
 		wb_skip("%s: qemu-user may lose a signal sent to a thread that exits right "
-			"after, and the sample then runs its whole window", s.reason);
+			"after, and the sample then runs its whole window",
+			s.reason);
 	runner_signals_install();
 	run_sabotaged(&sb, &s);
 	assert_int_equal(runner_stop_signal(), SIGINT);
@@ -519,9 +539,9 @@ static void test_parent_killed(void **state)
 
 enum fake_mode {
 	FAKE_FAIL_BEFORE_READY, /* setup fails */
-	FAKE_FAIL_REASON,       /* reports a reason mid-window */
-	FAKE_IGNORE_STOP,       /* never leaves its loop */
-	FAKE_CHILD_DIES,        /* task 1 exits before it is ready */
+	FAKE_FAIL_REASON,	/* reports a reason mid-window */
+	FAKE_IGNORE_STOP,	/* never leaves its loop */
+	FAKE_CHILD_DIES,	/* task 1 exits before it is ready */
 };
 
 struct fake_params {
@@ -591,7 +611,8 @@ static void run_fake(int mode, unsigned instances, struct sample *s)
 	struct fake_params fp = { .mode = mode };
 	struct run_params rp = runner_defaults;
 	struct run_spec spec = { .wl = mode == FAKE_CHILD_DIES ? &fake_workload2 : &fake_workload,
-				 .wl_params = &fp, .rp = &rp };
+				 .wl_params = &fp,
+				 .rp = &rp };
 
 	rp.instances = instances;
 	memset(s, 0, sizeof(*s));
@@ -688,8 +709,9 @@ static void test_probe_calls(void **state)
 	struct probe_log pl = { 0 };
 	struct probe pr = { .ops = &log_ops, .state = &pl };
 	struct run_params rp = runner_defaults;
-	struct run_spec spec = { .wl = wl, .wl_params = wl->defaults, .rp = &rp,
-				 .probes = &pr, .nprobes = 1 };
+	struct run_spec spec = {
+		.wl = wl, .wl_params = wl->defaults, .rp = &rp, .probes = &pr, .nprobes = 1
+	};
 	struct sample s;
 
 	(void)state;

@@ -80,8 +80,8 @@ static void test_descriptor(void **state)
 	const struct profile *prof;
 	const struct metric_def *d, *e;
 	static const char *const want[] = {
-		"schbench_wakeup_p50_ns",  "schbench_wakeup_p90_ns",  "schbench_wakeup_p99_ns",
-		"schbench_wakeup_p999_ns", "schbench_request_p50_ns", "schbench_request_p90_ns",
+		"schbench_wakeup_p50_ns",  "schbench_wakeup_p90_ns",   "schbench_wakeup_p99_ns",
+		"schbench_wakeup_p999_ns", "schbench_request_p50_ns",  "schbench_request_p90_ns",
 		"schbench_request_p99_ns", "schbench_request_p999_ns", "requests_per_s",
 	};
 	size_t i;
@@ -108,8 +108,8 @@ static void test_descriptor(void **state)
 			fail_msg("no metric %s", want[i]);
 		assert_true(d->label && *d->label && d->unit && d->help && *d->help);
 		assert_string_equal(d->source, "schbench");
-		assert_int_equal(d->better, strcmp(want[i], "requests_per_s") ? BETTER_LOWER
-									       : BETTER_HIGHER);
+		assert_int_equal(d->better,
+				 strcmp(want[i], "requests_per_s") ? BETTER_LOWER : BETTER_HIGHER);
 		assert_ptr_equal(metric_def(want[i]), d);
 		for (e = d + 1; e->name; e++)
 			assert_string_not_equal(e->name, d->name);
@@ -163,8 +163,9 @@ static void test_layout(void **state)
 static int parse_one(const struct workload *wl, const char *name, const char *value)
 {
 	void *p = params_copy(wl, wl->defaults);
-	struct opt_group g = { .title = "schbench", .opts = wl->opts, .base = p,
-			       .defaults = wl->defaults };
+	struct opt_group g = {
+		.title = "schbench", .opts = wl->opts, .base = p, .defaults = wl->defaults
+	};
 	struct opts_result res;
 	const char *argv[2] = { name, value };
 	int rc;
@@ -281,8 +282,7 @@ static void test_merge(void **state)
 	uint64_t *wake = malloc(20000 * sizeof(*wake));
 	struct sample *s = malloc(sizeof(*s));
 	static const char *const wnames[] = { "schbench_wakeup_p50_ns", "schbench_wakeup_p90_ns",
-					      "schbench_wakeup_p99_ns",
-					      "schbench_wakeup_p999_ns" };
+					      "schbench_wakeup_p99_ns", "schbench_wakeup_p999_ns" };
 	static const double q[] = { 0.5, 0.9, 0.99, 0.999 };
 	uint64_t seed = 12345;
 
@@ -333,8 +333,10 @@ static void test_merge(void **state)
 	}
 	assert_true(value_of(s, "schbench_wakeup_p99_ns") > 40000); /* the tail is in it */
 	assert_true(value_of(s, "schbench_request_p50_ns") > 100000);
-	assert_true(value_of(s, "schbench_request_p50_ns") <= value_of(s, "schbench_request_p90_ns"));
-	assert_true(value_of(s, "schbench_request_p99_ns") <= value_of(s, "schbench_request_p999_ns"));
+	assert_true(value_of(s, "schbench_request_p50_ns") <=
+		    value_of(s, "schbench_request_p90_ns"));
+	assert_true(value_of(s, "schbench_request_p99_ns") <=
+		    value_of(s, "schbench_request_p999_ns"));
 	assert_close(value_of(s, "requests_per_s"), (double)nreq / 2.0, 1e-9);
 
 	/* one instance only: a different merge, its own percentiles */
@@ -407,8 +409,9 @@ static void one_sample(int placement, unsigned mthreads, unsigned workers)
 	assert_true(p50 > 0 && p50 <= p90 && p90 <= p99 && p99 <= p999);
 	/* a request includes its 100 us sleep */
 	assert_true(value_of(s, "schbench_request_p50_ns") >= 100000);
-	print_message("# %u x %u workers, placement %d: %llu requests, wakeup p50 %.0f p99 %.0f ns\n",
-		      mthreads, workers, placement, (unsigned long long)s->ops, p50, p99);
+	print_message(
+		"# %u x %u workers, placement %d: %llu requests, wakeup p50 %.0f p99 %.0f ns\n",
+		mthreads, workers, placement, (unsigned long long)s->ops, p50, p99);
 	free(s);
 	free(p);
 }
@@ -428,12 +431,9 @@ static void test_sample_same_cpu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_descriptor),
-		cmocka_unit_test(test_layout),
-		cmocka_unit_test(test_option_ranges),
-		cmocka_unit_test(test_check),
-		cmocka_unit_test(test_merge),
-		cmocka_unit_test(test_sample_any),
+		cmocka_unit_test(test_descriptor),	cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_option_ranges),	cmocka_unit_test(test_check),
+		cmocka_unit_test(test_merge),		cmocka_unit_test(test_sample_any),
 		cmocka_unit_test(test_sample_same_cpu),
 	};
 

@@ -170,12 +170,9 @@ static void test_read_missing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_618_fixture),
-		cmocka_unit_test(test_618_edited_delayed),
-		cmocka_unit_test(test_613_synthesised),
-		cmocka_unit_test(test_neither_field),
-		cmocka_unit_test(test_no_group_sched),
-		cmocka_unit_test(test_read_missing),
+		cmocka_unit_test(test_618_fixture),	cmocka_unit_test(test_618_edited_delayed),
+		cmocka_unit_test(test_613_synthesised), cmocka_unit_test(test_neither_field),
+		cmocka_unit_test(test_no_group_sched),	cmocka_unit_test(test_read_missing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,10 +26,11 @@
 
 static void test_decide_by_hand(void **state)
 {
-	const double g[] = {0, 0.1}, b[] = {1.0, 1.1}, c[] = {0.05, 0.15};
-	struct bisect_refs r = {.good = g, .ng = 2, .bad = b, .nb = 2};
+	const double g[] = { 0, 0.1 }, b[] = { 1.0, 1.1 }, c[] = { 0.05, 0.15 };
+	struct bisect_refs r = { .good = g, .ng = 2, .bad = b, .nb = 2 };
 	struct bisect_decision d;
-	/* t(0.975, 3 df) = 3.182446 (tables); sd = sqrt(0.015 / 3); se = sd sqrt(1/2 + 1/8 + 1/8) */
+	/* t(0.975, 3 df) = 3.182446 (tables); sd = sqrt(0.015 / 3); se = sd sqrt(1/2 + 1/8 + 1/8)
+	 */
 	double sd = sqrt(0.015 / 3), half = 3.182446 * sd * sqrt(0.75);
 
 	(void)state;
@@ -51,10 +52,10 @@ static void test_decide_by_hand(void **state)
 
 static void test_decide_directions(void **state)
 {
-	const double lo[] = {0, 0.1, 0.05}, hi[] = {1.0, 1.1, 1.05};
-	const double near_hi[] = {1.02, 1.08}, near_lo[] = {0.02, 0.08}, mid[] = {0.5, 0.6};
-	struct bisect_refs up = {.good = lo, .ng = 3, .bad = hi, .nb = 3};
-	struct bisect_refs down = {.good = hi, .ng = 3, .bad = lo, .nb = 3};
+	const double lo[] = { 0, 0.1, 0.05 }, hi[] = { 1.0, 1.1, 1.05 };
+	const double near_hi[] = { 1.02, 1.08 }, near_lo[] = { 0.02, 0.08 }, mid[] = { 0.5, 0.6 };
+	struct bisect_refs up = { .good = lo, .ng = 3, .bad = hi, .nb = 3 };
+	struct bisect_refs down = { .good = hi, .ng = 3, .bad = lo, .nb = 3 };
 	struct bisect_decision d;
 
 	(void)state;
@@ -78,10 +79,10 @@ static void test_decide_directions(void **state)
 
 static void test_decide_too_few(void **state)
 {
-	const double g[] = {0}, b[] = {1}, c[] = {0.1};
-	struct bisect_refs r = {.good = g, .ng = 1, .bad = b, .nb = 1};
-	const double same[] = {0.5, 0.5};
-	struct bisect_refs flat = {.good = same, .ng = 2, .bad = same, .nb = 2};
+	const double g[] = { 0 }, b[] = { 1 }, c[] = { 0.1 };
+	struct bisect_refs r = { .good = g, .ng = 1, .bad = b, .nb = 1 };
+	const double same[] = { 0.5, 0.5 };
+	struct bisect_refs flat = { .good = same, .ng = 2, .bad = same, .nb = 2 };
 	struct bisect_decision d;
 
 	(void)state;
@@ -98,10 +99,10 @@ static void test_decide_too_few(void **state)
 
 static void test_refs_check(void **state)
 {
-	const double g[] = {0, 0.1, 0.05}, b[] = {1.0, 1.1, 1.05}, near[] = {0.3, -0.2, 0.2};
-	struct bisect_refs apart = {.good = g, .ng = 3, .bad = b, .nb = 3};
-	struct bisect_refs close = {.good = g, .ng = 3, .bad = near, .nb = 3};
-	struct bisect_refs few = {.good = g, .ng = 1, .bad = b, .nb = 1};
+	const double g[] = { 0, 0.1, 0.05 }, b[] = { 1.0, 1.1, 1.05 }, near[] = { 0.3, -0.2, 0.2 };
+	struct bisect_refs apart = { .good = g, .ng = 3, .bad = b, .nb = 3 };
+	struct bisect_refs close = { .good = g, .ng = 3, .bad = near, .nb = 3 };
+	struct bisect_refs few = { .good = g, .ng = 1, .bad = b, .nb = 1 };
 	struct bisect_decision d;
 	/* sd = 0.05 (each group's ss 0.005, df 4), se = sd sqrt(2/3), t(0.975, 4) = 2.776445 */
 	double half = 2.776445 * 0.05 * sqrt(2.0 / 3);
@@ -123,8 +124,8 @@ static void test_refs_check(void **state)
 
 static void test_step_sequential(void **state)
 {
-	const double g[] = {0, 0.1, 0.05, 0.02}, b[] = {1.0, 1.1, 1.05, 0.98};
-	struct bisect_refs r = {.good = g, .ng = 4, .bad = b, .nb = 4};
+	const double g[] = { 0, 0.1, 0.05, 0.02 }, b[] = { 1.0, 1.1, 1.05, 0.98 };
+	struct bisect_refs r = { .good = g, .ng = 4, .bad = b, .nb = 4 };
 	struct bisect_step s;
 
 	(void)state;
@@ -172,7 +173,7 @@ static void test_refs_sequential(void **state)
 {
 	struct bisect_refs_seq s;
 	struct bisect_refs r;
-	const double g[] = {0, 0.1, 0.05, 0.02, 0.08, 0.03};
+	const double g[] = { 0, 0.1, 0.05, 0.02, 0.08, 0.03 };
 
 	(void)state;
 	bisect_refs_seq_init(&s, 0.05, 6);
@@ -181,7 +182,7 @@ static void test_refs_sequential(void **state)
 	assert_close(s.alpha_final, 0.05 * 0.8, 1e-15);
 	bisect_refs_seq_add_pair(&s, g[0], 1.0);
 	assert_true(bisect_refs_seq_wants_pair(&s));
-	assert_false(s.d.valid); /* no look at one pair */
+	assert_false(s.d.valid);		 /* no look at one pair */
 	bisect_refs_seq_add_pair(&s, g[1], NAN); /* the bad boot failed */
 	bisect_refs_seq_add_pair(&s, g[2], 1.1);
 	bisect_refs_seq_refs(&s, &r);
@@ -215,7 +216,7 @@ static size_t search_with(size_t n, size_t first, const unsigned char *skip, boo
 	while ((i = bisect_search_next(&s)) >= 0) {
 		assert_true((size_t)i > s.last_good && (size_t)i < s.first_bad);
 		bisect_search_record(&s, (size_t)i,
-				     skip && skip[i] ? BISECT_UNDECIDED
+				     skip && skip[i]	  ? BISECT_UNDECIDED
 				     : (size_t)i >= first ? BISECT_BAD
 							  : BISECT_GOOD);
 		steps++;
@@ -230,7 +231,7 @@ static size_t search_with(size_t n, size_t first, const unsigned char *skip, boo
 
 static void test_search(void **state)
 {
-	unsigned char skip[16] = {0};
+	unsigned char skip[16] = { 0 };
 	size_t n, first, lo, hi, steps;
 	bool found;
 
@@ -275,7 +276,7 @@ static void test_midpoint_error_rate(void **state)
 	gsl_rng_set(rng, 16);
 	for (t = 0; t < trials; t++) {
 		double g[4], b[4];
-		struct bisect_refs r = {.good = g, .ng = 4, .bad = b, .nb = 4};
+		struct bisect_refs r = { .good = g, .ng = 4, .bad = b, .nb = 4 };
 		struct bisect_step s;
 		int i;
 
@@ -303,10 +304,10 @@ static void test_midpoint_error_rate(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_decide_by_hand),     cmocka_unit_test(test_decide_directions),
-	    cmocka_unit_test(test_decide_too_few),     cmocka_unit_test(test_refs_check),
-	    cmocka_unit_test(test_step_sequential),    cmocka_unit_test(test_refs_sequential),
-	    cmocka_unit_test(test_search),	       cmocka_unit_test(test_midpoint_error_rate),
+		cmocka_unit_test(test_decide_by_hand),	cmocka_unit_test(test_decide_directions),
+		cmocka_unit_test(test_decide_too_few),	cmocka_unit_test(test_refs_check),
+		cmocka_unit_test(test_step_sequential), cmocka_unit_test(test_refs_sequential),
+		cmocka_unit_test(test_search),		cmocka_unit_test(test_midpoint_error_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

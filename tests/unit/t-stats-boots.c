@@ -37,7 +37,7 @@ static void test_log_medians(void **state)
 	assert_int_equal(stats_boot_log_medians(x, boot, 7, med, ids), 2);
 	assert_int_equal(ids[0], 2);
 	assert_int_equal(ids[1], 7);
-	assert_close(med[0], log(2), 1e-12);	     /* 1, 2, 16 */
+	assert_close(med[0], log(2), 1e-12);	       /* 1, 2, 16 */
 	assert_close(med[1], log(sqrt(5 * 8)), 1e-12); /* 4, 5, 8, 9: the middle two */
 	assert_int_equal(stats_boot_log_medians(bad, bb, 2, med, NULL), -1);
 	assert_int_equal(stats_boot_log_medians(x, boot, 0, med, NULL), 0);

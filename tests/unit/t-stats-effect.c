@@ -42,8 +42,8 @@ static void test_signed_rank_table(void **state)
 	static const struct {
 		size_t n;
 		long crit;
-	} table[] = {{6, 0},   {7, 2},	 {8, 3},   {9, 5},   {10, 8},
-		     {15, 25}, {20, 52}, {25, 89}, {30, 137}};
+	} table[] = { { 6, 0 },	  { 7, 2 },   { 8, 3 },	  { 9, 5 },   { 10, 8 },
+		      { 15, 25 }, { 20, 52 }, { 25, 89 }, { 30, 137 } };
 	double cdf[30 * 31 / 2 + 1];
 	size_t i;
 
@@ -63,8 +63,8 @@ static void test_mann_whitney_table(void **state)
 	static const struct {
 		size_t na, nb;
 		long crit;
-	} table[] = {{4, 4, 0},	   {5, 5, 2},  {6, 6, 5},  {8, 8, 13},
-		     {10, 10, 23}, {5, 10, 8}, {10, 5, 8}, {20, 20, 127}};
+	} table[] = { { 4, 4, 0 },    { 5, 5, 2 },  { 6, 6, 5 },  { 8, 8, 13 },
+		      { 10, 10, 23 }, { 5, 10, 8 }, { 10, 5, 8 }, { 20, 20, 127 } };
 	double cdf[401];
 	size_t i;
 
@@ -143,8 +143,8 @@ static void exp_all(const double *x, size_t n, double *out)
  */
 static void test_paired_hollander_wolfe(void **state)
 {
-	static const double x[] = {1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30};
-	static const double y[] = {0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29};
+	static const double x[] = { 1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30 };
+	static const double y[] = { 0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29 };
 	double ex[9], ey[9];
 	struct effect e;
 
@@ -172,8 +172,8 @@ static void test_paired_hollander_wolfe(void **state)
  */
 static void test_unpaired_hollander_wolfe(void **state)
 {
-	static const double x[] = {0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46};
-	static const double y[] = {1.15, 0.88, 0.90, 0.74, 1.21};
+	static const double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+	static const double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
 	double ex[10], ey[5];
 	struct effect e;
 
@@ -448,8 +448,8 @@ static void test_normal_approximation_with_ties(void **state)
 /* Zeros and ties in paired differences take the normal path; p = 1 when all are zero. */
 static void test_paired_zeros_and_ties(void **state)
 {
-	double a[8] = {100, 100, 100, 100, 100, 100, 100, 100};
-	double b[8] = {100, 110, 110, 90, 120, 130, 105, 140};
+	double a[8] = { 100, 100, 100, 100, 100, 100, 100, 100 };
+	double b[8] = { 100, 110, 110, 90, 120, 130, 105, 140 };
 	struct effect e;
 
 	(void)state;
@@ -473,8 +473,8 @@ static void test_paired_zeros_and_ties(void **state)
  */
 static void test_paired_ties_within_tolerance(void **state)
 {
-	double a[8] = {100, 200, 300, 100, 250, 100, 1e6, 100};
-	double b[8] = {110, 220, 330, 120, 310, 150, 1e6 * (1 + 1e-12), 170};
+	double a[8] = { 100, 200, 300, 100, 250, 100, 1e6, 100 };
+	double b[8] = { 110, 220, 330, 120, 310, 150, 1e6 * (1 + 1e-12), 170 };
 	struct effect e;
 
 	(void)state;
@@ -489,7 +489,7 @@ static void test_paired_ties_within_tolerance(void **state)
 
 static void test_invalid_inputs(void **state)
 {
-	double a[6] = {10, 11, 12, 13, 14, 15}, b[6] = {11, 12, 13, 14, 15, 16};
+	double a[6] = { 10, 11, 12, 13, 14, 15 }, b[6] = { 11, 12, 13, 14, 15, 16 };
 	struct effect e;
 
 	(void)state;
@@ -554,8 +554,8 @@ static void test_selection_against_sorting(void **state)
 	double *a = malloc(na * sizeof(*a)), *b = malloc(nb * sizeof(*b));
 	double *d = malloc(n * sizeof(*d));
 	double *all = malloc(90000 * sizeof(*all)); /* na * na >= n (n+1) / 2 >= na * nb */
-	uint64_t ks[] = {1, 2, 17, 1000, 25500, 25501, 50999, 51000};
-	uint64_t kw[] = {1, 3, 399, 40100, 40101, 80199, 80200};
+	uint64_t ks[] = { 1, 2, 17, 1000, 25500, 25501, 50999, 51000 };
+	uint64_t kw[] = { 1, 3, 399, 40100, 40101, 80199, 80200 };
 	double out[8];
 
 	(void)state;
@@ -677,21 +677,21 @@ static void test_large_unpaired(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_signed_rank_table),
-	    cmocka_unit_test(test_mann_whitney_table),
-	    cmocka_unit_test(test_null_cdf_enumerated),
-	    cmocka_unit_test(test_paired_hollander_wolfe),
-	    cmocka_unit_test(test_unpaired_hollander_wolfe),
-	    cmocka_unit_test(test_unpaired_brute_force),
-	    cmocka_unit_test(test_paired_brute_force),
-	    cmocka_unit_test(test_normal_approximation_without_ties),
-	    cmocka_unit_test(test_normal_approximation_with_ties),
-	    cmocka_unit_test(test_paired_zeros_and_ties),
-	    cmocka_unit_test(test_paired_ties_within_tolerance),
-	    cmocka_unit_test(test_invalid_inputs),
-	    cmocka_unit_test(test_ratio_scale),
-	    cmocka_unit_test(test_selection_against_sorting),
-	    cmocka_unit_test(test_large_unpaired),
+		cmocka_unit_test(test_signed_rank_table),
+		cmocka_unit_test(test_mann_whitney_table),
+		cmocka_unit_test(test_null_cdf_enumerated),
+		cmocka_unit_test(test_paired_hollander_wolfe),
+		cmocka_unit_test(test_unpaired_hollander_wolfe),
+		cmocka_unit_test(test_unpaired_brute_force),
+		cmocka_unit_test(test_paired_brute_force),
+		cmocka_unit_test(test_normal_approximation_without_ties),
+		cmocka_unit_test(test_normal_approximation_with_ties),
+		cmocka_unit_test(test_paired_zeros_and_ties),
+		cmocka_unit_test(test_paired_ties_within_tolerance),
+		cmocka_unit_test(test_invalid_inputs),
+		cmocka_unit_test(test_ratio_scale),
+		cmocka_unit_test(test_selection_against_sorting),
+		cmocka_unit_test(test_large_unpaired),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,18 +28,21 @@
 
 #define assert_close(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
 
-static const struct stats_sim_noise ln3 = {
-    .name = "lognormal 3%", .kind = STATS_SIM_LOGNORMAL, .sigma = 0.03};
+static const struct stats_sim_noise ln3 = { .name = "lognormal 3%",
+					    .kind = STATS_SIM_LOGNORMAL,
+					    .sigma = 0.03 };
 static const struct stats_sim_noise ar5 = {
-    .name = "AR(1) 0.5", .kind = STATS_SIM_AR1, .sigma = 0.03, .rho = 0.5};
+	.name = "AR(1) 0.5", .kind = STATS_SIM_AR1, .sigma = 0.03, .rho = 0.5
+};
 
 static const struct stats_seq_params until64 = {
-    .nfeat = 1, .margin = 0.02, .better = 1, .until_decided = true, .max_units = 64};
+	.nfeat = 1, .margin = 0.02, .better = 1, .until_decided = true, .max_units = 64
+};
 
 /* Holm against R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.03 0.06 0.06 0.02 */
 static void test_holm(void **state)
 {
-	double p[5] = {0.01, 0.04, 0.03, 0.005, NAN}, adj[5];
+	double p[5] = { 0.01, 0.04, 0.03, 0.005, NAN }, adj[5];
 
 	(void)state;
 	stats_holm_adjust(p, 5, adj);
@@ -59,7 +62,7 @@ static void test_holm(void **state)
 /* ABBA pairs: 1 + rho (1 - rho) / (1 + rho^2), at most (1 + sqrt 2) / 2 at rho = sqrt 2 - 1. */
 static void test_serial_allowance(void **state)
 {
-	static const double pair_w[4] = {-1, 1, 1, -1}, iid_w[2] = {-1, 1};
+	static const double pair_w[4] = { -1, 1, 1, -1 }, iid_w[2] = { -1, 1 };
 
 	(void)state;
 	assert_close(stats_ar1_worst_vif(pair_w, 4, 2), (1 + sqrt(2)) / 2, 1e-5);
@@ -113,7 +116,7 @@ static void test_plan_and_levels(void **state)
 static void test_budget_and_time(void **state)
 {
 	struct stats_seq_params p = until64;
-	double y[2] = {1e6, 1e6 * 1.001}, bad[2] = {1e6, NAN};
+	double y[2] = { 1e6, 1e6 * 1.001 }, bad[2] = { 1e6, NAN };
 	struct stats_seq s;
 	size_t i;
 
@@ -121,7 +124,7 @@ static void test_budget_and_time(void **state)
 	p.max_units = 12;
 	stats_seq_init(&s, &p);
 	for (i = 0; stats_seq_wants_unit(&s); i++) {
-		double wide[2] = {1e6, 1e6 * (i % 2 ? 1.1 : 0.9)}; /* +-10%: undecidable */
+		double wide[2] = { 1e6, 1e6 * (i % 2 ? 1.1 : 0.9) }; /* +-10%: undecidable */
 
 		stats_seq_add_unit(&s, i % 3 ? wide : bad, 0);
 	}
@@ -199,7 +202,7 @@ static void simulate(const struct stats_seq_params *p, const struct stats_sim_no
  */
 static void test_coverage_ar1(void **state)
 {
-	static const size_t ns[] = {10, 20, 40};
+	static const size_t ns[] = { 10, 20, 40 };
 	struct stats_seq_params p = until64, plain;
 	double zero = 0;
 	size_t j, R = 3000;
@@ -214,8 +217,8 @@ static void test_coverage_ar1(void **state)
 		simulate(&p, &ar5, &zero, R, 1000 * j, &t);
 		simulate(&plain, &ar5, &zero, R, 1000 * j, &tp);
 		print_message(
-		    "# AR(1) 0.5, %zu pairs: coverage %.2f%% (plain signed-rank %.2f%%)\n", ns[j],
-		    100.0 - 100.0 * t.miss / R, 100.0 - 100.0 * tp.miss / R);
+			"# AR(1) 0.5, %zu pairs: coverage %.2f%% (plain signed-rank %.2f%%)\n",
+			ns[j], 100.0 - 100.0 * t.miss / R, 100.0 - 100.0 * tp.miss / R);
 		assert_true(t.miss <= R * (0.065 + 0.010));
 		assert_true(t.miss >= R * (0.035 - 0.010));
 		if (ns[j] >= 20)
@@ -257,7 +260,7 @@ static void test_until_decided_aa(void **state)
 
 			/* 95% (plain) at each of the six looks, same data */
 			for (k = 0; k < 6 && !any; k++) {
-				static const size_t looks[] = {10, 16, 24, 32, 48, 64};
+				static const size_t looks[] = { 10, 16, 24, 32, 48, 64 };
 
 				naive.units = looks[k];
 				naive.vif = 1;
@@ -296,7 +299,7 @@ static void test_decides_fast(void **state)
 static void test_two_features(void **state)
 {
 	struct stats_seq_params p = until64;
-	double aa[2] = {0, 0}, one[2] = {-0.05, 0};
+	double aa[2] = { 0, 0 }, one[2] = { -0.05, 0 };
 	size_t R = 1000;
 	struct tally t;
 
@@ -315,14 +318,14 @@ static void test_two_features(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_holm),
-	    cmocka_unit_test(test_serial_allowance),
-	    cmocka_unit_test(test_plan_and_levels),
-	    cmocka_unit_test(test_budget_and_time),
-	    cmocka_unit_test(test_coverage_ar1),
-	    cmocka_unit_test(test_until_decided_aa),
-	    cmocka_unit_test(test_decides_fast),
-	    cmocka_unit_test(test_two_features),
+		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_serial_allowance),
+		cmocka_unit_test(test_plan_and_levels),
+		cmocka_unit_test(test_budget_and_time),
+		cmocka_unit_test(test_coverage_ar1),
+		cmocka_unit_test(test_until_decided_aa),
+		cmocka_unit_test(test_decides_fast),
+		cmocka_unit_test(test_two_features),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

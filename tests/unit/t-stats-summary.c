@@ -21,8 +21,8 @@
 
 static void test_moments(void **state)
 {
-	static const double x[] = {2, 4, 4, 4, 5, 5, 7, 9};
-	static const double one[] = {3};
+	static const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	static const double one[] = { 3 };
 
 	(void)state;
 	assert_close(stats_mean(x, 8), 5.0, 1e-12);
@@ -53,10 +53,11 @@ static void test_median_ci_published(void **state)
 		size_t n, lo, hi;
 		double coverage;
 	} table[] = {
-	    {6, 1, 6, 0.969},	 {7, 1, 7, 0.984},    {8, 1, 8, 0.992},	    {9, 2, 8, 0.961},
-	    {10, 2, 9, 0.979},	 {11, 2, 10, 0.988},  {12, 3, 10, 0.961},   {13, 3, 11, 0.978},
-	    {14, 3, 12, 0.987},	 {15, 4, 12, 0.965},  {20, 6, 15, 0.959},   {25, 8, 18, 0.957},
-	    {30, 10, 21, 0.957}, {50, 18, 33, 0.967}, {100, 40, 61, 0.965},
+		{ 6, 1, 6, 0.969 },    { 7, 1, 7, 0.984 },    { 8, 1, 8, 0.992 },
+		{ 9, 2, 8, 0.961 },    { 10, 2, 9, 0.979 },   { 11, 2, 10, 0.988 },
+		{ 12, 3, 10, 0.961 },  { 13, 3, 11, 0.978 },  { 14, 3, 12, 0.987 },
+		{ 15, 4, 12, 0.965 },  { 20, 6, 15, 0.959 },  { 25, 8, 18, 0.957 },
+		{ 30, 10, 21, 0.957 }, { 50, 18, 33, 0.967 }, { 100, 40, 61, 0.965 },
 	};
 	size_t i, lo, hi;
 	double cov;
@@ -115,8 +116,8 @@ static void test_median_ci_exact(void **state)
 
 static void test_summarize(void **state)
 {
-	static const double x[] = {7, 3, 10, 1, 5, 9, 2, 8, 4, 6};
-	static const double small[] = {1, 2, 3, 4, 5};
+	static const double x[] = { 7, 3, 10, 1, 5, 9, 2, 8, 4, 6 };
+	static const double small[] = { 1, 2, 3, 4, 5 };
 	struct summary s;
 	bool out[10];
 	size_t i;
@@ -163,7 +164,7 @@ static void test_summarize(void **state)
 
 static void test_summarize_rejects_nonfinite(void **state)
 {
-	double x[] = {1, 2, 3, 4, 5, 6};
+	double x[] = { 1, 2, 3, 4, 5, 6 };
 	struct summary s;
 
 	(void)state;
@@ -176,7 +177,7 @@ static void test_summarize_rejects_nonfinite(void **state)
 static void test_outliers_mad(void **state)
 {
 	/* median 11, MAD 1: cutoff 3.5 * 1.4826 = 5.19 from the median */
-	static const double x[] = {10, 11, 12, 11, 10, 11, 11, 50, 16, 17};
+	static const double x[] = { 10, 11, 12, 11, 10, 11, 11, 50, 16, 17 };
 	struct summary s;
 	bool out[10];
 
@@ -202,8 +203,8 @@ static void test_outliers_mad_zero(void **state)
 	 * 100 is flagged, 6 is not (with a zero scale every value off the
 	 * median would be).
 	 */
-	static const double x[] = {5, 5, 5, 5, 5, 6, 100};
-	static const double same[] = {4, 4, 4, 4, 4, 4};
+	static const double x[] = { 5, 5, 5, 5, 5, 6, 100 };
+	static const double same[] = { 4, 4, 4, 4, 4, 4 };
 	struct summary s;
 	bool out[7];
 
@@ -226,13 +227,13 @@ static void test_outliers_mad_zero(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_moments),
-	    cmocka_unit_test(test_median_ci_published),
-	    cmocka_unit_test(test_median_ci_exact),
-	    cmocka_unit_test(test_summarize),
-	    cmocka_unit_test(test_summarize_rejects_nonfinite),
-	    cmocka_unit_test(test_outliers_mad),
-	    cmocka_unit_test(test_outliers_mad_zero),
+		cmocka_unit_test(test_moments),
+		cmocka_unit_test(test_median_ci_published),
+		cmocka_unit_test(test_median_ci_exact),
+		cmocka_unit_test(test_summarize),
+		cmocka_unit_test(test_summarize_rejects_nonfinite),
+		cmocka_unit_test(test_outliers_mad),
+		cmocka_unit_test(test_outliers_mad_zero),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,14 +18,14 @@
 
 static struct effect make_effect(double est, double lo, double hi, size_t na, size_t nb)
 {
-	struct effect e = {.valid = true,
-			   .n_a = na,
-			   .n_b = nb,
-			   .est = est,
-			   .lo = lo,
-			   .hi = hi,
-			   .conf = 0.95,
-			   .method = "test"};
+	struct effect e = { .valid = true,
+			    .n_a = na,
+			    .n_b = nb,
+			    .est = est,
+			    .lo = lo,
+			    .hi = hi,
+			    .conf = 0.95,
+			    .method = "test" };
 
 	return e;
 }
@@ -36,18 +36,18 @@ static void test_verdicts(void **state)
 		double lo, hi, margin;
 		enum verdict higher, lower;
 	} cases[] = {
-	    {0.03, 0.05, 0.02, VERDICT_IMPROVEMENT, VERDICT_REGRESSION},
-	    {-0.05, -0.03, 0.02, VERDICT_REGRESSION, VERDICT_IMPROVEMENT},
-	    {-0.01, 0.015, 0.02, VERDICT_NO_CHANGE, VERDICT_NO_CHANGE},
-	    {-0.02, 0.02, 0.02, VERDICT_NO_CHANGE, VERDICT_NO_CHANGE},	    /* inclusive */
-	    {0.02, 0.05, 0.02, VERDICT_INCONCLUSIVE, VERDICT_INCONCLUSIVE}, /* touches +m */
-	    {-0.05, -0.02, 0.02, VERDICT_INCONCLUSIVE, VERDICT_INCONCLUSIVE},
-	    {-0.03, 0.01, 0.02, VERDICT_INCONCLUSIVE, VERDICT_INCONCLUSIVE},
-	    {0.01, 0.03, 0.02, VERDICT_INCONCLUSIVE, VERDICT_INCONCLUSIVE}, /* > 0, not > m */
-	    {-0.03, 0.03, 0.02, VERDICT_INCONCLUSIVE, VERDICT_INCONCLUSIVE},
-	    {0.001, 0.002, 0, VERDICT_IMPROVEMENT, VERDICT_REGRESSION},
-	    {0, 0, 0, VERDICT_NO_CHANGE, VERDICT_NO_CHANGE},
-	    {0.001, 0.002, -1, VERDICT_IMPROVEMENT, VERDICT_REGRESSION}, /* margin < 0 is 0 */
+		{ 0.03, 0.05, 0.02, VERDICT_IMPROVEMENT, VERDICT_REGRESSION },
+		{ -0.05, -0.03, 0.02, VERDICT_REGRESSION, VERDICT_IMPROVEMENT },
+		{ -0.01, 0.015, 0.02, VERDICT_NO_CHANGE, VERDICT_NO_CHANGE },
+		{ -0.02, 0.02, 0.02, VERDICT_NO_CHANGE, VERDICT_NO_CHANGE },	  /* inclusive */
+		{ 0.02, 0.05, 0.02, VERDICT_INCONCLUSIVE, VERDICT_INCONCLUSIVE }, /* touches +m */
+		{ -0.05, -0.02, 0.02, VERDICT_INCONCLUSIVE, VERDICT_INCONCLUSIVE },
+		{ -0.03, 0.01, 0.02, VERDICT_INCONCLUSIVE, VERDICT_INCONCLUSIVE },
+		{ 0.01, 0.03, 0.02, VERDICT_INCONCLUSIVE, VERDICT_INCONCLUSIVE }, /* > 0, not > m */
+		{ -0.03, 0.03, 0.02, VERDICT_INCONCLUSIVE, VERDICT_INCONCLUSIVE },
+		{ 0.001, 0.002, 0, VERDICT_IMPROVEMENT, VERDICT_REGRESSION },
+		{ 0, 0, 0, VERDICT_NO_CHANGE, VERDICT_NO_CHANGE },
+		{ 0.001, 0.002, -1, VERDICT_IMPROVEMENT, VERDICT_REGRESSION }, /* margin < 0 is 0 */
 	};
 	struct effect e;
 	size_t i;
@@ -102,9 +102,11 @@ static void test_samples_to_decide(void **state)
 		double est, lo, hi;
 		enum verdict then;
 	} cases[] = {
-	    {0.0, -0.04, 0.04, VERDICT_NO_CHANGE},    {0.005, -0.03, 0.05, VERDICT_NO_CHANGE},
-	    {0.035, 0.01, 0.06, VERDICT_IMPROVEMENT}, {-0.06, -0.12, -0.01, VERDICT_REGRESSION},
-	    {0.1, -0.05, 0.3, VERDICT_IMPROVEMENT},
+		{ 0.0, -0.04, 0.04, VERDICT_NO_CHANGE },
+		{ 0.005, -0.03, 0.05, VERDICT_NO_CHANGE },
+		{ 0.035, 0.01, 0.06, VERDICT_IMPROVEMENT },
+		{ -0.06, -0.12, -0.01, VERDICT_REGRESSION },
+		{ 0.1, -0.05, 0.3, VERDICT_IMPROVEMENT },
 	};
 	struct effect e, g;
 	size_t i, need;
@@ -164,10 +166,10 @@ static void test_verdict_tost(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_verdicts),
-	    cmocka_unit_test(test_names),
-	    cmocka_unit_test(test_samples_to_decide),
-	    cmocka_unit_test(test_verdict_tost),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_samples_to_decide),
+		cmocka_unit_test(test_verdict_tost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

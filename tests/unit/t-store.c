@@ -99,9 +99,9 @@ static int64_t new_experiment(struct store *st, const char *uuid, const char *la
 	assert_int_equal(store_begin_experiment(st, &info, &exp_id), 0);
 	assert_true(exp_id > 0);
 	assert_int_equal(strlen(info.uuid), 36);
-	assert_int_equal(store_add_config(st, exp_id, "default", "DELAY_DEQUEUE PREEMPT_SHORT",
-					  config_id),
-			 0);
+	assert_int_equal(
+		store_add_config(st, exp_id, "default", "DELAY_DEQUEUE PREEMPT_SHORT", config_id),
+		0);
 	return exp_id;
 }
 
@@ -134,8 +134,7 @@ static int collect_row(void *arg, const struct store_row *row)
 	m = sample_get(row->s, "ctxsw_per_op");
 	if (row->s->nmetrics == 3 && m && m->available && m->better == BETTER_LOWER &&
 	    m->flags == METRIC_EVIDENCE && !strcmp(row->s->metrics[1].name, "migrations_per_kop") &&
-	    !row->s->metrics[1].available &&
-	    !strcmp(row->s->metrics[1].why, "no /proc/42/sched"))
+	    !row->s->metrics[1].available && !strcmp(row->s->metrics[1].why, "no /proc/42/sched"))
 		c->metrics_ok = true;
 	else
 		c->metrics_ok = false;
@@ -254,8 +253,8 @@ static void test_write_and_read(void **state)
 		assert_int_equal(w.n, 3);
 		assert_non_null(strstr(w.first, "\"metrics\":{\"ctxsw_per_op\":2.0,"));
 		assert_non_null(strstr(w.first, "\"migrations_per_kop\":null"));
-		assert_non_null(strstr(w.first,
-				       "\"unavailable\":{\"migrations_per_kop\":\"no /proc/42/sched\"}"));
+		assert_non_null(strstr(
+			w.first, "\"unavailable\":{\"migrations_per_kop\":\"no /proc/42/sched\"}"));
 		assert_non_null(strstr(w.first, "\"warmup\":true"));
 		free(w.first);
 		assert_int_equal(store_metric_names(st, NULL, &names, &nnames), 0);
@@ -307,7 +306,8 @@ static void test_find_ambiguous(void **state)
 	{
 		struct experiment_info info = { .kind = "run", .workload = "pipe" };
 
-		snprintf(info.uuid, sizeof(info.uuid), "%s", "abcd1111-0000-4000-8000-000000000002");
+		snprintf(info.uuid, sizeof(info.uuid), "%s",
+			 "abcd1111-0000-4000-8000-000000000002");
 		assert_int_equal(store_begin_experiment(st, &info, &found), -1);
 	}
 	store_close(st);
@@ -396,7 +396,7 @@ static void test_running_owner(void **state)
 	free(path);
 }
 
-#define WRITERS		  3
+#define WRITERS		   3
 #define SAMPLES_PER_WRITER 40
 
 static void test_concurrent_writers(void **state)
@@ -783,7 +783,8 @@ static void test_refusals(void **state)
  */
 static void test_import_json_not_array(void **state)
 {
-	static const char head[] = "{\"format\":\"wakebench-export\",\"version\":2,\"experiments\":";
+	static const char head[] =
+		"{\"format\":\"wakebench-export\",\"version\":2,\"experiments\":";
 	static const char exp[] = "{\"uuid\":\"00000000-0000-4000-8000-0000000000f1\","
 				  "\"workload\":\"pipe\",\"status\":\"complete\"}";
 	char *db = tpath("json-dst.db"), *obj = tpath("object.json"), *arr = tpath("array.json");
@@ -895,8 +896,7 @@ static int synth_main(int argc, char **argv)
 		    (ab && store_add_config(st, exp_id, arm_off, feat_off, &cfg_off)) ||
 		    store_add_env_entry(st, exp_id, "start", "kernel.release", argv[5],
 					IMPACT_STRONG) ||
-		    store_add_env_entry(st, exp_id, "start", "host.name", argv[7],
-					IMPACT_IDENTITY))
+		    store_add_env_entry(st, exp_id, "start", "host.name", argv[7], IMPACT_IDENTITY))
 			return 1;
 		for (i = 9; i < argc; i++) {
 			char *kv, *eq, *colon;
@@ -959,9 +959,10 @@ static int synth_main(int argc, char **argv)
 static void test_kernel_order(void **state)
 {
 	static const char *const ordered[] = {
-		"5.15.0-rc7", "5.15.0", "6.1.0-18-amd64", "6.6.78", "6.6.78-v8+", "6.12.75",
-		"6.12.75-v8-16k+", "6.18-rc1", "6.18-rc2", "6.18", "6.18.0", "6.18.1", "7.0",
-		"7.0.1-rc1", "custom",
+		"5.15.0-rc7", "5.15.0",	   "6.1.0-18-amd64",  "6.6.78",
+		"6.6.78-v8+", "6.12.75",   "6.12.75-v8-16k+", "6.18-rc1",
+		"6.18-rc2",   "6.18",	   "6.18.0",	      "6.18.1",
+		"7.0",	      "7.0.1-rc1", "custom",
 	};
 	size_t i, j;
 

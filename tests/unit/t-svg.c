@@ -145,7 +145,8 @@ static void test_xml(void **state)
 	sbuf_add_xml(&b, "a<b & \"c\" 'd'>");
 	assert_string_equal(b.buf, "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
 	sbuf_release(&b);
-	/* a control character and invalid UTF-8 from a hostile store stay visible and well-formed */
+	/* a control character and invalid UTF-8 from a hostile store stay visible and well-formed
+	 */
 	sbuf_add_xml(&b, "x\033[31m\xff");
 	assert_string_equal(b.buf, "x\\x1b[31m\\xff");
 	sbuf_release(&b);
@@ -160,8 +161,9 @@ static void test_xml(void **state)
 
 static void test_marks(void **state)
 {
-	struct svg_frame f = { .width = 200, .height = 100, .left = 30, .right = 10, .top = 10,
-			       .bottom = 20 };
+	struct svg_frame f = {
+		.width = 200, .height = 100, .left = 30, .right = 10, .top = 10, .bottom = 20
+	};
 	struct scale y;
 	struct band x = { .n = 2, .r0 = 30, .r1 = 190, .pad = 0.2 };
 	const char *labels[] = { "6.6", "a-label-much-too-long-for-its-band" };
@@ -170,13 +172,17 @@ static void test_marks(void **state)
 
 	(void)state;
 	svg_begin(&b, &f, "t<1>");
-	assert_non_null(strstr(b.buf, "<svg class=\"plot\" width=\"200\" height=\"100\" viewBox=\"0 0 200 100\""));
+	assert_non_null(strstr(
+		b.buf, "<svg class=\"plot\" width=\"200\" height=\"100\" viewBox=\"0 0 200 100\""));
 	assert_non_null(strstr(b.buf, "<title>t&lt;1&gt;</title>"));
 	/* the plot area's background spans the frame's inner box */
-	assert_non_null(strstr(b.buf, "<rect x=\"30.0\" y=\"10.0\" width=\"160.0\" height=\"70.0\" class=\"area\"/>"));
+	assert_non_null(strstr(
+		b.buf,
+		"<rect x=\"30.0\" y=\"10.0\" width=\"160.0\" height=\"70.0\" class=\"area\"/>"));
 	scale_linear(&y, 0, 10, 80, 10);
 	svg_axis_y(&b, &f, &y, 5, "ops/s");
-	assert_non_null(strstr(b.buf, "<text x=\"26.0\" y=\"83.5\" text-anchor=\"end\" class=\"tick\">0</text>"));
+	assert_non_null(strstr(
+		b.buf, "<text x=\"26.0\" y=\"83.5\" text-anchor=\"end\" class=\"tick\">0</text>"));
 	assert_non_null(strstr(b.buf, ">ops/s</text>"));
 	svg_axis_band(&b, &f, &x, labels);
 	assert_non_null(strstr(b.buf, ">6.6</text>"));
@@ -186,7 +192,8 @@ static void test_marks(void **state)
 	svg_circle(&b, 1.26, 2, 3, "pt g1");
 	assert_non_null(strstr(b.buf, "<circle cx=\"1.3\" cy=\"2.0\" r=\"3.0\" class=\"pt g1\"/>"));
 	svg_rect(&b, 10, 50, 20, 40, NULL);
-	assert_non_null(strstr(b.buf, "<rect x=\"10.0\" y=\"40.0\" width=\"10.0\" height=\"10.0\"/>"));
+	assert_non_null(
+		strstr(b.buf, "<rect x=\"10.0\" y=\"40.0\" width=\"10.0\" height=\"10.0\"/>"));
 	svg_polyline(&b, xs, ys, 2, "cdf");
 	assert_non_null(strstr(b.buf, "<polyline points=\"1.0,3.0 2.2,4.0\" class=\"cdf\"/>"));
 	svg_group_begin(&b, "grp g0", "6.6 & co");
@@ -200,9 +207,9 @@ static void test_marks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_linear),	cmocka_unit_test(test_log),
+		cmocka_unit_test(test_linear),	       cmocka_unit_test(test_log),
 		cmocka_unit_test(test_nice_and_ticks), cmocka_unit_test(test_fmt),
-		cmocka_unit_test(test_band),	cmocka_unit_test(test_xml),
+		cmocka_unit_test(test_band),	       cmocka_unit_test(test_xml),
 		cmocka_unit_test(test_marks),
 	};
 

@@ -31,7 +31,8 @@ static void test_unchanged(void **state)
 	check("6.1.0-57-amd64", 0, "6.1.0-57-amd64");
 	check("", 0, "");
 	check(NULL, 0, "");
-	check("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7", 0, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7");
+	check("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7", 0,
+	      "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7");
 	check("two\nlines\tand a tab", TEXT_MULTILINE, "two\nlines\tand a tab");
 }
 
@@ -45,15 +46,23 @@ static void test_controls(void **state)
 	check("cr\rover", TEXT_MULTILINE, "cr\\x0dover");
 	check("del\x7f", 0, "del\\x7f");
 	/* C1 CSI as UTF-8 (U+009B) and as a raw byte */
-	check("x\xc2\x9b" "31m", 0, "x\\u009b31m");
-	check("x\x9b" "31m", 0, "x\\x9b31m");
+	check("x\xc2\x9b"
+	      "31m",
+	      0, "x\\u009b31m");
+	check("x\x9b"
+	      "31m",
+	      0, "x\\x9b31m");
 	/* invalid UTF-8: a lone lead byte, an overlong '/', a surrogate */
 	check("\xc3(", 0, "\\xc3(");
 	check("\xc0\xaf", 0, "\\xc0\\xaf");
 	check("\xed\xa0\x80", 0, "\\xed\\xa0\\x80");
 	/* bidirectional override and line separator */
-	check("abc\xe2\x80\xae" "def", 0, "abc\\u202edef");
-	check("a\xe2\x80\xa8" "b", 0, "a\\u2028b");
+	check("abc\xe2\x80\xae"
+	      "def",
+	      0, "abc\\u202edef");
+	check("a\xe2\x80\xa8"
+	      "b",
+	      0, "a\\u2028b");
 }
 
 static void test_fput(void **state)

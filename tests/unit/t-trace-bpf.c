@@ -155,7 +155,8 @@ static int percentile_at_least(const char *what, const char *a_name, const struc
 		return 1;
 	print_message("# %s: %s %llu ns is below %s's %llu ns, %.3g of the events lower, by "
 		      "more than %.0f ns\n",
-		      what, a_name, (unsigned long long)va, b_name, (unsigned long long)vb, step, tol);
+		      what, a_name, (unsigned long long)va, b_name, (unsigned long long)vb, step,
+		      tol);
 	return 0;
 }
 
@@ -353,7 +354,8 @@ static int refused_as_root(const char *lockdown, const char *want)
 			_exit(77);
 		if (lockdown) {
 			fd = open("/sys/kernel/security/lockdown", O_WRONLY | O_CREAT, 0444);
-			if (fd < 0 || write(fd, lockdown, strlen(lockdown)) != (ssize_t)strlen(lockdown) ||
+			if (fd < 0 ||
+			    write(fd, lockdown, strlen(lockdown)) != (ssize_t)strlen(lockdown) ||
 			    close(fd))
 				_exit(10);
 		}
@@ -363,7 +365,8 @@ static int refused_as_root(const char *lockdown, const char *want)
 		if (bpf_tracer_new(why, sizeof(why)))
 			_exit(12);
 		printf("# root refused, lockdown file %.*s: %s\n",
-		       lockdown ? (int)strcspn(lockdown, "\n") : 6, lockdown ? lockdown : "absent", why);
+		       lockdown ? (int)strcspn(lockdown, "\n") : 6, lockdown ? lockdown : "absent",
+		       why);
 		fflush(stdout);
 		_exit(strcmp(why, want) ? 13 : 0);
 	}
@@ -389,9 +392,10 @@ static void test_root_refused(void **state)
 		return;
 	}
 	bpf_tracer_free(bt);
-	rc = refused_as_root("none integrity [confidentiality]\n",
-			     "--trace=bpf: the kernel is locked down (lockdown=confidentiality) and "
-			     "refuses the BPF programs (Operation not permitted)");
+	rc = refused_as_root(
+		"none integrity [confidentiality]\n",
+		"--trace=bpf: the kernel is locked down (lockdown=confidentiality) and "
+		"refuses the BPF programs (Operation not permitted)");
 	if (rc == 77) {
 		wb_skip("no private mount namespace for a stand-in securityfs");
 		return;

@@ -195,15 +195,16 @@ static void test_bad_format(void **state)
 	assert_non_null(strstr(why, "cannot parse"));
 }
 
-static struct tev E(uint64_t t, int cpu, int kind, int pid, int pid2, int64_t arg)
-{
-	struct tev ev = { .time_ns = t, .cpu = cpu, .kind = kind, .pid = pid, .pid2 = pid2,
-			  .arg = arg };
+static struct tev E(uint64_t t, int cpu, int kind, int pid, int pid2, int64_t arg) {
+	struct tev ev = {
+		.time_ns = t, .cpu = cpu, .kind = kind, .pid = pid, .pid2 = pid2, .arg = arg
+	};
 
 	return ev;
 }
 
-static void test_analysis(void **state)
+static void
+test_analysis(void **state)
 {
 	static const pid_t tids[] = { 200, 100 };
 	struct trace_analysis a;

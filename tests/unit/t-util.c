@@ -49,14 +49,21 @@ static void test_parse_duration(void **state)
 		const char *in;
 		uint64_t ns;
 	} good[] = {
-		{ "20s", 20000000000ULL }, { "500ms", 500000000ULL }, { "0.5s", 500000000ULL },
-		{ "2m", 120000000000ULL }, { "5", 5000000000ULL },     { "100us", 100000ULL },
-		{ "7ns", 7 },              { "1h", 3600000000000ULL }, { ".25s", 250000000ULL },
-		{ "1.5ms", 1500000ULL },   { "0", 0 },
+		{ "20s", 20000000000ULL },
+		{ "500ms", 500000000ULL },
+		{ "0.5s", 500000000ULL },
+		{ "2m", 120000000000ULL },
+		{ "5", 5000000000ULL },
+		{ "100us", 100000ULL },
+		{ "7ns", 7 },
+		{ "1h", 3600000000000ULL },
+		{ ".25s", 250000000ULL },
+		{ "1.5ms", 1500000ULL },
+		{ "0", 0 },
 	};
 	/* only plain decimals: strtod's hexadecimal, exponents and "inf" are not durations */
-	static const char *const bad[] = { "5x",   "",	     "s",     "-1s",  "1.2.3s", "5 s",
-					   "ms",   "1e400s", "0x10ms", "0x10", "1e3ms",  "1e3",
+	static const char *const bad[] = { "5x",   "",	     "s",      "-1s",  "1.2.3s", "5 s",
+					   "ms",   "1e400s", "0x10ms", "0x10", "1e3ms",	 "1e3",
 					   "infs", ".s",     "+5s",    " 5s",  "5s " };
 	static const char *const too_large[] = { "99999999999999h", "1000000001s",
 						 "99999999999999999999999999999999999999" };
@@ -187,34 +194,78 @@ static const char *const modes[] = { "any", "same-cpu", "cross-cpu", NULL };
 static const char *const traces[] = { "off", "on", "auto", NULL };
 
 static const struct opt table[] = {
-	{ .type = OPT_FLAG, .long_name = "flag", .short_name = 'f',
-	  .offset = offsetof(struct params, flag), .help = "a flag" },
-	{ .type = OPT_UINT, .long_name = "count", .short_name = 'j',
-	  .offset = offsetof(struct params, count), .argh = "N", .help = "a count", .min = 1,
+	{ .type = OPT_FLAG,
+	  .long_name = "flag",
+	  .short_name = 'f',
+	  .offset = offsetof(struct params, flag),
+	  .help = "a flag" },
+	{ .type = OPT_UINT,
+	  .long_name = "count",
+	  .short_name = 'j',
+	  .offset = offsetof(struct params, count),
+	  .argh = "N",
+	  .help = "a count",
+	  .min = 1,
 	  .max = 4096 },
-	{ .type = OPT_DOUBLE, .long_name = "ratio", .offset = offsetof(struct params, ratio),
-	  .argh = "X", .help = "a ratio", .min = 0, .max = 1 },
-	{ .type = OPT_PERCENT, .long_name = "margin", .offset = offsetof(struct params, margin),
-	  .argh = "PCT", .help = "a margin", .min = 0.0001, .max = 0.5 },
-	{ .type = OPT_DURATION, .long_name = "duration", .short_name = 't',
-	  .offset = offsetof(struct params, duration_ns), .argh = "DURATION", .help = "a time",
-	  .min = 1e6, .max = 86400e9 },
-	{ .type = OPT_SIZE, .long_name = "size", .offset = offsetof(struct params, bytes),
-	  .argh = "SIZE", .help = "a size", .min = 8, .max = 4096 },
-	{ .type = OPT_CHOICE, .long_name = "mode", .offset = offsetof(struct params, mode),
-	  .argh = "MODE", .help = "a mode", .choices = modes },
-	{ .type = OPT_STRING, .long_name = "name", .offset = offsetof(struct params, name),
-	  .argh = "TEXT", .help = "a name" },
-	{ .type = OPT_STRLIST, .long_name = "item", .offset = offsetof(struct params, list),
-	  .argh = "NAME", .help = "repeatable" },
-	{ .type = OPT_CHOICE, .long_name = "trace", .offset = offsetof(struct params, trace),
-	  .argh = "auto", .help = "optional value", .choices = traces, .implied = "on",
+	{ .type = OPT_DOUBLE,
+	  .long_name = "ratio",
+	  .offset = offsetof(struct params, ratio),
+	  .argh = "X",
+	  .help = "a ratio",
+	  .min = 0,
+	  .max = 1 },
+	{ .type = OPT_PERCENT,
+	  .long_name = "margin",
+	  .offset = offsetof(struct params, margin),
+	  .argh = "PCT",
+	  .help = "a margin",
+	  .min = 0.0001,
+	  .max = 0.5 },
+	{ .type = OPT_DURATION,
+	  .long_name = "duration",
+	  .short_name = 't',
+	  .offset = offsetof(struct params, duration_ns),
+	  .argh = "DURATION",
+	  .help = "a time",
+	  .min = 1e6,
+	  .max = 86400e9 },
+	{ .type = OPT_SIZE,
+	  .long_name = "size",
+	  .offset = offsetof(struct params, bytes),
+	  .argh = "SIZE",
+	  .help = "a size",
+	  .min = 8,
+	  .max = 4096 },
+	{ .type = OPT_CHOICE,
+	  .long_name = "mode",
+	  .offset = offsetof(struct params, mode),
+	  .argh = "MODE",
+	  .help = "a mode",
+	  .choices = modes },
+	{ .type = OPT_STRING,
+	  .long_name = "name",
+	  .offset = offsetof(struct params, name),
+	  .argh = "TEXT",
+	  .help = "a name" },
+	{ .type = OPT_STRLIST,
+	  .long_name = "item",
+	  .offset = offsetof(struct params, list),
+	  .argh = "NAME",
+	  .help = "repeatable" },
+	{ .type = OPT_CHOICE,
+	  .long_name = "trace",
+	  .offset = offsetof(struct params, trace),
+	  .argh = "auto",
+	  .help = "optional value",
+	  .choices = traces,
+	  .implied = "on",
 	  .flags = OPT_OPTIONAL_ARG },
 	OPT_END_ROW,
 };
 
-static const struct params defaults = { .count = 4, .ratio = 0.5, .margin = 0.02,
-					.duration_ns = 5000000000ULL, .bytes = 512 };
+static const struct params defaults = {
+	.count = 4, .ratio = 0.5, .margin = 0.02, .duration_ns = 5000000000ULL, .bytes = 512
+};
 
 /* Parse argv into p; capture stderr into err. Returns opts_parse's status. */
 static int parse(struct params *p, struct opt_group *g, struct opts_result *res, char *err,
@@ -246,10 +297,10 @@ static int parse(struct params *p, struct opt_group *g, struct opts_result *res,
 
 static void test_opts_every_type(void **state)
 {
-	const char *argv[] = { "-f",      "-j",     "8",         "--ratio=0.25", "--margin",
-			       "5%",      "-t500ms", "--size",   "4k",         "--mode",
-			       "cross-cpu", "--name", "hello",     "--item",     "A",
-			       "--item=B", "pos1",    "--trace",  "--",          "-j" };
+	const char *argv[] = { "-f",	    "-j",      "8",	  "--ratio=0.25", "--margin",
+			       "5%",	    "-t500ms", "--size",  "4k",		  "--mode",
+			       "cross-cpu", "--name",  "hello",	  "--item",	  "A",
+			       "--item=B",  "pos1",    "--trace", "--",		  "-j" };
 	struct params p;
 	struct opt_group g;
 	struct opts_result res;
@@ -314,8 +365,12 @@ static void test_opts_errors(void **state)
 		{ { "--margin", "90%" }, 2, { "--margin", "'90%'", "0.01%..50%" } },
 		{ { "--ratio", "x" }, 2, { "--ratio", "'x'", "0..1" } },
 		/* parses, but too large to hold: out of range, not "not a duration" */
-		{ { "-t", "99999999999999h" }, 2, { "--duration", "out of range: '99999999999999h'", "1ms..24h" } },
-		{ { "-j", "99999999999999999999999" }, 2, { "--count", "out of range: '9999", "1..4096" } },
+		{ { "-t", "99999999999999h" },
+		  2,
+		  { "--duration", "out of range: '99999999999999h'", "1ms..24h" } },
+		{ { "-j", "99999999999999999999999" },
+		  2,
+		  { "--count", "out of range: '9999", "1..4096" } },
 		{ { "--size", "99999999999999999999G" }, 2, { "--size", "out of range", "8..4k" } },
 		{ { "--ratio", "1e999" }, 2, { "--ratio", "out of range: '1e999'", "0..1" } },
 		{ { "-t", "0x10ms" }, 2, { "--duration", "not a duration", "'0x10ms'" } },
@@ -334,9 +389,8 @@ static void test_opts_errors(void **state)
 		struct opts_result res;
 		char err[512];
 
-		assert_int_equal(parse(&p, &g, &res, err, sizeof(err), cases[i].argc,
-				       cases[i].argv),
-				 -1);
+		assert_int_equal(
+			parse(&p, &g, &res, err, sizeof(err), cases[i].argc, cases[i].argv), -1);
 		/* exactly one line */
 		assert_non_null(strchr(err, '\n'));
 		assert_ptr_equal(strchr(err, '\n') + 1, err + strlen(err));
@@ -354,8 +408,9 @@ static void test_opts_errors(void **state)
 static void test_opts_help(void **state)
 {
 	struct params p = defaults;
-	struct opt_group g = { .title = "test options", .opts = table, .base = &p,
-			       .defaults = &defaults };
+	struct opt_group g = {
+		.title = "test options", .opts = table, .base = &p, .defaults = &defaults
+	};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -375,11 +430,17 @@ static void test_opts_help(void **state)
 static void test_base64(void **state)
 {
 	static const char *const vec[][2] = {
-		{ "", "" },	    { "f", "Zg==" },	     { "fo", "Zm8=" },
-		{ "foo", "Zm9v" }, { "foob", "Zm9vYg==" }, { "fooba", "Zm9vYmE=" },
+		{ "", "" },
+		{ "f", "Zg==" },
+		{ "fo", "Zm8=" },
+		{ "foo", "Zm9v" },
+		{ "foob", "Zm9vYg==" },
+		{ "fooba", "Zm9vYmE=" },
 		{ "foobar", "Zm9vYmFy" },
 	};
-	static const char *const bad[] = { "Zg=", "Z===", "Zg==Zg==", "Zm9v!A==", "Zm=v", "Zg\x80=" };
+	static const char *const bad[] = {
+		"Zg=", "Z===", "Zg==Zg==", "Zm9v!A==", "Zm=v", "Zg\x80="
+	};
 	uint8_t bytes[16];
 	char text[16];
 	size_t i, n;

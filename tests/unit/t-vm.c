@@ -47,16 +47,16 @@ static void test_qemu_argv(void **state)
 {
 	const struct vmhost_arch *arch = vmhost_arch();
 	struct vm_boot b = {
-	    .arch = arch,
-	    .qemu = "/usr/bin/qemu",
-	    .kvm = 0,
-	    .cpus = 2,
-	    .memory_bytes = 1ull << 30,
-	    .kernel = "/k/vmlinuz",
-	    .initrd = "/t/initrd.cpio",
-	    .append = "quiet",
-	    .console_path = "/t/con,sole.log",
-	    .chan_path = "/t/chan.bin",
+		.arch = arch,
+		.qemu = "/usr/bin/qemu",
+		.kvm = 0,
+		.cpus = 2,
+		.memory_bytes = 1ull << 30,
+		.kernel = "/k/vmlinuz",
+		.initrd = "/t/initrd.cpio",
+		.append = "quiet",
+		.console_path = "/t/con,sole.log",
+		.chan_path = "/t/chan.bin",
 	};
 	char **v;
 	const char *append;
@@ -209,14 +209,14 @@ static void test_qemu_argv_arm64(void **state)
 {
 	const struct vmhost_arch *arch = vmhost_arch_named("arm64");
 	struct vm_boot b = {
-	    .arch = arch,
-	    .qemu = "qemu-system-aarch64",
-	    .cpus = 1,
-	    .memory_bytes = 1ull << 30,
-	    .kernel = "/k/vmlinuz",
-	    .initrd = "/t/initrd.cpio",
-	    .console_path = "/t/console.log",
-	    .chan_path = "/t/chan.bin",
+		.arch = arch,
+		.qemu = "qemu-system-aarch64",
+		.cpus = 1,
+		.memory_bytes = 1ull << 30,
+		.kernel = "/k/vmlinuz",
+		.initrd = "/t/initrd.cpio",
+		.console_path = "/t/console.log",
+		.chan_path = "/t/chan.bin",
 	};
 	char **v;
 	size_t i, serials = 0;
@@ -314,9 +314,8 @@ static void test_foreign_files(void **state)
 	assert_string_equal(g.sysroot, sr);
 	assert_non_null(strstr(g.busybox, "/sr/bin/busybox"));
 	/* A given wakebench wins, and must exist. */
-	assert_int_equal(vmhost_foreign_files(arm64, self, "/nonexistent/wb", sr, &g, why,
-					      sizeof(why)),
-			 -1);
+	assert_int_equal(
+		vmhost_foreign_files(arm64, self, "/nonexistent/wb", sr, &g, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "/nonexistent/wb"));
 	/* No busybox in the sysroot: say how to get one. */
 	assert_int_equal(vmhost_foreign_files(arm64, self, NULL, dir, &g, why, sizeof(why)), -1);
@@ -331,12 +330,9 @@ static void test_foreign_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_qemu_argv),
-	    cmocka_unit_test(test_console),
-	    cmocka_unit_test(test_check_kernel),
-	    cmocka_unit_test(test_qemu_argv_arm64),
-	    cmocka_unit_test(test_image_arch),
-	    cmocka_unit_test(test_foreign_files),
+		cmocka_unit_test(test_qemu_argv),    cmocka_unit_test(test_console),
+		cmocka_unit_test(test_check_kernel), cmocka_unit_test(test_qemu_argv_arm64),
+		cmocka_unit_test(test_image_arch),   cmocka_unit_test(test_foreign_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,7 @@ struct capture {
 static struct capture capture_of(void (*send)(struct vmchan_writer *w))
 {
 	char path[] = "/tmp/t-vmchan.XXXXXX";
-	struct vmchan_writer w = {0};
+	struct vmchan_writer w = { 0 };
 	struct capture c;
 	char *data;
 
@@ -407,7 +407,7 @@ static void test_short_tail(void **state)
 /* --send CHANNEL RELEASE DB [STDOUT]: what a guest sends, into the file CHANNEL. */
 static int send_main(int argc, char **argv)
 {
-	struct vmchan_writer w = {0};
+	struct vmchan_writer w = { 0 };
 	const char *out = argc > 5 ? argv[5] : "";
 	char *db;
 	size_t len;
@@ -435,11 +435,16 @@ static int send_main(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_round_trip),	cmocka_unit_test(test_truncated),
-	    cmocka_unit_test(test_corrupted),	cmocka_unit_test(test_duplicated_missing_reordered),
-	    cmocka_unit_test(test_garbage),	cmocka_unit_test(test_semantics),
-	    cmocka_unit_test(test_crc32),	cmocka_unit_test(test_sha256),
-	    cmocka_unit_test(test_sha256_file), cmocka_unit_test(test_short_tail),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_corrupted),
+		cmocka_unit_test(test_duplicated_missing_reordered),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_semantics),
+		cmocka_unit_test(test_crc32),
+		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_sha256_file),
+		cmocka_unit_test(test_short_tail),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--send"))

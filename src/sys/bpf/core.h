@@ -22,7 +22,7 @@ typedef __u16 __be16;
 typedef __u32 __be32;
 typedef __u32 __wsum;
 typedef _Bool bool;
-#define true  1
+#define true 1
 #define false 0
 
 /* linux/bpf.h values used here (uapi: they never change) */

@@ -188,7 +188,8 @@ int BPF_PROG(wb_switch, bool preempt, struct task_struct *prev, struct task_stru
 		if ((int)cpu == n->wake_prev_cpu)
 			c->c.wake_prev_cpu++;
 	} else if (n->runnable) {
-		hist_add(&c->hist[WB_HIST_PREEMPT], now >= n->runnable_ns ? now - n->runnable_ns : 0);
+		hist_add(&c->hist[WB_HIST_PREEMPT],
+			 now >= n->runnable_ns ? now - n->runnable_ns : 0);
 	}
 	n->wake_pending = 0;
 	n->runnable = 0;

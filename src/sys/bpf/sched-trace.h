@@ -30,7 +30,7 @@ enum wb_hist_kind { WB_HIST_WAKEUP = 0, WB_HIST_PREEMPT, WB_NHIST };
 struct wb_hist {
 	unsigned long long count, overflow;
 	unsigned long long min, max; /* min: ~0 while empty (user space resets it so) */
-	unsigned long long sum;      /* ns; wraps only after 584 years of waiting */
+	unsigned long long sum;	     /* ns; wraps only after 584 years of waiting */
 	unsigned long long buckets[WB_HIST_BUCKETS];
 };
 
@@ -61,9 +61,9 @@ struct wb_cpu {
  * sample; the programs only look them up, so no program allocates.
  */
 struct wb_task {
-	unsigned long long wake_ns;     /* sched_waking time of a pending wakeup */
+	unsigned long long wake_ns;	/* sched_waking time of a pending wakeup */
 	unsigned long long runnable_ns; /* switched out still runnable (preempted) at */
-	int wake_prev_cpu;              /* the CPU it last ran on, at the waking */
+	int wake_prev_cpu;		/* the CPU it last ran on, at the waking */
 	unsigned char on_cpu, wake_pending, runnable;
 	unsigned char pad;
 };
