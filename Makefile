@@ -6,6 +6,7 @@
 #   make check SANITIZE=1   the same with ASan + UBSan (objects in build-san/)
 #   make DEVELOPER=1  warnings are errors
 #   make V=1          every command in full (CPPFLAGS, CFLAGS, LDFLAGS are honoured)
+#   make format       clang-format every C file; make format-check: fail on any that would change
 #   make install PREFIX=/usr/local DESTDIR=
 #   make fuzz FUZZ_SECONDS=30   the libFuzzer targets (clang; build-fuzz/), 30 s each
 #   make CROSS_COMPILE=aarch64-linux-gnu-   arm64 wakebench and unit tests in build-aarch64/
@@ -86,7 +87,7 @@ SKIP_ONLY := $(BUILD)/tests/skip-only
 E2E := $(sort $(wildcard tests/e2e/t[0-9]*.sh))
 
 .PHONY: all run check check-build check-run check-stress unit e2e deps deps-test install clean \
-	format docs fuzz fuzz-build fuzz-corpus deps-arm64 check-arm64
+	format format-check docs fuzz fuzz-build fuzz-corpus deps-arm64 check-arm64
 
 ifeq ($(CROSS_COMPILE),)
 all: wakebench
@@ -277,8 +278,19 @@ install: wakebench
 docs: wakebench
 	sh scripts/gen-docs.sh $(abspath $(BIN))
 
+# Every C file of the tree, formatted by Debian's clang-format against .clang-format;
+# format-check (CI) fails on any file that clang-format would change, and says which.
+FORMAT_FILES = $(sort $(shell find src tests fuzz bench -name '*.[ch]'))
+CLANG_FORMAT ?= clang-format
+
 format:
-	clang-format -i $(SRCS) src/main.c $(UNIT_SRCS)
+	$(CLANG_FORMAT) -i $(FORMAT_FILES)
+
+format-check:
+	@sh scripts/deps.sh format
+	@$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES) || \
+		{ echo "format-check: run 'make format' (clang-format $$($(CLANG_FORMAT) --version | \
+			sed -n 's/.*version \([0-9.]*\).*/\1/p'))" >&2; exit 1; }
 
 # ---- fuzzing (fuzz/README.md) ----
 # libwakebench again, built by clang with coverage for libFuzzer plus ASan and UBSan, in its

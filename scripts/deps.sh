@@ -9,6 +9,7 @@
 #                   in `vm` need: adds dpkg's arm64 architecture, then the sysroot
 #                   of scripts/arm64-sysroot.sh
 #   deps.sh lava    what the farm tests (t7xxx) need besides 'test', lava-dispatcher included
+#   deps.sh format  clang-format, for make format-check
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
@@ -30,6 +31,10 @@ if [ "$what" = test ]; then
 fi
 if [ "$what" = fuzz ]; then
 	pkgs="$pkgs clang libclang-rt-dev"
+fi
+# deps.sh format: only clang-format (make format-check), nothing to build
+if [ "$what" = format ]; then
+	pkgs="clang-format"
 fi
 
 # arm64: the cross toolchain, qemu-user to run its binaries here, qemu-system
