@@ -19,7 +19,7 @@
 #include "fuzz.h"
 #include "cli/cli.h"
 #include "runner/runner.h"
-#include "sys/probes.h"
+#include "runner/probes.h"
 #include "util/opts.h"
 #include "workloads/workload.h"
 

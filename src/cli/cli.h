@@ -82,7 +82,7 @@ const char *cli_db_path(const struct ctx *ctx);
 /* The command line, shell-quoted, malloc'd. */
 char *cli_cmdline(const struct ctx *ctx);
 
-/* "SIGINT", "SIGQUIT", "SIGRTMIN+1": the name of a stop signal (runner_signal_name). */
+/* "SIGINT", "SIGQUIT", "SIGRTMIN+1": the name of a stop signal (signal_name). */
 const char *cli_signal_name(int sig);
 
 /* Is stderr a terminal (progress lines are shown only then)? */

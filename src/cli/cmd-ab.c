@@ -35,12 +35,12 @@
 #include "cli/cli.h"
 #include "cli/experiment.h"
 #include "cli/report.h"
-#include "runner/metrics.h"
+#include "core/metrics.h"
 #include "stats/stats.h"
 #include "sys/env.h"
 #include "sys/features.h"
 #include "runner/ceiling.h"
-#include "sys/probes.h"
+#include "runner/probes.h"
 
 #include <json-c/json.h>
 #include <math.h>

@@ -15,7 +15,7 @@
 #include "cli/export.h"
 #include "cli/farm.h"
 #include "cli/filter.h"
-#include "runner/metrics.h"
+#include "core/metrics.h"
 #include "store/store.h"
 #include "util/json.h"
 

@@ -10,8 +10,8 @@
 #include "cli/cli.h"
 #include "cli/experiment.h"
 #include "cli/report.h"
-#include "runner/metrics.h"
-#include "sys/probes.h"
+#include "core/metrics.h"
+#include "runner/probes.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,8 +14,8 @@
 #include "cli/experiment.h"
 #include "cli/report.h"
 #include "runner/ceiling.h"
-#include "runner/metrics.h"
-#include "sys/probes.h"
+#include "core/metrics.h"
+#include "runner/probes.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * (util/text.h); JSON keeps it exact.
  */
 #include "cli/cli.h"
-#include "runner/metrics.h"
+#include "core/metrics.h"
 #include "store/store.h"
 #include "util/text.h"
 

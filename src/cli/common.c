@@ -218,5 +218,5 @@ bool cli_progress_enabled(const struct ctx *ctx)
 
 const char *cli_signal_name(int sig)
 {
-	return runner_signal_name(sig);
+	return signal_name(sig);
 }

@@ -7,7 +7,7 @@
  */
 #include "cli/experiment.h"
 #include "cli/report.h"
-#include "runner/metrics.h"
+#include "core/metrics.h"
 
 #include <stdlib.h>
 #include <string.h>

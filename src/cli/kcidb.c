@@ -26,7 +26,7 @@
 #include "cli/cli.h"
 #include "cli/farm.h"
 #include "cli/report.h"
-#include "runner/metrics.h"
+#include "core/metrics.h"
 #include "util/digest.h"
 #include "util/json.h"
 #include "stats/stats.h"

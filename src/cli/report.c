@@ -9,7 +9,7 @@
  * usable samples and lays the numbers out.
  */
 #include "cli/report.h"
-#include "runner/metrics.h"
+#include "core/metrics.h"
 
 #include <math.h>
 #include <stdlib.h>

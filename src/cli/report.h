@@ -19,7 +19,7 @@
 
 #include <json-c/json.h>
 
-#include "runner/sample.h"
+#include "core/sample.h"
 #include "stats/stats.h"
 #include "sys/env.h"
 

@@ -10,7 +10,7 @@
  * checked against the document's n.
  */
 #include "report/render.h"
-#include "runner/metrics.h"
+#include "core/metrics.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -183,8 +183,7 @@ int ceiling_measure(const struct run_spec *spec, const struct ceiling_shape *cs,
 	close(start[1]); /* EOF: every task starts */
 	while (!ret && elapsed < duration_ns) {
 		if (runner_stop_signal()) {
-			snprintf(err, errlen, "stopped by %s",
-				 runner_signal_name(runner_stop_signal()));
+			snprintf(err, errlen, "stopped by %s", signal_name(runner_stop_signal()));
 			ret = -1;
 			break;
 		}

@@ -9,7 +9,7 @@
  * rates. A workload's own metrics follow, workload by workload in registry
  * order. Names are stored: never rename one, add a new one.
  */
-#include "runner/metrics.h"
+#include "core/metrics.h"
 
 #include <stdio.h>
 #include <string.h>

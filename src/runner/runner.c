@@ -47,7 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/instance.h"
+#include "core/instance.h"
 #include "sys/env.h"
 #include "util/util.h"
 
@@ -269,29 +269,6 @@ void runner_signals_install(void)
 int runner_stop_signal(void)
 {
 	return stop_signal;
-}
-
-const char *runner_signal_name(int sig)
-{
-	static char names[NSIG][24];
-	const char *abbrev;
-
-	if (sig <= 0 || sig >= NSIG)
-		return "a signal";
-	if (names[sig][0])
-		return names[sig];
-	abbrev = sigabbrev_np(sig);
-	if (sig == SIGRTMIN)
-		snprintf(names[sig], sizeof(names[sig]), "SIGRTMIN");
-	else if (sig == SIGRTMAX)
-		snprintf(names[sig], sizeof(names[sig]), "SIGRTMAX");
-	else if (sig > SIGRTMIN && sig < SIGRTMAX)
-		snprintf(names[sig], sizeof(names[sig]), "SIGRTMIN+%d", sig - SIGRTMIN);
-	else if (abbrev)
-		snprintf(names[sig], sizeof(names[sig]), "SIG%s", abbrev);
-	else
-		snprintf(names[sig], sizeof(names[sig]), "signal %d", sig);
-	return names[sig];
 }
 
 /*
@@ -964,7 +941,7 @@ static void note_task_end(struct instance_ctx *ic, unsigned task, const siginfo_
 
 	task_name(ic, task, name, sizeof(name));
 	if ((si->si_code == CLD_KILLED || si->si_code == CLD_DUMPED) && si->si_status != SIGKILL)
-		instance_failed(ic, "%s killed by %s", name, runner_signal_name(si->si_status));
+		instance_failed(ic, "%s killed by %s", name, signal_name(si->si_status));
 	else if (si->si_code == CLD_EXITED && si->si_status != 0)
 		instance_failed(ic, "%s exited with status %d", name, si->si_status);
 }
@@ -1405,8 +1382,7 @@ static bool dead_task(const struct run_state *st, unsigned i, char *buf, size_t 
 		free(text);
 		placement_task_name(&st->pl, st->spec->wl, t, name, sizeof(name));
 		if (WIFSIGNALED(code))
-			snprintf(buf, len, "%s killed by %s", name,
-				 runner_signal_name(WTERMSIG(code)));
+			snprintf(buf, len, "%s killed by %s", name, signal_name(WTERMSIG(code)));
 		else
 			snprintf(buf, len, "%s exited with status %d", name, WEXITSTATUS(code));
 		return true;
@@ -1489,7 +1465,7 @@ static void fail_interrupted(struct sample *s)
 	int sig = runner_stop_signal();
 
 	if (sig)
-		sample_fail(s, SAMPLE_INTERRUPTED, "interrupted by %s", runner_signal_name(sig));
+		sample_fail(s, SAMPLE_INTERRUPTED, "interrupted by %s", signal_name(sig));
 	else
 		sample_fail(s, SAMPLE_INTERRUPTED, "interrupted by a signal");
 }

@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "runner/sample.h"
+#include "core/sample.h"
 #include "sys/procfs.h"
 #include "util/opts.h"
 #include "workloads/workload.h"
@@ -118,8 +118,6 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 void runner_stop_sigset(sigset_t *set);
 void runner_signals_install(void);
 int runner_stop_signal(void);
-/* "SIGQUIT", "SIGRTMIN+2": the name of a signal number. */
-const char *runner_signal_name(int sig);
 
 /* The CPUs this process may run on (sched_getaffinity), ascending. */
 int runner_allowed_cpus(int *cpus, int max);

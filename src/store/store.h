@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "runner/sample.h"
+#include "core/sample.h"
 #include "sys/env.h"
 
 struct store;

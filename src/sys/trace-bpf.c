@@ -22,7 +22,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "stats/hist.h"
+#include "core/hist.h"
 #include "sys/bpf/sched-trace.h"
 /* generated: its casts are bpftool's */
 #pragma GCC diagnostic push

@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "stats/hist.h"
+#include "core/hist.h"
 
 /* ---- tracefs format files ---- */
 

@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,4 +260,28 @@ char *rtrim(char *s)
 	while (n && isspace((unsigned char)s[n - 1]))
 		s[--n] = '\0';
 	return s;
+}
+
+/* What a stop signal is called: "SIGINT", "SIGRTMIN+1", "signal 99". */
+const char *signal_name(int sig)
+{
+	static char names[NSIG][24];
+	const char *abbrev;
+
+	if (sig <= 0 || sig >= NSIG)
+		return "a signal";
+	if (names[sig][0])
+		return names[sig];
+	abbrev = sigabbrev_np(sig);
+	if (sig == SIGRTMIN)
+		snprintf(names[sig], sizeof(names[sig]), "SIGRTMIN");
+	else if (sig == SIGRTMAX)
+		snprintf(names[sig], sizeof(names[sig]), "SIGRTMAX");
+	else if (sig > SIGRTMIN && sig < SIGRTMAX)
+		snprintf(names[sig], sizeof(names[sig]), "SIGRTMIN+%d", sig - SIGRTMIN);
+	else if (abbrev)
+		snprintf(names[sig], sizeof(names[sig]), "SIG%s", abbrev);
+	else
+		snprintf(names[sig], sizeof(names[sig]), "signal %d", sig);
+	return names[sig];
 }

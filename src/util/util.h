@@ -75,6 +75,8 @@ int parse_cpulist(const char *s, uint8_t *bitmap, size_t max_cpus);
 /* Format a duration in the shortest exact unit ("1.5s", "500ms"). */
 void format_duration(uint64_t ns, char *buf, size_t len);
 void format_size(uint64_t bytes, char *buf, size_t len);
+/* "SIGINT", "SIGQUIT", "SIGRTMIN+1", "SIGRTMAX": the name of signal sig (static storage). */
+const char *signal_name(int sig);
 
 /* I/O that retries EINTR and short transfers. */
 ssize_t read_full(int fd, void *buf, size_t len);

@@ -62,10 +62,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/instance.h"
-#include "runner/metrics.h"
-#include "runner/runner.h"
-#include "runner/sample.h"
+#include "core/instance.h"
+#include "core/metrics.h"
+#include "core/sample.h"
 #include "util/util.h"
 #include "workloads/workload.h"
 
@@ -701,8 +700,7 @@ static int reap_processes(struct msg_run *r, unsigned n, bool killed)
 		else if (csi.si_code == CLD_EXITED)
 			snprintf(how, sizeof(how), "exited with status %d", csi.si_status);
 		else
-			snprintf(how, sizeof(how), "killed by %s",
-				 runner_signal_name(csi.si_status));
+			snprintf(how, sizeof(how), "killed by %s", signal_name(csi.si_status));
 		instance_failed(r->ic, "task %u (%s %u of group %u) %s", culprit->task,
 				role_name(culprit), culprit->k, culprit->group, how);
 	}

@@ -33,8 +33,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner/instance.h"
-#include "runner/sample.h"
+#include "core/instance.h"
+#include "core/sample.h"
 #include "util/util.h"
 #include "workloads/channel.h"
 #include "workloads/workload.h"

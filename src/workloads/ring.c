@@ -54,9 +54,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/instance.h"
-#include "runner/metrics.h"
-#include "runner/sample.h"
+#include "core/instance.h"
+#include "core/metrics.h"
+#include "core/sample.h"
 #include "util/util.h"
 #include "workloads/channel.h"
 #include "workloads/workload.h"

@@ -47,9 +47,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/instance.h"
-#include "runner/metrics.h"
-#include "stats/hist.h"
+#include "core/instance.h"
+#include "core/metrics.h"
+#include "core/hist.h"
 #include "util/util.h"
 #include "workloads/workload.h"
 

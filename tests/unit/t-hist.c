@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "stats/hist.h"
+#include "core/hist.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -24,9 +24,9 @@
 
 #include "harness.h"
 
-#include "runner/metrics.h"
+#include "core/metrics.h"
 #include "runner/runner.h"
-#include "runner/sample.h"
+#include "core/sample.h"
 #include "util/util.h"
 #include "workloads/workload.h"
 

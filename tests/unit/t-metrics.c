@@ -27,8 +27,8 @@
 #include "harness.h"
 
 #include "cli/report.h"
-#include "runner/metrics.h"
-#include "runner/sample.h"
+#include "core/metrics.h"
+#include "core/sample.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "store-legacy.h"

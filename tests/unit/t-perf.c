@@ -25,9 +25,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner/sample.h"
+#include "core/sample.h"
 #include "sys/perf.h"
-#include "sys/probes.h"
+#include "runner/probes.h"
 #include "util/util.h"
 
 #define ROUND_TRIPS 2000

@@ -20,7 +20,7 @@
 
 #include "runner/runner.h"
 #include "sys/perf.h"
-#include "sys/probes.h"
+#include "runner/probes.h"
 #include "util/util.h"
 #include "workloads/workload.h"
 

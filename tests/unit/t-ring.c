@@ -19,7 +19,7 @@
 
 #include "harness.h"
 
-#include "runner/metrics.h"
+#include "core/metrics.h"
 #include "runner/runner.h"
 #include "util/util.h"
 #include "workloads/channel.h"

@@ -26,7 +26,7 @@
 #include "harness.h"
 
 #include "cli/experiment.h"
-#include "runner/instance.h"
+#include "core/instance.h"
 #include "runner/runner.h"
 #include "util/util.h"
 #include "workloads/workload.h"

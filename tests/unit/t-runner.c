@@ -25,7 +25,7 @@
 
 #include "harness.h"
 
-#include "runner/instance.h"
+#include "core/instance.h"
 #include "runner/runner.h"
 #include "workloads/workload.h"
 

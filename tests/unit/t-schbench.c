@@ -20,9 +20,9 @@
 
 #include "harness.h"
 
-#include "runner/metrics.h"
+#include "core/metrics.h"
 #include "runner/runner.h"
-#include "stats/hist.h"
+#include "core/hist.h"
 #include "util/util.h"
 #include "workloads/workload.h"
 

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "stats/hist.h"
+#include "core/hist.h"
 #include "sys/bpf/sched-trace.h"
 #include "sys/trace-bpf.h"
 #include "sys/trace.h"

@@ -15,7 +15,7 @@
  * what it cannot, it reports in stop() as unavailable with the reason, so a
  * sample never carries an invented zero.
  */
-#include "sys/probes.h"
+#include "runner/probes.h"
 #include "sys/perf.h"
 #include "sys/sched_debug.h"
 #include "sys/trace.h"

@@ -3,8 +3,8 @@
  * lives in a fixed-size struct so that it can be filled in shared memory,
  * stored, and compared without allocation.
  */
-#include "runner/sample.h"
-#include "runner/metrics.h"
+#include "core/sample.h"
+#include "core/metrics.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -5,7 +5,7 @@
  * width is therefore at most 2^-B of its lower bound, and its midpoint is
  * within 2^-(B+1) of any value in it.
  */
-#include "stats/hist.h"
+#include "core/hist.h"
 
 #include <string.h>
 

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "runner/sample.h"
+#include "core/sample.h"
 
 enum metric_agg {	       /* how one sample's value is formed from its tasks/instances */
 		  AGG_SUM = 0, /* summed over tasks or instances (nvcsw, ops) */
