@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "core/sample.h"
-#include "sys/env.h"
+#include "core/env.h"
 
 struct store;
 

@@ -13,26 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/env.h"
 #include "util/util.h"
-
-enum impact {
-	IMPACT_STRONG = 0,
-	IMPACT_MEDIUM,
-	IMPACT_WEAK,
-	IMPACT_IDENTITY,
-	IMPACT_RUN, /* per-run facts: load, pressure, command line */
-};
-
-struct env_entry {
-	char *key; /* "kernel.release", "cpu.governor", "sched.features" */
-	char *value;
-	enum impact impact;
-};
-
-struct env {
-	size_t n, alloc;
-	struct env_entry *e;
-};
 
 struct env_opts {
 	const char *root;    /* "/" normally; a fake tree in tests */
@@ -41,25 +23,6 @@ struct env_opts {
 
 /* Collect every key. Never fails for a missing file. */
 int env_collect(struct env *env, const struct env_opts *o);
-void env_set(struct env *env, const char *key, enum impact impact, const char *fmt, ...)
-	PRINTF_LIKE(4, 5);
-const char *env_get(const struct env *env, const char *key);
-void env_release(struct env *env);
-const char *env_impact_name(enum impact i);
-int env_impact_parse(const char *name); /* -1 if unknown */
-
-/* One difference between two fingerprints. */
-struct env_delta {
-	const char *key;
-	const char *a, *b; /* NULL when absent on that side */
-	enum impact impact;
-};
-
-/*
- * Keys whose values differ between a and b, strongest impact first, then by
- * key. *out is malloc'd; pointers refer into a and b.
- */
-size_t env_diff(const struct env *a, const struct env *b, struct env_delta **out);
 
 /*
  * The pieces of env_collect(), exposed so that unit tests can drive each

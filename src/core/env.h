@@ -1,0 +1,54 @@
+/*
+ * env.h: the environment fingerprint (DESIGN section 8) as a data structure:
+ * every fact about the kernel and machine that can change an IPC result, as
+ * an ordered list of keys, each with an impact class, and what differs
+ * between two fingerprints. The probes that read one are sys/env.h's.
+ */
+#ifndef WAKEBENCH_CORE_ENV_H
+#define WAKEBENCH_CORE_ENV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/util.h"
+
+enum impact {
+	IMPACT_STRONG = 0,
+	IMPACT_MEDIUM,
+	IMPACT_WEAK,
+	IMPACT_IDENTITY,
+	IMPACT_RUN, /* per-run facts: load, pressure, command line */
+};
+
+struct env_entry {
+	char *key; /* "kernel.release", "cpu.governor", "sched.features" */
+	char *value;
+	enum impact impact;
+};
+
+struct env {
+	size_t n, alloc;
+	struct env_entry *e;
+};
+
+void env_set(struct env *env, const char *key, enum impact impact, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
+const char *env_get(const struct env *env, const char *key);
+void env_release(struct env *env);
+const char *env_impact_name(enum impact i);
+int env_impact_parse(const char *name); /* -1 if unknown */
+
+/* One difference between two fingerprints. */
+struct env_delta {
+	const char *key;
+	const char *a, *b; /* NULL when absent on that side */
+	enum impact impact;
+};
+
+/*
+ * Keys whose values differ between a and b, strongest impact first, then by
+ * key. *out is malloc'd; pointers refer into a and b.
+ */
+size_t env_diff(const struct env *a, const struct env *b, struct env_delta **out);
+
+#endif
