@@ -9,7 +9,7 @@
 #   main.c     the command table: anything
 #   cli        commands: parse, call, render
 #   engine     what a command does, without argv or stdout
-#   report     rendering, from result structs
+#   render     rendering (wakebench report's HTML, mail, Markdown), from result structs
 #   runner     instances, placement, the timed window; it runs workloads
 #   workloads  one file per workload
 #   sys        thin kernel interfaces
@@ -22,9 +22,9 @@ src=${1:-$(cd "$(dirname "$0")/.." && pwd)/src}
 
 allowed() {
 	case $1 in
-	cli) echo "engine report runner workloads sys stats store core util" ;;
-	engine) echo "report runner workloads sys stats store core util" ;;
-	report) echo "stats core util" ;;
+	cli) echo "engine render runner workloads sys stats store core util" ;;
+	engine) echo "render runner workloads sys stats store core util" ;;
+	render) echo "stats core util" ;;
 	runner) echo "workloads sys stats core util" ;;
 	workloads) echo "sys stats core util" ;;
 	sys) echo "core util" ;;
@@ -40,7 +40,7 @@ allowed() {
 # needs to its layer (and then taken off this list): FILE:INCLUDE. render.h
 # loads a report's experiments from the store, an engine's work.
 known="
-report/render.h:store/store.h
+render/render.h:store/store.h
 "
 
 fail=0

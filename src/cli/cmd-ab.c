@@ -34,7 +34,7 @@
  */
 #include "cli/cli.h"
 #include "cli/experiment.h"
-#include "cli/report.h"
+#include "cli/results.h"
 #include "core/metrics.h"
 #include "stats/stats.h"
 #include "sys/env.h"

@@ -26,7 +26,7 @@
  */
 #include "cli/bisect.h"
 #include "cli/cli.h"
-#include "report/render.h"
+#include "render/render.h"
 #include "runner/vm.h"
 #include "stats/bisect.h"
 #include "stats/stats.h"

@@ -26,7 +26,7 @@
 #include "cli/cli.h"
 #include "cli/compare.h"
 #include "cli/filter.h"
-#include "cli/report.h"
+#include "cli/results.h"
 #include "core/metrics.h"
 #include "core/sample.h"
 #include "stats/stats.h"

@@ -12,7 +12,7 @@
  */
 #include "cli/cli.h"
 #include "cli/farm.h"
-#include "report/render.h"
+#include "render/render.h"
 #include "store/store.h"
 
 #include <errno.h>

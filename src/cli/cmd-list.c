@@ -9,7 +9,7 @@
  */
 #include "cli/cli.h"
 #include "cli/experiment.h"
-#include "cli/report.h"
+#include "cli/results.h"
 #include "core/metrics.h"
 #include "runner/probes.h"
 

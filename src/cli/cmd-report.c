@@ -21,7 +21,7 @@
 #include "cli/compare.h"
 #include "cli/export.h"
 #include "cli/filter.h"
-#include "report/render.h"
+#include "render/render.h"
 #include "store/store.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
  * environment at both ends; and it commits each sample as it completes.
  */
 #include "cli/experiment.h"
-#include "cli/report.h"
+#include "cli/results.h"
 #include "core/metrics.h"
 
 #include <stdlib.h>

@@ -25,7 +25,7 @@
  */
 #include "cli/cli.h"
 #include "cli/farm.h"
-#include "cli/report.h"
+#include "cli/results.h"
 #include "core/metrics.h"
 #include "util/digest.h"
 #include "util/json.h"

@@ -65,33 +65,23 @@ int sha256_file_hex(const char *path, char hex[65])
 {
 	struct sha256 c;
 	uint8_t d[32], *buf;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	int e, fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
 	buf = xmalloc(1 << 16);
 	sha256_init(&c);
-	for (;;) {
-		ssize_t n = read(fd, buf, 1 << 16);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			sha256_final(&c, d); /* releases the context */
-			free(buf);
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		if (n == 0)
-			break;
+	while ((n = read_full(fd, buf, 1 << 16)) > 0)
 		sha256_update(&c, buf, (size_t)n);
-	}
+	e = errno;
 	free(buf);
 	close(fd);
-	sha256_final(&c, d);
+	sha256_final(&c, d); /* also releases the context after a failed read */
+	if (n < 0) {
+		errno = e;
+		return -1;
+	}
 	to_hex(d, hex);
 	return 0;
 }

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
-#include "report/render.h"
+#include "render/render.h"
 
 /* A JSON-like document of n samples, with digits that do not repeat. */
 static char *doc_of(size_t n, size_t *len)

@@ -26,7 +26,7 @@
 
 #include "harness.h"
 
-#include "cli/report.h"
+#include "cli/results.h"
 #include "core/metrics.h"
 #include "core/sample.h"
 #include "stats/stats.h"

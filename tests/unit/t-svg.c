@@ -1,5 +1,5 @@
 /*
- * t-svg.c: the plotting module of `report` (report/svg.h): scales map and
+ * t-svg.c: the plotting module of `report` (render/svg.h): scales map and
  * reverse as asked, ticks fall on 1-2-5 steps inside the domain, nice
  * domains widen to round numbers, tick labels are short and ASCII, text is
  * escaped for XML, bands split the range evenly, and the marks write the
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
-#include "report/svg.h"
+#include "render/svg.h"
 
 static void test_linear(void **state)
 {

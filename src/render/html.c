@@ -21,7 +21,7 @@
  * With many samples, plots draw every k-th point (run order) and say so;
  * the boxes, medians, intervals and verdicts always use every sample.
  */
-#include "report/render.h"
+#include "render/render.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -21,7 +21,7 @@
 
 #include <json-c/json.h>
 
-#include "report/svg.h"
+#include "render/svg.h"
 #include "store/store.h"
 
 /* How a metric is labelled and which way is better (rep_metric()). */

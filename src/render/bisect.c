@@ -8,7 +8,7 @@
  * The position of a candidate is 0 at the good reference's level and 1 at
  * the bad one's; "closer to good" is the whole interval below 1/2.
  */
-#include "report/render.h"
+#include "render/render.h"
 
 #include <math.h>
 #include <stdbool.h>

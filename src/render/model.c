@@ -9,7 +9,7 @@
  * are exactly the samples its statistics were computed from: the count is
  * checked against the document's n.
  */
-#include "report/render.h"
+#include "render/render.h"
 #include "core/metrics.h"
 
 #include <math.h>

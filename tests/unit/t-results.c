@@ -1,5 +1,5 @@
 /*
- * t-report.c: the printers of cli/report.c and the parameter handling of
+ * t-results.c: the printers of cli/results.c and the parameter handling of
  * cli/experiment.c on hand-made samples: stress-ng's --metrics-brief table
  * byte for byte against tests/golden/, the per-sample line, the summary
  * (usable samples only, outliers, unavailable counters, "n too small"),
@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "cli/experiment.h"
-#include "cli/report.h"
+#include "cli/results.h"
 
 /* Render with a printer into a malloc'd string. */
 static char *render_begin(FILE **f, char **buf, size_t *len)

@@ -3,7 +3,7 @@
  * are written with one decimal: a tenth of a pixel is finer than any
  * screen, and it keeps a plot of thousands of points small.
  */
-#include "report/svg.h"
+#include "render/svg.h"
 #include "util/text.h"
 
 #include <math.h>

@@ -16,7 +16,7 @@
  * lines stay under SMTP's 998. The checksum turns any other damage into a
  * refusal instead of a partial import.
  */
-#include "report/render.h"
+#include "render/render.h"
 #include "util/digest.h"
 
 #include <stdio.h>

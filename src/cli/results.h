@@ -1,5 +1,5 @@
 /*
- * report.h: how samples and summaries are shown to people and tools: a
+ * results.h: how samples and summaries are shown to people and tools: a
  * text line per sample, stress-ng's --metrics-brief table, the summary of
  * one config (median with its distribution-free CI, spread, outliers,
  * counters per op, what could not be measured and why, the noise warning),
@@ -9,8 +9,8 @@
  * Shared by `run` and `ab`: every printer takes a title (the config or arm
  * name, or NULL) so that an A/B comparison prints each arm the same way.
  */
-#ifndef WAKEBENCH_REPORT_H
-#define WAKEBENCH_REPORT_H
+#ifndef WAKEBENCH_CLI_RESULTS_H
+#define WAKEBENCH_CLI_RESULTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
  * Every line of the mail goes through rep_email_line(), which wraps what is
  * longer than REP_EMAIL_COLS, so the limit holds for any stored text.
  */
-#include "report/render.h"
+#include "render/render.h"
 #include "util/text.h"
 
 #include <math.h>

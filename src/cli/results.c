@@ -1,5 +1,5 @@
 /*
- * report.c: printing samples and summaries (see report.h). Text is for
+ * results.c: printing samples and summaries (see results.h). Text is for
  * people and keeps to one line per sample so a long run can be watched;
  * --metrics-brief reproduces stress-ng's table byte for byte so existing
  * scripts and eyes can read wakebench's numbers; JSON is built with json-c
@@ -8,7 +8,7 @@
  * The statistics themselves come from stats/; this file only selects the
  * usable samples and lays the numbers out.
  */
-#include "cli/report.h"
+#include "cli/results.h"
 #include "core/metrics.h"
 
 #include <math.h>
