@@ -1839,32 +1839,39 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 
 enum bisect_sub { SUB_NONE, SUB_STEP, SUB_RUN, SUB_REPORT };
 
+/* Every option table of bisect, with its title in -h, once. */
+enum { T_STEP, T_RUN, T_DECIDE, T_VM, T_REPORT, NTABLES };
+
+static const struct {
+	const struct opt *opts;
+	const char *title;
+} bisect_tables[NTABLES] = {
+	[T_STEP] = { bisect_step_opts, "bisect step options" },
+	[T_RUN] = { bisect_run_opts, "bisect run options" },
+	[T_DECIDE] = { bisect_decide_opts, "the decision (step and run)" },
+	[T_VM] = { bisect_vm_opts, "the guests (step --vm and run)" },
+	[T_REPORT] = { bisect_report_opts, "bisect report options" },
+};
+
 #define SUB_TABLES 3
 
-/* Each subcommand's option tables and their titles in -h. */
+/* Each subcommand's tables (indices into bisect_tables, then -1s). */
 static const struct {
 	const char *name;
-	const struct opt *opts[SUB_TABLES];
-	const char *title[SUB_TABLES];
+	int tables[SUB_TABLES];
 } bisect_subs[] = {
-	[SUB_STEP] = { "step",
-		       { bisect_step_opts, bisect_decide_opts, bisect_vm_opts },
-		       { "bisect step options", "the decision (step and run)",
-			 "the guests (step --vm and run)" } },
-	[SUB_RUN] = { "run",
-		      { bisect_run_opts, bisect_decide_opts, bisect_vm_opts },
-		      { "bisect run options", "the decision (step and run)",
-			"the guests (step --vm and run)" } },
-	[SUB_REPORT] = { "report", { bisect_report_opts }, { "bisect report options" } },
+	[SUB_STEP] = { "step", { T_STEP, T_DECIDE, T_VM } },
+	[SUB_RUN] = { "run", { T_RUN, T_DECIDE, T_VM } },
+	[SUB_REPORT] = { "report", { T_REPORT, -1, -1 } },
 };
 
 static bool sub_has(enum bisect_sub sub, const struct opt *o)
 {
-	size_t i;
 	const struct opt *t;
+	size_t i;
 
-	for (i = 0; i < SUB_TABLES; i++)
-		for (t = bisect_subs[sub].opts[i]; t && t->type != OPT_END; t++)
+	for (i = 0; i < SUB_TABLES && bisect_subs[sub].tables[i] >= 0; i++)
+		for (t = bisect_tables[bisect_subs[sub].tables[i]].opts; t->type != OPT_END; t++)
 			if (t == o)
 				return true;
 	return false;
@@ -1873,14 +1880,11 @@ static bool sub_has(enum bisect_sub sub, const struct opt *o)
 /* The option of some bisect table that argument arg names, or NULL. */
 static const struct opt *bisect_opt_named(const char *arg)
 {
-	static const struct opt *const all[] = { bisect_step_opts, bisect_run_opts,
-						 bisect_decide_opts, bisect_vm_opts,
-						 bisect_report_opts };
-	size_t i, n;
 	const struct opt *t;
+	size_t i, n;
 
-	for (i = 0; i < ARRAY_SIZE(all); i++)
-		for (t = all[i]; t->type != OPT_END; t++) {
+	for (i = 0; i < NTABLES; i++)
+		for (t = bisect_tables[i].opts; t->type != OPT_END; t++) {
 			if (arg[0] == '-' && arg[1] == '-') {
 				n = strcspn(arg + 2, "=");
 				if (strlen(t->long_name) == n && !strncmp(arg + 2, t->long_name, n))
@@ -1937,30 +1941,21 @@ static enum bisect_sub sub_of(const char *name)
 static size_t parse(enum bisect_sub sub, struct bisect_params *p, struct opt_group *groups,
 		    struct opts_result *res, int argc, const char **argv, struct ctx *ctx)
 {
-	static const struct opt *const every[] = { bisect_step_opts, bisect_run_opts,
-						   bisect_decide_opts, bisect_vm_opts,
-						   bisect_report_opts };
-	static const char *const every_title[] = { "bisect step options", "bisect run options",
-						   "the decision (step and run)",
-						   "the guests (step --vm and run)",
-						   "bisect report options" };
 	size_t i, n = 0;
+	int t;
 
 	*p = bisect_defaults;
-	if (sub == SUB_NONE) {
-		/* -h, or a missing or unknown subcommand: every table, for the help */
-		for (i = 0; i < ARRAY_SIZE(every); i++)
-			groups[n++] = (struct opt_group){ .title = every_title[i],
-							  .opts = every[i],
-							  .base = p,
-							  .defaults = &bisect_defaults };
-	} else {
+	if (sub != SUB_NONE)
 		bad_for_sub(sub, argc, argv);
-		for (i = 0; i < SUB_TABLES && bisect_subs[sub].opts[i]; i++)
-			groups[n++] = (struct opt_group){ .title = bisect_subs[sub].title[i],
-							  .opts = bisect_subs[sub].opts[i],
-							  .base = p,
-							  .defaults = &bisect_defaults };
+	/* -h, or a missing or unknown subcommand: every table, for the help */
+	for (i = 0; i < (sub == SUB_NONE ? NTABLES : SUB_TABLES); i++) {
+		t = sub == SUB_NONE ? (int)i : bisect_subs[sub].tables[i];
+		if (t < 0)
+			break;
+		groups[n++] = (struct opt_group){ .title = bisect_tables[t].title,
+						  .opts = bisect_tables[t].opts,
+						  .base = p,
+						  .defaults = &bisect_defaults };
 	}
 	groups[n++] = cli_common_group_for(ctx, COMMON_DB | COMMON_FORMAT | COMMON_VERBOSITY,
 					   (1u << FMT_TEXT) | (1u << FMT_JSON));
