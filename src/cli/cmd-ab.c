@@ -35,6 +35,9 @@
 #include "cli/cli.h"
 #include "cli/experiment.h"
 #include "cli/results.h"
+#include "engine/ab.h"
+#include "render/ab.h"
+#include "render/json.h"
 #include "core/metrics.h"
 #include "stats/stats.h"
 #include "sys/env.h"
@@ -57,7 +60,6 @@ static const char ab_description[] =
 	"By default pairs are added until the verdict is decided (at most --max-samples,\n"
 	"within --max-time); -n N runs exactly N pairs (blocks of four with two features).";
 
-#define AB_MAX_FEATURES 2
 /*
  * Defaults measured on a shared 2-vCPU VM (doc/statistics.md, "Defaults"):
  * short, many, interleaved samples decide; 10 pairs of 5 s did not. Until
@@ -65,7 +67,6 @@ static const char ab_description[] =
  */
 #define AB_DEFAULT_DURATION_NS 250000000ull
 #define AB_DEFAULT_WARMUP_NS   50000000ull
-#define AB_MAX_ARMS	       (1u << AB_MAX_FEATURES)
 
 enum ab_order { ORDER_ABBA = 0, ORDER_RANDOM };
 static const char *const order_names[] = { "abba", "random", NULL };
@@ -150,12 +151,6 @@ struct ab_arm {
 	struct env env;
 };
 
-struct ab_effect {
-	const char *what;   /* "NO_DELAY_DEQUEUE", "interaction" */
-	const char *metric; /* evidence lines: the metric */
-	struct stats_seq_effect s;
-};
-
 struct ab_state {
 	struct ctx *ctx;
 	const struct workload *wl;
@@ -177,6 +172,8 @@ struct ab_state {
 
 	struct experiment ex;
 	struct sample *samples; /* warm-ups included */
+	unsigned *sample_arm;	/* the arm of each */
+	struct ab_obs *obs;	/* for the engine: samples[i] in arm sample_arm[i] */
 	size_t nsamples, cap;
 	long (*unit)[AB_MAX_ARMS]; /* per unit: index into samples, -1 when none */
 	size_t nunits, ucap;
@@ -184,7 +181,8 @@ struct ab_state {
 	uint64_t rng;
 	bool setup_failed;
 	struct progress progress;
-	struct stats_seq engine; /* the engine: units, looks, levels, stopping */
+	struct stats_seq engine; /* the sequential engine: units, looks, levels, stopping */
+	struct ab_design design; /* what the result is computed with */
 };
 
 /* A stop signal arrived (SIGPIPE too: `wakebench ab | head`): restore and end. */
@@ -282,6 +280,7 @@ static struct sample *new_sample(struct ab_state *st)
 	if (st->nsamples == st->cap) {
 		st->cap = st->cap ? st->cap * 2 : 64;
 		st->samples = xrealloc(st->samples, st->cap * sizeof(*st->samples));
+		st->sample_arm = xrealloc(st->sample_arm, st->cap * sizeof(*st->sample_arm));
 	}
 	sample_init(&st->samples[st->nsamples]);
 	return &st->samples[st->nsamples];
@@ -311,6 +310,7 @@ static long one_sample(struct ab_state *st, unsigned m, bool warmup)
 		      cli_db_path(st->ctx));
 		return -1;
 	}
+	st->sample_arm[st->nsamples] = m;
 	idx = (long)st->nsamples++;
 	if (st->ctx->format == FMT_TEXT && (st->ctx->verbose || s->status != SAMPLE_OK)) {
 		progress_clear(&st->progress);
@@ -418,24 +418,19 @@ static int run_unit(struct ab_state *st, unsigned total)
 	return 0;
 }
 
-/* ---- statistics ---- */
+/* ---- statistics: the engine's (engine/ab.c) ---- */
 
-static bool metric_value(const struct sample *s, const char *name, double *v)
-{
-	if (s->status != SAMPLE_OK || s->warmup)
-		return false;
-	return sample_value(s, name, v);
-}
-
-/* Values of every arm of unit u, or false when the unit is incomplete. */
-static bool unit_values(const struct ab_state *st, size_t u, const char *name, double *y)
+/* The primary values of every arm of unit u, for the sequential engine; false when incomplete. */
+static bool unit_values(const struct ab_state *st, size_t u, double *y)
 {
 	unsigned m;
 
 	for (m = 0; m < st->narms; m++) {
 		long i = st->unit[u][m];
+		const struct sample *s = i >= 0 ? &st->samples[i] : NULL;
 
-		if (i < 0 || !metric_value(&st->samples[i], name, &y[m]))
+		if (!s || s->status != SAMPLE_OK || s->warmup ||
+		    !sample_value(s, st->primary->name, &y[m]))
 			return false;
 	}
 	return true;
@@ -445,178 +440,30 @@ static double unit_ratio(const struct ab_state *st, size_t u)
 {
 	double y[AB_MAX_ARMS];
 
-	if (!unit_values(st, u, st->primary->name, y) || !(y[0] > 0))
+	if (!unit_values(st, u, y) || !(y[0] > 0))
 		return NAN;
 	return y[1] / y[0];
 }
 
-static size_t complete_units(const struct ab_state *st)
-{
-	size_t u, n = 0;
-	double y[AB_MAX_ARMS];
-
-	for (u = 0; u < st->nunits; u++)
-		n += unit_values(st, u, st->primary->name, y);
-	return n;
-}
-
 /*
- * The paired effects of metric `name` at the given per-look levels (the
- * engine's own for the primary metric, 0.05 for evidence): one per token,
- * plus the interaction for two features. Returns how many were filled.
+ * The result every output renders: the engine's analysis of the samples
+ * just run, with the design the sequential engine ended in. st->obs must
+ * outlive r.
  */
-static size_t effects_of(const struct ab_state *st, const char *name, int better, double alpha_two,
-			 double alpha_one, struct ab_effect *out)
+static void analyse(struct ab_state *st, struct ab_result *r)
 {
-	double *y = xcalloc((st->nunits + 1) * AB_MAX_ARMS, sizeof(*y));
-	struct stats_seq_effect x[STATS_SEQ_MAX_EFFECTS];
-	size_t n = 0, u, k, neff;
+	size_t i;
 
-	for (u = 0; u < st->nunits; u++)
-		n += unit_values(st, u, name, y + n * st->narms);
-	neff = stats_seq_effects(y, n, st->nfeat, alpha_two, alpha_one, st->engine.vif,
-				 st->ap->margin, better, st->engine.p.max_units, x);
-	for (k = 0; k < neff; k++) {
-		out[k].what = k < st->nfeat ? st->token[k] : "interaction";
-		out[k].metric = name;
-		out[k].s = x[k];
+	st->obs = xcalloc(st->nsamples + 1, sizeof(*st->obs));
+	for (i = 0; i < st->nsamples; i++) {
+		st->obs[i].arm = st->sample_arm[i];
+		st->obs[i].s = &st->samples[i];
 	}
-	free(y);
-	return neff;
+	ab_design_end(&st->design, &st->engine);
+	ab_analyze(&st->design, st->obs, st->nsamples, r);
 }
 
 /* ---- output ---- */
-
-static const char *unit_word(const struct ab_state *st, size_t n);
-
-static void format_pct(double v, char *buf, size_t len)
-{
-	if (isfinite(v))
-		snprintf(buf, len, "%+.2f%%", v * 100.0);
-	else
-		snprintf(buf, len, "n/a");
-}
-
-static void print_effect_line(const char *label, const struct ab_effect *x, const char *metric)
-{
-	const struct effect *e = &x->s.e;
-	char est[32], lo[32], hi[32], adj[48] = "";
-	int w = strlen(label) > 28 ? 46 : 28;
-
-	if (!e->valid) {
-		printf("  %-*s %s%sn/a: %s\n", w, label, metric, metric[0] ? " " : "",
-		       e->why ? e->why : "not computed");
-		return;
-	}
-	format_pct(e->est, est, sizeof(est));
-	format_pct(e->lo, lo, sizeof(lo));
-	format_pct(e->hi, hi, sizeof(hi));
-	if (!isnan(x->s.p_adjusted))
-		snprintf(adj, sizeof(adj), ", Holm p = %.3g", x->s.p_adjusted);
-	printf("  %-*s %s%s%s [%.4g%% CI %s, %s], Wilcoxon p = %.3g%s (%zu %s)\n", w, label, metric,
-	       metric[0] ? " " : "", est, e->conf * 100.0, lo, hi, e->p, adj, e->n_a,
-	       e->n_a == 1 ? "unit" : "units");
-}
-
-static const char *verdict_text(const struct ab_state *st, const struct ab_effect *e, char *buf,
-				size_t len)
-{
-	char m[32];
-
-	snprintf(m, sizeof(m), "%g%%", st->ap->margin * 100.0);
-	switch (e->s.v) {
-	case VERDICT_NO_CHANGE:
-		if (e->s.eq.valid)
-			snprintf(buf, len,
-				 "no change larger than %s (equivalence interval %+.2f%%, "
-				 "%+.2f%% at %.4g%%)",
-				 m, e->s.eq.lo * 100.0, e->s.eq.hi * 100.0, e->s.eq.conf * 100.0);
-		else
-			snprintf(buf, len, "no change larger than %s", m);
-		break;
-	case VERDICT_REGRESSION:
-		snprintf(buf, len, "regression (beyond the %s margin)", m);
-		break;
-	case VERDICT_IMPROVEMENT:
-		snprintf(buf, len, "improvement (beyond the %s margin)", m);
-		break;
-	case VERDICT_INCONCLUSIVE:
-		if (e->s.to_decide)
-			snprintf(buf, len,
-				 "inconclusive at a %s margin (a rough guide: about %zu %s in all "
-				 "might decide)",
-				 m, e->s.to_decide, unit_word(st, e->s.to_decide));
-		else if (e->s.beyond_budget && st->engine.p.max_units < st->ap->max_samples)
-			/* the clock set the budget: the units that fit in --max-time */
-			snprintf(buf, len,
-				 "inconclusive at a %s margin (more than the %zu %s that fit in "
-				 "--max-time would be needed to decide)",
-				 m, st->engine.p.max_units, unit_word(st, st->engine.p.max_units));
-		else if (e->s.beyond_budget)
-			snprintf(
-				buf, len,
-				"inconclusive at a %s margin (more than --max-samples %zu %s would "
-				"be needed to decide)",
-				m, st->engine.p.max_units, unit_word(st, st->engine.p.max_units));
-		else
-			snprintf(buf, len, "inconclusive at a %s margin", m);
-		break;
-	case VERDICT_INSUFFICIENT:
-		snprintf(buf, len, "insufficient samples");
-		break;
-	}
-	return buf;
-}
-
-/* Metrics flagged as evidence, in the order of the first usable sample. */
-static size_t evidence_names(const struct ab_state *st, const char **names, size_t max)
-{
-	size_t i, k, n = 0;
-
-	for (i = 0; i < st->nsamples && !n; i++) {
-		const struct sample *s = &st->samples[i];
-
-		if (s->warmup || s->status != SAMPLE_OK)
-			continue;
-		for (k = 0; k < s->nmetrics && n < max; k++)
-			if (s->metrics[k].flags & METRIC_EVIDENCE)
-				names[n++] = s->metrics[k].name;
-	}
-	return n;
-}
-
-static int metric_better(const struct ab_state *st, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < st->nsamples; i++) {
-		const struct metric *m = sample_get(&st->samples[i], name);
-
-		if (m)
-			return m->better;
-	}
-	return BETTER_NEUTRAL;
-}
-
-/* Why a metric was never measured in a usable sample, or NULL when it was. */
-static const char *unavailable_why(const struct ab_state *st, const char *name)
-{
-	const char *why = NULL;
-	size_t i;
-
-	for (i = 0; i < st->nsamples; i++) {
-		const struct sample *s = &st->samples[i];
-		const struct metric *m;
-
-		if (s->warmup || s->status != SAMPLE_OK || !(m = sample_get(s, name)))
-			continue;
-		if (m->available)
-			return NULL;
-		if (!why)
-			why = m->why;
-	}
-	return why;
-}
 
 /* Keys that differ between arm 0 and arm m, apart from the features and per-run facts. */
 static size_t env_extra(const struct ab_state *st, unsigned m, struct env_delta **out)
@@ -636,41 +483,12 @@ static size_t env_extra(const struct ab_state *st, unsigned m, struct env_delta 
 	return k;
 }
 
-/*
- * Every evidence line (metric x effect) at the fixed 95% level, Holm-
- * adjusted over the whole family so that the chance of any false
- * "regression" or "improvement" among them stays at 5%. *out is freed by
- * the caller.
- */
-static size_t evidence_lines(const struct ab_state *st, struct ab_effect **out)
-{
-	const char *ev[SAMPLE_MAX_METRICS];
-	size_t nev = evidence_names(st, ev, ARRAY_SIZE(ev)), n = 0, i;
-	struct ab_effect *l = xcalloc(nev * STATS_SEQ_MAX_EFFECTS + 1, sizeof(*l));
-	struct stats_seq_effect *x = xcalloc(nev * STATS_SEQ_MAX_EFFECTS + 1, sizeof(*x));
-
-	for (i = 0; i < nev; i++)
-		n += effects_of(st, ev[i], metric_better(st, ev[i]), STATS_SEQ_ALPHA,
-				STATS_SEQ_ALPHA, l + n);
-	for (i = 0; i < n; i++)
-		x[i] = l[i].s;
-	stats_seq_evidence_adjust(x, n, STATS_SEQ_ALPHA);
-	for (i = 0; i < n; i++)
-		l[i].s = x[i];
-	free(x);
-	*out = l;
-	return n;
-}
-
-static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t neff,
+static void print_text(struct ab_state *st, const struct ab_result *r,
 		       const struct report_summary *rs, bool interrupted)
 {
-	const char *ev[SAMPLE_MAX_METRICS];
-	size_t nev = evidence_names(st, ev, ARRAY_SIZE(ev)), i, k;
-	struct ab_effect *lines = NULL;
-	size_t nlines = evidence_lines(st, &lines);
 	char buf[256];
 	unsigned m;
+	size_t i;
 
 	printf("\n");
 	for (m = 0; m < st->narms; m++) {
@@ -686,48 +504,7 @@ static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t 
 			printf("  %s\n", buf);
 		}
 	}
-	printf("\neffects on %s (paired, %s vs %s%s%s):\n", st->ptitle,
-	       st->nfeat == 1 ? "B" : "with the token", st->nfeat == 1 ? "A" : "without",
-	       interrupted ? ", interrupted run" : "",
-	       st->primary->better < 0 ? "; lower is better" : "");
-	for (k = 0; k < neff; k++)
-		print_effect_line(eff[k].what, &eff[k], st->ptitle);
-	for (k = 0; k < st->nfeat; k++)
-		printf("verdict %s: %s\n", eff[k].what,
-		       verdict_text(st, &eff[k], buf, sizeof(buf)));
-	if (neff > st->nfeat) {
-		const struct ab_effect *x = &eff[neff - 1];
-
-		printf("interaction (%s's effect with %s applied vs without): %s\n", st->token[0],
-		       st->token[1],
-		       !x->s.e.valid		       ? "not computed"
-		       : x->s.v == VERDICT_NO_CHANGE   ? "none larger than the margin"
-		       : stats_verdict_decided(x->s.v) ? "present, beyond the margin"
-						       : "not excluded");
-	}
-	if (nev) {
-		printf("evidence per op (same paired estimate; %s vs %s; Holm-adjusted over %zu "
-		       "lines):\n",
-		       st->nfeat == 1 ? "B" : "with the token", st->nfeat == 1 ? "A" : "without",
-		       nlines);
-		for (i = 0; i < nev; i++) {
-			if (unavailable_why(st, ev[i])) {
-				printf("  %-28s %s\n", ev[i], unavailable_why(st, ev[i]));
-				continue;
-			}
-			for (k = 0; k < nlines; k++) {
-				char label[128];
-
-				if (lines[k].metric != ev[i] ||
-				    !strcmp(lines[k].what, "interaction"))
-					continue;
-				snprintf(label, sizeof(label), "%s%s%s", ev[i],
-					 st->nfeat > 1 ? " " : "",
-					 st->nfeat > 1 ? lines[k].what : "");
-				print_effect_line(label, &lines[k], "");
-			}
-		}
-	}
+	render_ab_text(stdout, r, st->ptitle, interrupted);
 	for (m = 1; m < st->narms; m++) {
 		struct env_delta *d;
 		size_t n = env_extra(st, m, &d);
@@ -747,61 +524,38 @@ static void print_text(struct ab_state *st, const struct ab_effect *eff, size_t 
 	}
 	printf("toggles: %u, each followed by a discarded warm-up%s\n", st->ntoggles,
 	       st->warmup_ns ? "" : " (none: --warmup 0)");
-	free(lines);
 }
 
-static json_object *effect_json(const struct ab_state *st, const struct ab_effect *x)
+static json_object *env_differences_json(const struct ab_state *st)
 {
-	const struct effect *e = &x->s.e, *q = &x->s.eq;
-	char buf[256];
-	json_object *o = report_effect_json(e, (int)x->s.v, verdict_text(st, x, buf, sizeof(buf)));
+	json_object *envd = json_object_new_array();
+	unsigned m;
+	size_t i;
 
-	json_object_object_add(o, "what", json_object_new_string(x->what));
-	json_object_object_add(o, "units", json_object_new_int64((int64_t)e->n_a));
-	json_object_object_add(o, "equivalence_ci_lo", report_json_double(q->valid ? q->lo : NAN));
-	json_object_object_add(o, "equivalence_ci_hi", report_json_double(q->valid ? q->hi : NAN));
-	json_object_object_add(o, "equivalence_conf", report_json_double(q->conf));
-	json_object_object_add(o, "samples_to_decide",
-			       x->s.to_decide ? json_object_new_int64((int64_t)x->s.to_decide)
-					      : NULL);
-	if (!isnan(x->s.p_adjusted))
-		json_object_object_add(o, "p_adjusted", report_json_double(x->s.p_adjusted));
-	return o;
+	for (m = 1; m < st->narms; m++) {
+		struct env_delta *d;
+		size_t n = env_extra(st, m, &d);
+
+		for (i = 0; i < n; i++) {
+			json_object *x = json_object_new_object();
+
+			json_object_object_add(x, "arms", json_object_new_string(arm_label(st, m)));
+			json_object_object_add(x, "key", json_object_new_string(d[i].key));
+			json_object_object_add(x, "a", json_str_or_null(d[i].a));
+			json_object_object_add(x, "b", json_str_or_null(d[i].b));
+			json_object_array_add(envd, x);
+		}
+		free(d);
+	}
+	return envd;
 }
 
-static const char *const stop_keys[] = {
-	[STATS_SEQ_RUNNING] = "running",   [STATS_SEQ_DECIDED] = "decided",
-	[STATS_SEQ_DONE] = "fixed-length", [STATS_SEQ_BUDGET] = "max-samples",
-	[STATS_SEQ_TIME] = "max-time",	   [STATS_SEQ_ENDED] = "ended",
-};
-
-static json_object *sequential_json(const struct ab_state *st)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "until_decided",
-			       json_object_new_boolean(st->engine.p.until_decided));
-	json_object_object_add(o, "looks", json_object_new_int64((int64_t)st->engine.looks));
-	json_object_object_add(o, "planned_looks",
-			       json_object_new_int64((int64_t)st->engine.nplan));
-	json_object_object_add(o, "family_conf", report_json_double(1 - STATS_SEQ_ALPHA));
-	json_object_object_add(o, "per_look_conf", report_json_double(1 - st->engine.alpha_two));
-	json_object_object_add(o, "equivalence_conf",
-			       report_json_double(1 - 2 * st->engine.alpha_one));
-	json_object_object_add(o, "serial_allowance", report_json_double(st->engine.vif));
-	json_object_object_add(o, "stopped", json_object_new_string(stop_keys[st->engine.stop]));
-	return o;
-}
-
-static void print_json(struct ab_state *st, const struct ab_effect *eff, size_t neff,
+static void print_json(struct ab_state *st, const struct ab_result *r,
 		       const struct report_summary *rs, const char *status, int sig, bool restored)
 {
 	json_object *o = json_object_new_object(), *arms = json_object_new_array(),
-		    *units = json_object_new_array(), *effects = json_object_new_array(),
-		    *evidence = json_object_new_array(), *envd = json_object_new_array(),
-		    *adj = json_object_new_object();
-	struct ab_effect *lines = NULL;
-	size_t nlines = evidence_lines(st, &lines), i, k, u;
+		    *units = json_object_new_array();
+	size_t u;
 	unsigned m;
 
 	experiment_json_provenance(&st->ex, o);
@@ -813,7 +567,7 @@ static void print_json(struct ab_state *st, const struct ab_effect *eff, size_t 
 	json_object_object_add(o, "features_restored", json_object_new_boolean(restored));
 	json_object_object_add(o, "order", json_object_new_string(order_names[st->ap->order]));
 	json_object_object_add(o, "seed", json_object_new_int64((int64_t)st->ap->seed));
-	json_object_object_add(o, "margin", report_json_double(st->ap->margin));
+	json_object_object_add(o, "margin", json_double(st->ap->margin));
 	json_object_object_add(o, "toggles", json_object_new_int64(st->ntoggles));
 	for (m = 0; m < st->narms; m++) {
 		json_object *a = json_object_new_object();
@@ -825,54 +579,21 @@ static void print_json(struct ab_state *st, const struct ab_effect *eff, size_t 
 		json_object_array_add(arms, a);
 	}
 	json_object_object_add(o, "arms", arms);
-	for (u = 0; u < st->nunits; u++) {
+	for (u = 0; u < r->nunits; u++) {
 		json_object *row = json_object_new_object();
 
 		for (m = 0; m < st->narms; m++) {
-			long i2 = st->unit[u][m];
+			long i = r->unit[u][m];
 
 			json_object_object_add(row, arm_label(st, m),
-					       i2 >= 0 ? report_sample_json(&st->samples[i2])
-						       : NULL);
+					       i >= 0 ? report_sample_json(&st->samples[i]) : NULL);
 		}
 		json_object_array_add(units, row);
 	}
 	json_object_object_add(o, "units", units);
-	for (k = 0; k < neff; k++)
-		json_object_array_add(effects, effect_json(st, &eff[k]));
-	json_object_object_add(o, "effects", effects);
-	json_object_object_add(o, "sequential", sequential_json(st));
-	for (k = 0; k < nlines; k++) {
-		json_object *x = effect_json(st, &lines[k]);
-
-		json_object_object_add(x, "metric", json_object_new_string(lines[k].metric));
-		json_object_array_add(evidence, x);
-	}
-	json_object_object_add(o, "evidence", evidence);
-	json_object_object_add(adj, "method", json_object_new_string("holm"));
-	json_object_object_add(adj, "family", json_object_new_int64((int64_t)nlines));
-	json_object_object_add(adj, "alpha", report_json_double(STATS_SEQ_ALPHA));
-	json_object_object_add(o, "evidence_adjustment", adj);
-	free(lines);
-	for (m = 1; m < st->narms; m++) {
-		struct env_delta *d;
-		size_t n = env_extra(st, m, &d);
-
-		for (i = 0; i < n; i++) {
-			json_object *x = json_object_new_object();
-
-			json_object_object_add(x, "arms", json_object_new_string(arm_label(st, m)));
-			json_object_object_add(x, "key", json_object_new_string(d[i].key));
-			json_object_object_add(x, "a",
-					       d[i].a ? json_object_new_string(d[i].a) : NULL);
-			json_object_object_add(x, "b",
-					       d[i].b ? json_object_new_string(d[i].b) : NULL);
-			json_object_array_add(envd, x);
-		}
-		free(d);
-	}
-	json_object_object_add(o, "environment_differences", envd);
-	report_json_print(stdout, o);
+	render_ab_json(r, o);
+	json_object_object_add(o, "environment_differences", env_differences_json(st));
+	json_print(stdout, o);
 	json_object_put(o);
 }
 
@@ -924,13 +645,6 @@ static int check_features(struct ab_state *st, const struct strlist *fl)
 		return features_fail_exit(live.fail);
 	}
 	return 0;
-}
-
-static const char *unit_word(const struct ab_state *st, size_t n)
-{
-	if (st->nfeat == 1)
-		return n == 1 ? "pair" : "pairs";
-	return n == 1 ? "block" : "blocks";
 }
 
 /* Was the option of this long name given (its bit in the group's `seen`)? */
@@ -987,14 +701,14 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	struct ceiling_shape ceiling;
 	struct opt_group fixed[4], groups[6], pgroups[4];
 	struct report_summary rs[AB_MAX_ARMS];
-	struct ab_effect eff[3];
+	struct ab_result r = { 0 };
 	struct ab_state st;
 	struct run_spec spec;
 	const struct workload *wl;
 	const char *base_profile = NULL, *status;
 	json_object *params = NULL;
 	char profile[160], err[512], title[96], why[2048];
-	size_t neff = 0, i;
+	size_t i;
 	void *parsed, *wlp;
 	int ret = EXIT_OK, sig, rc;
 	bool restored = false, began = false;
@@ -1139,7 +853,11 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 			.max_time_ns = ap.max_time_ns,
 		};
 
+		const char *tokv[AB_MAX_FEATURES] = { st.token[0], st.token[1] };
+
 		stats_seq_init(&st.engine, &sp);
+		ab_design_init(&st.design, st.nfeat, tokv, st.primary->name, st.primary->better,
+			       ap.margin, ap.until_decided ? ap.max_samples : 0);
 	}
 	print_header(&st);
 	start_ns = now_ns();
@@ -1153,7 +871,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 			break;
 		if (run_unit(&st, (unsigned)(ap.until_decided ? ap.max_samples : rp.samples)))
 			break;
-		complete = unit_values(&st, st.nunits - 1, st.primary->name, y);
+		complete = unit_values(&st, st.nunits - 1, y);
 		stats_seq_add_unit(&st.engine, complete ? y : NULL, now_ns() - start_ns);
 	}
 	stats_seq_end(&st.engine);
@@ -1161,12 +879,12 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	case STATS_SEQ_DECIDED:
 		info("ab: decided after %zu %s (look %zu of at most %zu, each at %.4g%% "
 		     "confidence, 95%% over all looks)",
-		     st.nunits, unit_word(&st, st.nunits), st.engine.looks, st.engine.nplan,
-		     (1 - st.engine.alpha_two) * 100.0);
+		     st.nunits, ab_unit_word(&st.design, st.nunits), st.engine.looks,
+		     st.engine.nplan, (1 - st.engine.alpha_two) * 100.0);
 		break;
 	case STATS_SEQ_TIME:
 		info("ab: --max-time reached after %zu %s: not decided", st.nunits,
-		     unit_word(&st, st.nunits));
+		     ab_unit_word(&st.design, st.nunits));
 		break;
 	case STATS_SEQ_BUDGET:
 		info("ab: --max-samples reached: not decided");
@@ -1212,17 +930,15 @@ out_restore:
 			ret = EXIT_RUNTIME;
 		free(arm_s);
 	}
-	neff = st.engine.neff;
-	for (i = 0; i < neff; i++) {
-		eff[i].what = i < st.nfeat ? st.token[i] : "interaction";
-		eff[i].metric = st.primary->name;
-		eff[i].s = st.engine.eff[i];
-	}
+	analyse(&st, &r);
+	json_object_object_add(params, "design", ab_design_json(&st.design));
+	if (experiment_set_params(&st.ex, params))
+		st.ex.store_failed = true;
 	if (sig) {
 		status = "interrupted";
 		warning("ab: stopped by %s after %zu complete %s", cli_signal_name(sig),
-			complete_units(&st), unit_word(&st, complete_units(&st)));
-	} else if (ret || st.setup_failed || st.ex.store_failed || !complete_units(&st)) {
+			r.ncomplete, ab_unit_word(&st.design, r.ncomplete));
+	} else if (ret || st.setup_failed || st.ex.store_failed || !r.ncomplete) {
 		status = "failed";
 	} else {
 		status = "complete";
@@ -1231,9 +947,9 @@ out_restore:
 		st.ex.store_failed = true;
 
 	if (ctx->format == FMT_JSON) {
-		print_json(&st, eff, neff, rs, status, sig, restored);
+		print_json(&st, &r, rs, status, sig, restored);
 	} else {
-		print_text(&st, eff, neff, rs, sig != 0);
+		print_text(&st, &r, rs, sig != 0);
 		report_env_text(stdout, st.ex.have_env_end ? &st.ex.env_end : &st.ex.env_start);
 		if (!ctx->no_store && !st.ex.store_failed && !ctx->quiet)
 			printf("stored: experiment %s in %s\n", st.ex.info.uuid, cli_db_path(ctx));
@@ -1247,7 +963,7 @@ out_restore:
 		ret = EXIT_RUNTIME;
 	else if (!ret && ap.fail_on_regression)
 		for (i = 0; i < st.nfeat; i++)
-			if (eff[i].s.v == VERDICT_REGRESSION)
+			if (r.eff[i].s.v == VERDICT_REGRESSION)
 				ret = EXIT_REGRESSION;
 	experiment_release(&st.ex);
 out_probes:
@@ -1257,7 +973,10 @@ out_probes:
 	probes_release(&ps);
 out_parse:
 	stats_seq_release(&st.engine);
+	ab_result_release(&r);
 	json_object_put(params);
+	free(st.obs);
+	free(st.sample_arm);
 	free(st.samples);
 	free(st.unit);
 	experiment_opts_release(&eo);

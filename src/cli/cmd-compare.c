@@ -27,6 +27,7 @@
 #include "cli/compare.h"
 #include "cli/filter.h"
 #include "cli/results.h"
+#include "render/json.h"
 #include "core/metrics.h"
 #include "core/sample.h"
 #include "stats/stats.h"
@@ -1148,7 +1149,7 @@ static json_object *compare_json(const struct compare *c)
 
 			verdict_text(g, vt, sizeof(vt));
 			json_object_object_add(o, "effect",
-					       report_effect_json(&g->eff, (int)g->verdict, vt));
+					       render_effect_json(&g->eff, (int)g->verdict, vt));
 			json_object_object_add(o, "inference", inference_json(c, g));
 			json_object_object_add(
 				o, "verdict",
@@ -1178,7 +1179,7 @@ static json_object *compare_json(const struct compare *c)
 				/* exploratory: an interval, no verdict (doc/statistics.md) */
 				json_object_object_add(
 					eo, "effect",
-					report_effect_json(&e, REPORT_NO_VERDICT, NULL));
+					render_effect_json(&e, RENDER_NO_VERDICT, NULL));
 				json_object_array_add(arr, eo);
 			}
 			json_object_object_add(o, "evidence", arr);

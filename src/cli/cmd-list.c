@@ -362,7 +362,7 @@ static void list_json(struct opt_group *common, size_t ncommon)
 	}
 	json_object_object_add(o, "option_groups", groups);
 	json_object_object_add(o, "metrics", metrics_json());
-	report_json_print(stdout, o);
+	json_print(stdout, o);
 	json_object_put(o);
 }
 
@@ -394,7 +394,7 @@ int cmd_list(int argc, const char **argv, struct ctx *ctx)
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "metrics", metrics_json());
-			report_json_print(stdout, o);
+			json_print(stdout, o);
 			json_object_put(o);
 		} else {
 			metrics_text();

@@ -248,7 +248,7 @@ static void print_json(struct run_state *st, json_object *params, const struct r
 	json_object_object_add(o, "summary", report_summary_json(rs));
 	json_object_object_add(o, "tracing_overhead",
 			       overhead[0] ? json_object_new_string(overhead) : NULL);
-	report_json_print(stdout, o);
+	json_print(stdout, o);
 	json_object_put(o);
 }
 

@@ -299,7 +299,7 @@ static json_object *opt_json(const struct opt *o, const void *base)
 		return json_object_new_uint64(*(const uint64_t *)(const void *)p);
 	case OPT_DOUBLE:
 	case OPT_PERCENT:
-		return report_json_double(*(const double *)(const void *)p);
+		return json_double(*(const double *)(const void *)p);
 	case OPT_CHOICE:
 		idx = *(const int *)(const void *)p;
 		return idx >= 0 && o->choices ? json_object_new_string(o->choices[idx]) : NULL;
@@ -449,6 +449,16 @@ int experiment_add_sample(struct experiment *ex, int64_t config_id, struct sampl
 		return -1;
 	}
 	return 0;
+}
+
+int experiment_set_params(struct experiment *ex, json_object *params)
+{
+	free(ex->params_json);
+	ex->params_json = xstrdup(json_object_to_json_string_ext(params, JSON_C_TO_STRING_PLAIN));
+	ex->info.params_json = ex->params_json;
+	if (!ex->store)
+		return 0;
+	return store_set_params(ex->store, ex->exp_id, ex->params_json);
 }
 
 int experiment_end(struct experiment *ex, const char *status)

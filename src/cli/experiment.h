@@ -129,6 +129,8 @@ int experiment_add_sample(struct experiment *ex, int64_t config_id, struct sampl
  * End: collect the environment again, store it and the final status
  * ("complete", "interrupted", "failed"), close the store. Returns 0 or -1.
  */
+/* Replace the stored parameters (what the run resolved them to, e.g. ab's design). */
+int experiment_set_params(struct experiment *ex, json_object *params);
 int experiment_end(struct experiment *ex, const char *status);
 void experiment_release(struct experiment *ex);
 

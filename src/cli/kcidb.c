@@ -13,9 +13,9 @@
  * is one more test: FAIL for a regression, PASS for an improvement, no
  * change or an inconclusive result (no regression was shown), SKIP when
  * there were too few pairs to say anything; the effect, its CI, p and the
- * margin are in misc. Verdicts are recomputed from the stored samples with
- * ab's pairing (one measured sample of every arm per unit, in run order)
- * and its statistics, at the margin the experiment was run with.
+ * margin are in misc. The verdicts are the experiment's result as the ab
+ * engine computes it from the stored samples and design (engine/ab.c):
+ * the numbers and words `ab` printed.
  * environment.misc holds the experiment's whole fingerprint at its start
  * (lava.* keys included when it came from a LAVA job).
  *
@@ -27,6 +27,7 @@
 #include "cli/farm.h"
 #include "cli/results.h"
 #include "core/metrics.h"
+#include "engine/ab.h"
 #include "util/digest.h"
 #include "util/json.h"
 #include "stats/stats.h"
@@ -261,17 +262,17 @@ static void config_test(struct kcidb_doc *d, const struct store_experiment *e, c
 			json_str_or_null(metric_unit(pm, e->workload, unit, sizeof(unit))));
 		json_object_object_add(num, "prefix", json_str_or_null("metric"));
 		json_object_object_add(t, "number", num);
-		json_object_object_add(misc, "median", report_json_double(sum.median));
+		json_object_object_add(misc, "median", json_double(sum.median));
 		json_object_object_add(misc, "median_ci_lo",
-				       sum.ci_valid ? report_json_double(sum.ci_lo) : NULL);
+				       sum.ci_valid ? json_double(sum.ci_lo) : NULL);
 		json_object_object_add(misc, "median_ci_hi",
-				       sum.ci_valid ? report_json_double(sum.ci_hi) : NULL);
+				       sum.ci_valid ? json_double(sum.ci_hi) : NULL);
 		json_object_object_add(misc, "median_ci_level",
-				       sum.ci_valid ? report_json_double(sum.ci_level) : NULL);
-		json_object_object_add(misc, "mean", report_json_double(sum.mean));
-		json_object_object_add(misc, "cv", report_json_double(sum.cv));
-		json_object_object_add(misc, "min", report_json_double(sum.min));
-		json_object_object_add(misc, "max", report_json_double(sum.max));
+				       sum.ci_valid ? json_double(sum.ci_level) : NULL);
+		json_object_object_add(misc, "mean", json_double(sum.mean));
+		json_object_object_add(misc, "cv", json_double(sum.cv));
+		json_object_object_add(misc, "min", json_double(sum.min));
+		json_object_object_add(misc, "max", json_double(sum.max));
 	} else {
 		json_object_object_add(t, "status", json_str_or_null("ERROR"));
 		json_object_object_add(t, "comment",
@@ -282,131 +283,55 @@ static void config_test(struct kcidb_doc *d, const struct store_experiment *e, c
 	free(x);
 }
 
-/*
- * ab's units: consecutive measured samples, one of every arm; a unit with a
- * failed sample or a repeated arm is left out, as ab leaves it out.
- * Fills y[unit * narms + arm]; returns the number of complete units.
- */
-static size_t ab_units(const struct exp_samples *es, size_t narms, double *y)
-{
-	size_t u, m, n = 0;
-
-	for (u = 0; (u + 1) * narms <= es->n; u++) {
-		unsigned seen = 0;
-		bool whole = true;
-
-		for (m = 0; m < narms; m++) {
-			const struct kcidb_sample *s = &es->s[u * narms + m];
-
-			if (s->arm < 0 || !s->ok || !(s->value > 0) || (seen & (1u << s->arm))) {
-				whole = false;
-				break;
-			}
-			seen |= 1u << s->arm;
-			y[n * narms + (size_t)s->arm] = s->value;
-		}
-		n += whole;
-	}
-	return n;
-}
-
 static void verdict_test(struct kcidb_doc *d, const struct store_experiment *e,
-			 const char *build_id, const struct env *env, const char *what,
-			 const struct effect *eff, double margin, size_t nunits)
+			 const char *build_id, const struct env *env, const struct ab_result *r,
+			 const struct ab_line *x)
 {
-	const struct metric_def *pm = metric_primary(e->workload);
-	enum verdict v = stats_verdict(eff, margin, pm->better);
+	const struct effect *eff = &x->s.e;
 	char part[160], path[256];
 	json_object *t, *misc;
 
-	path_part(what, part, sizeof(part));
+	path_part(x->what, part, sizeof(part));
 	snprintf(path, sizeof(path), "wakebench.%s.ab.verdict.%s", e->workload, part);
 	snprintf(part + strlen(part), sizeof(part) - strlen(part), ".verdict");
 	t = test_new(d, e, build_id, e->host, part, path, env);
 	json_object_object_add(t, "status",
-			       json_str_or_null(v == VERDICT_REGRESSION	    ? "FAIL"
-						: v == VERDICT_INSUFFICIENT ? "SKIP"
-									    : "PASS"));
-	add_str(t, "comment", stats_verdict_name(v));
+			       json_str_or_null(x->s.v == VERDICT_REGRESSION	 ? "FAIL"
+						: x->s.v == VERDICT_INSUFFICIENT ? "SKIP"
+										 : "PASS"));
+	add_str(t, "comment", x->verdict);
 	misc = provenance(e);
-	json_object_object_add(misc, "effect_of", json_str_or_null(what));
-	json_object_object_add(misc, "metric", json_str_or_null(pm->name));
-	json_object_object_add(misc, "verdict", json_str_or_null(stats_verdict_key(v)));
-	json_object_object_add(misc, "margin", json_object_new_double(margin));
-	json_object_object_add(misc, "units", json_object_new_int64((int64_t)nunits));
+	json_object_object_add(misc, "effect_of", json_str_or_null(x->what));
+	json_object_object_add(misc, "metric", json_str_or_null(x->metric));
+	json_object_object_add(misc, "verdict", json_str_or_null(stats_verdict_key(x->s.v)));
+	json_object_object_add(misc, "margin", json_double(r->d.margin));
+	json_object_object_add(misc, "units", json_object_new_int64((int64_t)eff->n_a));
 	json_object_object_add(misc, "method", json_str_or_null(eff->method));
-	json_object_object_add(misc, "effect", eff->valid ? report_json_double(eff->est) : NULL);
-	json_object_object_add(misc, "ci_lo", eff->valid ? report_json_double(eff->lo) : NULL);
-	json_object_object_add(misc, "ci_hi", eff->valid ? report_json_double(eff->hi) : NULL);
-	json_object_object_add(misc, "confidence", json_object_new_double(eff->conf));
-	json_object_object_add(misc, "p", eff->valid ? report_json_double(eff->p) : NULL);
+	json_object_object_add(misc, "effect", eff->valid ? json_double(eff->est) : NULL);
+	json_object_object_add(misc, "ci_lo", eff->valid ? json_double(eff->lo) : NULL);
+	json_object_object_add(misc, "ci_hi", eff->valid ? json_double(eff->hi) : NULL);
+	json_object_object_add(misc, "confidence", json_double(eff->conf));
+	json_object_object_add(misc, "p", eff->valid ? json_double(eff->p) : NULL);
 	json_object_object_add(misc, "why", json_str_or_null(eff->valid ? NULL : eff->why));
 	json_object_object_add(t, "misc", misc);
 	json_object_array_add(d->tests, t);
 }
 
-/* The verdicts of an ab experiment, as ab computes them (cmd-ab.c effects_of). */
-static void ab_verdicts(struct kcidb_doc *d, const struct store_experiment *e, const char *build_id,
-			const struct env *env, const struct exp_samples *es)
+/* The verdicts of an ab experiment: its result from engine/ab.c, as ab printed it. */
+static void ab_verdicts(struct kcidb_doc *d, struct store *st, const struct store_experiment *e,
+			const char *build_id, const struct env *env)
 {
-	json_object *params = e->params_json ? json_tokener_parse(e->params_json) : NULL;
-	json_object *feat = NULL, *jm = NULL;
-	size_t narms = es->ncfg, nfeat, nunits, u, k;
-	const char *what[3];
-	double margin = 0.02, *y, *a[3], *b[3];
+	struct ab_stored ab;
+	char why[256];
+	size_t k;
 
-	if (params) {
-		json_object_object_get_ex(params, "feature", &feat);
-		if (json_object_object_get_ex(params, "margin", &jm))
-			margin = json_object_get_double(jm);
-	}
-	nfeat = feat && json_object_is_type(feat, json_type_array) ? json_object_array_length(feat)
-								   : 0;
-	if (!((nfeat == 1 && narms == 2) || (nfeat == 2 && narms == 4))) {
-		warning("export: experiment %s: %zu features over %zu configs is not an ab "
-			"design this wakebench knows; its verdicts are left out",
-			e->uuid, nfeat, narms);
-		json_object_put(params);
+	if (ab_load(st, e, &ab, why, sizeof(why))) {
+		warning("export: experiment %s: %s; its verdicts are left out", e->uuid, why);
 		return;
 	}
-	for (k = 0; k < nfeat; k++)
-		what[k] = json_object_get_string(json_object_array_get_idx(feat, k));
-	what[2] = "interaction";
-	y = xcalloc(es->n * KCIDB_MAX_ARMS + KCIDB_MAX_ARMS, sizeof(double));
-	nunits = ab_units(es, narms, y);
-	for (k = 0; k < 3; k++) {
-		a[k] = xcalloc(nunits + 1, sizeof(double));
-		b[k] = xcalloc(nunits + 1, sizeof(double));
-	}
-	for (u = 0; u < nunits; u++) {
-		const double *v = &y[u * narms];
-
-		if (nfeat == 1) {
-			a[0][u] = v[0];
-			b[0][u] = v[1];
-		} else {
-			/* arm index: bit 0 = first token applied, bit 1 = second */
-			a[0][u] = sqrt(v[0] * v[2]);
-			b[0][u] = sqrt(v[1] * v[3]);
-			a[1][u] = sqrt(v[0] * v[1]);
-			b[1][u] = sqrt(v[2] * v[3]);
-			a[2][u] = v[1] * v[2];
-			b[2][u] = v[3] * v[0];
-		}
-	}
-	for (k = 0; k < (nfeat == 1 ? 1u : 3u); k++) {
-		struct effect eff;
-
-		memset(&eff, 0, sizeof(eff));
-		stats_effect_paired(a[k], b[k], nunits, REPORT_CONF, &eff);
-		verdict_test(d, e, build_id, env, what[k], &eff, margin, nunits);
-	}
-	for (k = 0; k < 3; k++) {
-		free(a[k]);
-		free(b[k]);
-	}
-	free(y);
-	json_object_put(params);
+	for (k = 0; k < ab.r.neff; k++)
+		verdict_test(d, e, build_id, env, &ab.r, &ab.r.eff[k]);
+	ab_stored_release(&ab);
 }
 
 static int experiment_tests(struct kcidb_doc *d, struct store *st, const struct store_experiment *e,
@@ -437,7 +362,7 @@ static int experiment_tests(struct kcidb_doc *d, struct store *st, const struct 
 	for (i = 0; i < es.ncfg; i++)
 		config_test(d, e, build_id, &env, &es, i);
 	if (e->kind && !strcmp(e->kind, "ab"))
-		ab_verdicts(d, e, build_id, &env, &es);
+		ab_verdicts(d, st, e, build_id, &env);
 	ret = 0;
 out:
 	free(es.s);
@@ -517,7 +442,7 @@ int kcidb_export(struct store *st, const struct store_filter *f, const char *ori
 		if (cases)
 			print_cases(d.tests);
 		else
-			report_json_print(stdout, doc);
+			json_print(stdout, doc);
 		ret = 0;
 	}
 	json_object_put(doc);

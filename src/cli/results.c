@@ -432,43 +432,6 @@ void report_profile_text(FILE *f, const char *workload, const char *profile)
 
 /* ---- JSON ---- */
 
-json_object *report_effect_json(const struct effect *e, int verdict, const char *verdict_text)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "valid", json_object_new_boolean(e->valid));
-	json_object_object_add(o, "estimate", report_json_double(e->valid ? e->est : NAN));
-	json_object_object_add(o, "ci_lo", report_json_double(e->valid ? e->lo : NAN));
-	json_object_object_add(o, "ci_hi", report_json_double(e->valid ? e->hi : NAN));
-	json_object_object_add(o, "conf", report_json_double(e->conf));
-	json_object_object_add(o, "p", report_json_double(e->valid ? e->p : NAN));
-	json_object_object_add(o, "method", e->method ? json_object_new_string(e->method) : NULL);
-	json_object_object_add(
-		o, "verdict",
-		verdict == REPORT_NO_VERDICT
-			? NULL
-			: json_object_new_string(stats_verdict_key((enum verdict)verdict)));
-	json_object_object_add(o, "verdict_text",
-			       verdict_text ? json_object_new_string(verdict_text) : NULL);
-	if (!e->valid)
-		json_object_object_add(
-			o, "why", json_object_new_string(e->why ? e->why : "insufficient samples"));
-	return o;
-}
-
-json_object *report_json_double(double v)
-{
-	char buf[40];
-
-	if (!isfinite(v))
-		return NULL;
-	/* the shortest of %.15g and %.17g that reads back as the same double */
-	snprintf(buf, sizeof(buf), "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, sizeof(buf), "%.17g", v);
-	return json_object_new_double_s(v, buf);
-}
-
 json_object *report_sample_json(const struct sample *s)
 {
 	json_object *o = json_object_new_object(), *m = json_object_new_object();
@@ -485,17 +448,16 @@ json_object *report_sample_json(const struct sample *s)
 	json_object_object_add(o, "wall_ns", json_object_new_uint64(s->wall_ns));
 	json_object_object_add(o, "instances", json_object_new_int64(s->instances));
 	json_object_object_add(o, "ops", json_object_new_uint64(s->ops));
-	json_object_object_add(o, "real_s", report_json_double(s->real_s));
-	json_object_object_add(o, "usr_s", report_json_double(s->usr_s));
-	json_object_object_add(o, "sys_s", report_json_double(s->sys_s));
-	json_object_object_add(o, "ops_per_s", report_json_double(s->ops_per_s));
-	json_object_object_add(o, "ops_per_cpu_s", report_json_double(s->ops_per_cpu_s));
+	json_object_object_add(o, "real_s", json_double(s->real_s));
+	json_object_object_add(o, "usr_s", json_double(s->usr_s));
+	json_object_object_add(o, "sys_s", json_double(s->sys_s));
+	json_object_object_add(o, "ops_per_s", json_double(s->ops_per_s));
+	json_object_object_add(o, "ops_per_cpu_s", json_double(s->ops_per_cpu_s));
 	for (i = 0; i < s->nmetrics; i++) {
 		const struct metric *mt = &s->metrics[i];
 		json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "value",
-				       mt->available ? report_json_double(mt->value) : NULL);
+		json_object_object_add(e, "value", mt->available ? json_double(mt->value) : NULL);
 		json_object_object_add(e, "available", json_object_new_boolean(mt->available));
 		if (!mt->available)
 			json_object_object_add(e, "why", json_object_new_string(mt->why));
@@ -516,8 +478,8 @@ json_object *report_summary_json(const struct report_summary *rs)
 	json_object_object_add(o, "warmup", json_object_new_int64((int64_t)rs->nwarmup));
 	json_object_object_add(o, "failed", json_object_new_int64((int64_t)rs->nfailed));
 	json_object_object_add(o, "interrupted", json_object_new_int64((int64_t)rs->ninterrupted));
-	json_object_object_add(o, "confidence", report_json_double(REPORT_CONF));
-	json_object_object_add(o, "cv_warn", report_json_double(rs->cv_warn));
+	json_object_object_add(o, "confidence", json_double(REPORT_CONF));
+	json_object_object_add(o, "cv_warn", json_double(rs->cv_warn));
 	json_object_object_add(o, "noisy", json_object_new_boolean(report_noisy(rs)));
 	for (k = 0; k < rs->nmetrics; k++) {
 		const struct metric_summary *m = &rs->m[k];
@@ -533,13 +495,13 @@ json_object *report_summary_json(const struct report_summary *rs)
 			continue;
 		}
 		json_object_object_add(e, "n", json_object_new_int64((int64_t)su->n));
-		json_object_object_add(e, "median", report_json_double(su->median));
+		json_object_object_add(e, "median", json_double(su->median));
 		if (su->ci_valid) {
 			json_object *ci = json_object_new_object();
 
-			json_object_object_add(ci, "lo", report_json_double(su->ci_lo));
-			json_object_object_add(ci, "hi", report_json_double(su->ci_hi));
-			json_object_object_add(ci, "level", report_json_double(su->ci_level));
+			json_object_object_add(ci, "lo", json_double(su->ci_lo));
+			json_object_object_add(ci, "hi", json_double(su->ci_hi));
+			json_object_object_add(ci, "level", json_double(su->ci_level));
 			json_object_object_add(e, "median_ci", ci);
 			if (su->ci_below_conf)
 				json_object_object_add(
@@ -551,12 +513,11 @@ json_object *report_summary_json(const struct report_summary *rs)
 			json_object_object_add(e, "median_ci_note",
 					       json_object_new_string("n too small"));
 		}
-		json_object_object_add(e, "mean", report_json_double(su->mean));
-		json_object_object_add(e, "stddev",
-				       report_json_double(su->n >= 2 ? su->stddev : NAN));
-		json_object_object_add(e, "cv", report_json_double(su->n >= 2 ? su->cv : NAN));
-		json_object_object_add(e, "min", report_json_double(su->min));
-		json_object_object_add(e, "max", report_json_double(su->max));
+		json_object_object_add(e, "mean", json_double(su->mean));
+		json_object_object_add(e, "stddev", json_double(su->n >= 2 ? su->stddev : NAN));
+		json_object_object_add(e, "cv", json_double(su->n >= 2 ? su->cv : NAN));
+		json_object_object_add(e, "min", json_double(su->min));
+		json_object_object_add(e, "max", json_double(su->max));
 		out = json_object_new_array();
 		for (i = 0; i < m->noutliers; i++)
 			json_object_array_add(out, json_object_new_int64(m->outliers[i]));
@@ -581,14 +542,6 @@ json_object *report_env_json(const struct env *env)
 		json_object_object_add(o, env->e[i].key, e);
 	}
 	return o;
-}
-
-void report_json_print(FILE *f, json_object *o)
-{
-	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-							JSON_C_TO_STRING_NOSLASHESCAPE),
-	      f);
-	fputc('\n', f);
 }
 
 /* ---- progress ---- */

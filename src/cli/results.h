@@ -22,6 +22,7 @@
 #include "core/sample.h"
 #include "stats/stats.h"
 #include "sys/env.h"
+#include "util/json.h"
 
 /* Default noise threshold: a CV above it earns a warning. */
 #define REPORT_CV_WARN 0.05
@@ -111,19 +112,6 @@ void report_profile_text(FILE *f, const char *workload, const char *profile);
 json_object *report_sample_json(const struct sample *s);
 json_object *report_summary_json(const struct report_summary *rs);
 json_object *report_env_json(const struct env *env);
-/* A double, or null when it is not finite (JSON has no NaN). */
-json_object *report_json_double(double v);
-/*
- * One effect of B versus A, as every JSON output writes it (ab's effects and
- * evidence, compare's changes and evidence): valid, estimate, ci_lo, ci_hi,
- * conf, p, method, verdict (stats_verdict_key, or null where no verdict is
- * given: evidence presented as exploratory), verdict_text, and why when not
- * valid. Callers add their own members after these.
- */
-#define REPORT_NO_VERDICT (-1)
-json_object *report_effect_json(const struct effect *e, int verdict, const char *verdict_text);
-/* Print a JSON object pretty, with a final newline. */
-void report_json_print(FILE *f, json_object *o);
 
 /* ---- progress on a terminal ---- */
 

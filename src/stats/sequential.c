@@ -349,14 +349,28 @@ bool stats_seq_wants_unit(const struct stats_seq *s)
 	return s->stop == STATS_SEQ_RUNNING;
 }
 
+const char *stats_seq_stop_key(enum stats_seq_stop stop)
+{
+	static const char *const keys[] = {
+		[STATS_SEQ_RUNNING] = "running",   [STATS_SEQ_DECIDED] = "decided",
+		[STATS_SEQ_DONE] = "fixed-length", [STATS_SEQ_BUDGET] = "max-samples",
+		[STATS_SEQ_TIME] = "max-time",	   [STATS_SEQ_ENDED] = "ended",
+	};
+
+	return (unsigned)stop < ARRAY_SIZE(keys) ? keys[stop] : "running";
+}
+
+size_t stats_seq_budget(const struct stats_seq *s)
+{
+	if (s->p.until_decided)
+		return s->p.max_units;
+	return s->p.units > s->p.max_units ? s->p.units : s->p.max_units;
+}
+
 static void look(struct stats_seq *s)
 {
-	size_t budget = s->p.until_decided
-				? s->p.max_units
-				: (s->p.units > s->p.max_units ? s->p.units : s->p.max_units);
-
 	stats_seq_effects(s->y, s->n, s->p.nfeat, s->alpha_two, s->alpha_one, s->vif, s->p.margin,
-			  s->p.better, budget, s->eff);
+			  s->p.better, stats_seq_budget(s), s->eff);
 	s->looks++;
 }
 

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/effect.h"
+
 /* ---- one config ---- */
 
 /* From this many values on a median CI is given, if need be [min, max] below the level asked. */
@@ -66,21 +68,6 @@ int stats_median_ci_ranks(size_t n, double conf, size_t *lo_rank, size_t *hi_ran
 
 /* ---- effects between two configs ---- */
 
-struct effect {
-	bool valid;	    /* false: insufficient samples (see why) */
-	size_t n_a, n_b;    /* unpaired: group sizes; paired: number of pairs (both) */
-	double est;	    /* relative change of B vs A (Hodges-Lehmann on logs) */
-	double lo, hi;	    /* CI of est */
-	double conf;	    /* confidence level requested */
-	double attained;    /* coverage the order-statistic CI attains (>= conf) */
-	double p;	    /* two-sided p-value (exact for small n) */
-	bool p_exact;	    /* p from the exact null distribution, not the normal one */
-	double statistic;   /* Mann-Whitney U of B (pairs b > a, ties 1/2) or V (sum of positive
-			       ranks) */
-	const char *method; /* "mann-whitney-hl", "wilcoxon-signed-rank-hl" */
-	const char *why;    /* when !valid: a short reason, e.g. "insufficient samples" */
-};
-
 /*
  * Unpaired (different boots, kernels, hosts): Hodges-Lehmann shift of
  * log b - log a with the Mann-Whitney CI and p-value; at least 4 per side.
@@ -123,14 +110,6 @@ void stats_walsh_average_kths(const double *d_sorted, size_t n, const uint64_t *
 			      double *out);
 
 /* ---- verdicts ---- */
-
-enum verdict {
-	VERDICT_INSUFFICIENT = 0, /* too few samples to say anything */
-	VERDICT_INCONCLUSIVE,
-	VERDICT_NO_CHANGE, /* CI entirely within +-margin: "no change larger than m" */
-	VERDICT_REGRESSION,
-	VERDICT_IMPROVEMENT,
-};
 
 /*
  * better: +1 higher is better, -1 lower is better (enum better in
@@ -179,22 +158,6 @@ void stats_holm_adjust(const double *p, size_t n, double *adj);
 #define STATS_SEQ_MAX_ARMS    (1u << STATS_SEQ_MAX_FEAT)
 #define STATS_SEQ_MAX_EFFECTS 3 /* two main effects and their interaction */
 
-/*
- * One effect of a factorial `ab`: the directional interval (two-sided, at
- * the per-look level) in e, the equivalence interval (each side at the
- * full per-look alpha: Schuirmann's two one-sided tests) in eq, the
- * verdict from both, and a guide to how many units in all would decide an
- * inconclusive one (0: no guide; beyond_budget: more than the budget).
- * p_adjusted: Holm-adjusted p for evidence lines (NAN otherwise).
- */
-struct stats_seq_effect {
-	struct effect e, eq;
-	enum verdict v;
-	size_t to_decide;
-	bool beyond_budget;
-	double p_adjusted;
-};
-
 struct stats_seq_params {
 	unsigned nfeat;	      /* 1 (pairs) or 2 (blocks of four) */
 	double margin;	      /* practical margin, e.g. 0.02 */
@@ -204,15 +167,6 @@ struct stats_seq_params {
 	size_t max_units;     /* until decided: the budget in units (<= STATS_SEQ_MAX_UNITS) */
 	uint64_t max_time_ns; /* until decided: stop adding units after this long; 0: none */
 	double vif;	      /* serial-correlation allowance; 0: the design's (stats_seq_vif) */
-};
-
-enum stats_seq_stop {
-	STATS_SEQ_RUNNING = 0,
-	STATS_SEQ_DECIDED, /* every main effect decided at a look */
-	STATS_SEQ_DONE,	   /* the fixed number of units ran */
-	STATS_SEQ_BUDGET,  /* --max-samples reached, not decided */
-	STATS_SEQ_TIME,	   /* --max-time reached, not decided */
-	STATS_SEQ_ENDED,   /* the caller stopped early (signal, failure) */
 };
 
 /*
@@ -260,6 +214,10 @@ void stats_seq_add_unit(struct stats_seq *s, const double *y, uint64_t elapsed_n
 /* The caller stops early: a last analysis at the per-look level. */
 void stats_seq_end(struct stats_seq *s);
 void stats_seq_release(struct stats_seq *s);
+/* The units its guides are capped at: the budget until decided, else the fixed length. */
+size_t stats_seq_budget(const struct stats_seq *s);
+/* Why it stopped, for JSON: "decided", "fixed-length", "max-samples", "max-time", "ended". */
+const char *stats_seq_stop_key(enum stats_seq_stop stop);
 
 /*
  * The factorial effects of n complete units y (narms = 2^nfeat values

@@ -1167,6 +1167,22 @@ int store_end_experiment(struct store *st, int64_t exp_id, const char *status)
 	return ret;
 }
 
+int store_set_params(struct store *st, int64_t exp_id, const char *params_json)
+{
+	sqlite3_stmt *stmt;
+	int ret;
+
+	if (writable(st) || prepare(st, "UPDATE experiments SET params = ?2 WHERE id = ?1", &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, exp_id);
+	sqlite3_bind_text(stmt, 2, params_json, -1, SQLITE_STATIC);
+	ret = step_done(st, stmt, "cannot store the experiment's parameters");
+	sqlite3_finalize(stmt);
+	if (!ret && sqlite3_changes(st->db) != 1)
+		ret = error("store '%s': no experiment %lld", st->path, (long long)exp_id);
+	return ret;
+}
+
 /* ---- reading ---- */
 
 int store_read_begin(struct store *st)

@@ -58,6 +58,8 @@ int store_add_sample(struct store *st, int64_t exp_id, int64_t config_id, const 
 int store_add_env(struct store *st, int64_t exp_id, const char *phase, const struct env *env);
 /* status: "complete", "interrupted", "failed". */
 int store_end_experiment(struct store *st, int64_t exp_id, const char *status);
+/* Replace the parameters, e.g. with what the run resolved them to (ab's design). */
+int store_set_params(struct store *st, int64_t exp_id, const char *params_json);
 
 /* ---- environment entries ---- */
 

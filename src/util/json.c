@@ -1,10 +1,12 @@
 /*
- * json.c: json_str_or_null() and json_time_utc() (json.h), shared by export's
- * JSON, the KCIDB document and whatever else writes JSON with json-c.
+ * json.c: the json-c values and printing (json.h) that every JSON writer of
+ * wakebench shares.
  */
 #include "util/json.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 json_object *json_str_or_null(const char *s)
@@ -24,4 +26,25 @@ json_object *json_time_utc(uint64_t ns, const char *utc_suffix)
 		return NULL;
 	snprintf(buf + n, sizeof(buf) - n, "%s", utc_suffix);
 	return json_object_new_string(buf);
+}
+
+json_object *json_double(double v)
+{
+	char buf[40];
+
+	if (!isfinite(v))
+		return NULL;
+	/* the shortest of %.15g and %.17g that reads back as the same double */
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	return json_object_new_double_s(v, buf);
+}
+
+void json_print(FILE *f, json_object *o)
+{
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+							JSON_C_TO_STRING_NOSLASHESCAPE),
+	      f);
+	fputc('\n', f);
 }

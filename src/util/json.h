@@ -1,11 +1,13 @@
 /*
- * json.h: the two json-c values every JSON writer of wakebench makes the
- * same way: a string that may be absent, and a time in RFC 3339.
+ * json.h: the json-c values every JSON writer of wakebench makes the same
+ * way: a string that may be absent, a time in RFC 3339, a double that reads
+ * back exactly, and the pretty print of a whole document.
  */
 #ifndef WAKEBENCH_UTIL_JSON_H
 #define WAKEBENCH_UTIL_JSON_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <json-c/json.h>
 
@@ -18,5 +20,11 @@ json_object *json_str_or_null(const char *s);
  * "+00:00" where KCIDB's schema asks for it); NULL for 0 (not known).
  */
 json_object *json_time_utc(uint64_t ns, const char *utc_suffix);
+
+/* A double in the shortest form that reads back as itself, or null when not finite. */
+json_object *json_double(double v);
+
+/* Print a JSON object pretty, with a final newline. */
+void json_print(FILE *f, json_object *o);
 
 #endif

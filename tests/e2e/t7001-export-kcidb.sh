@@ -81,11 +81,12 @@ e["uuid"] = "00000000-0000-4000-8000-00000000f4c7"
 e["kind"] = "ab"
 e["params"]["feature"] = ["NO_DELAY_DEQUEUE", "NO_PLACE_LAG"]
 e["params"]["margin"] = 0.02
+e["params"]["samples"] = 24 # a fixed length of 24 blocks: one look at the factorial's level
 names = ["DELAY_DEQUEUE=on,PLACE_LAG=on", "DELAY_DEQUEUE=off,PLACE_LAG=on",
          "DELAY_DEQUEUE=on,PLACE_LAG=off", "DELAY_DEQUEUE=off,PLACE_LAG=off"]
 e["configs"] = [{"name": n, "features": None} for n in names]
 samples, idx = [], 0
-for u in range(8):
+for u in range(24):
     for arm in (0, 1, 3, 2):
         s = dict(tmpl)
         s["index"] = idx; idx += 1
@@ -106,8 +107,8 @@ is "$RC:$OUT" "0:" "the factorial's document validates"
 is "$(py 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join(t["misc"]["effect_of"] + ":" + t["status"] + ":" + t["misc"]["verdict"] for t in d["tests"] if ".verdict" in t["id"]))')" \
 	"NO_DELAY_DEQUEUE:FAIL:regression NO_PLACE_LAG:PASS:no-change interaction:PASS:no-change" \
 	"a regression is FAIL; no change is PASS; main effects and the interaction"
-is "$(py 'import json,sys; d=json.load(open(sys.argv[1])); t=[t for t in d["tests"] if ".verdict" in t["id"]][0]; m=t["misc"]; print("%.3f" % m["effect"], m["ci_lo"] <= m["effect"] <= m["ci_hi"] < -0.02, m["confidence"], m["margin"])')" \
-	"-0.500 True 0.95 0.02" "the effect and its CI are in misc"
+is "$(py 'import json,sys; d=json.load(open(sys.argv[1])); t=[t for t in d["tests"] if ".verdict" in t["id"]][0]; m=t["misc"]; print("%.3f" % m["effect"], m["ci_lo"] <= m["effect"] <= m["ci_hi"] < -0.02, m["confidence"] > 0.95, m["margin"], m["units"])')" \
+	"-0.500 True True 0.02 24" "the effect, its CI (at the factorial's stricter level) and the units are in misc"
 
 # the golden file (tests/fixtures/kcidb/golden-synth.json): a store
 # synthesised through the store API, UUIDs and times normalised

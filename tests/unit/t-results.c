@@ -318,10 +318,10 @@ static void test_golden_summary(void **state)
 	buf = NULL;
 	render_begin(&f, &buf, &len);
 	o = report_summary_json(&rs);
-	report_json_print(f, o);
+	json_print(f, o);
 	json_object_put(o);
 	o = report_sample_json(&s[3]);
-	report_json_print(f, o);
+	json_print(f, o);
 	json_object_put(o);
 	render_end(f, buf);
 	check_golden("summary.json", buf);

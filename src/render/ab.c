@@ -1,0 +1,157 @@
+/*
+ * ab.c: an ab result as text and JSON (ab.h). Nothing here computes: every
+ * number and every verdict's words come from the struct.
+ */
+#include "render/ab.h"
+#include "render/json.h"
+#include "stats/stats.h"
+#include "util/json.h"
+
+#include <math.h>
+#include <string.h>
+
+static void format_pct(double v, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%+.2f%%", v * 100.0);
+	else
+		snprintf(buf, len, "n/a");
+}
+
+void render_ab_line(FILE *f, const char *label, const struct ab_line *x, const char *metric)
+{
+	const struct effect *e = &x->s.e;
+	char est[32], lo[32], hi[32], adj[48] = "";
+	int w = strlen(label) > 28 ? 46 : 28;
+
+	if (!e->valid) {
+		fprintf(f, "  %-*s %s%sn/a: %s\n", w, label, metric, metric[0] ? " " : "",
+			e->why ? e->why : "not computed");
+		return;
+	}
+	format_pct(e->est, est, sizeof(est));
+	format_pct(e->lo, lo, sizeof(lo));
+	format_pct(e->hi, hi, sizeof(hi));
+	if (!isnan(x->s.p_adjusted))
+		snprintf(adj, sizeof(adj), ", Holm p = %.3g", x->s.p_adjusted);
+	fprintf(f, "  %-*s %s%s%s [%.4g%% CI %s, %s], Wilcoxon p = %.3g%s (%zu %s)\n", w, label,
+		metric, metric[0] ? " " : "", est, e->conf * 100.0, lo, hi, e->p, adj, e->n_a,
+		e->n_a == 1 ? "unit" : "units");
+}
+
+static void evidence_text(FILE *f, const struct ab_result *r)
+{
+	const struct ab_design *d = &r->d;
+	size_t i, k;
+
+	if (!r->nevidence)
+		return;
+	fprintf(f,
+		"evidence per op (same paired estimate; %s vs %s; Holm-adjusted over %zu lines):\n",
+		d->nfeat == 1 ? "B" : "with the token", d->nfeat == 1 ? "A" : "without", r->nlines);
+	for (i = 0; i < r->nevidence; i++) {
+		const struct ab_evidence *ev = &r->evidence[i];
+
+		if (ev->why[0]) {
+			fprintf(f, "  %-28s %s\n", ev->metric, ev->why);
+			continue;
+		}
+		for (k = 0; k < r->nlines; k++) {
+			const struct ab_line *x = &r->lines[k];
+			char label[128];
+
+			if (strcmp(x->metric, ev->metric) || !strcmp(x->what, "interaction"))
+				continue;
+			snprintf(label, sizeof(label), "%s%s%s", ev->metric,
+				 d->nfeat > 1 ? " " : "", d->nfeat > 1 ? x->what : "");
+			render_ab_line(f, label, x, "");
+		}
+	}
+}
+
+void render_ab_text(FILE *f, const struct ab_result *r, const char *ptitle, bool interrupted)
+{
+	const struct ab_design *d = &r->d;
+	size_t k;
+
+	fprintf(f, "\neffects on %s (paired, %s vs %s%s%s):\n", ptitle,
+		d->nfeat == 1 ? "B" : "with the token", d->nfeat == 1 ? "A" : "without",
+		interrupted ? ", interrupted run" : "", d->better < 0 ? "; lower is better" : "");
+	for (k = 0; k < r->neff; k++)
+		render_ab_line(f, r->eff[k].what, &r->eff[k], ptitle);
+	for (k = 0; k < d->nfeat && k < r->neff; k++)
+		fprintf(f, "verdict %s: %s\n", r->eff[k].what, r->eff[k].verdict);
+	if (r->neff > d->nfeat) {
+		const struct ab_line *x = &r->eff[r->neff - 1];
+
+		fprintf(f, "interaction (%s's effect with %s applied vs without): %s\n",
+			d->token[0], d->token[1],
+			!x->s.e.valid			? "not computed"
+			: x->s.v == VERDICT_NO_CHANGE	? "none larger than the margin"
+			: stats_verdict_decided(x->s.v) ? "present, beyond the margin"
+							: "not excluded");
+	}
+	if (d->rebuilt)
+		fprintf(f, "levels: rebuilt from the options (stored by a wakebench that kept no "
+			   "design)\n");
+	evidence_text(f, r);
+}
+
+json_object *render_ab_line_json(const struct ab_line *x)
+{
+	const struct effect *e = &x->s.e, *q = &x->s.eq;
+	json_object *o = render_effect_json(e, (int)x->s.v, x->verdict);
+
+	json_object_object_add(o, "what", json_object_new_string(x->what));
+	json_object_object_add(o, "units", json_object_new_int64((int64_t)e->n_a));
+	json_object_object_add(o, "equivalence_ci_lo", json_double(q->valid ? q->lo : NAN));
+	json_object_object_add(o, "equivalence_ci_hi", json_double(q->valid ? q->hi : NAN));
+	json_object_object_add(o, "equivalence_conf", json_double(q->conf));
+	json_object_object_add(o, "samples_to_decide",
+			       x->s.to_decide ? json_object_new_int64((int64_t)x->s.to_decide)
+					      : NULL);
+	if (!isnan(x->s.p_adjusted))
+		json_object_object_add(o, "p_adjusted", json_double(x->s.p_adjusted));
+	return o;
+}
+
+static json_object *sequential_json(const struct ab_design *d)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "until_decided", json_object_new_boolean(d->until_decided));
+	json_object_object_add(o, "looks", json_object_new_int64((int64_t)d->looks));
+	json_object_object_add(o, "planned_looks",
+			       json_object_new_int64((int64_t)d->planned_looks));
+	json_object_object_add(o, "family_conf", json_double(1 - STATS_SEQ_ALPHA));
+	json_object_object_add(o, "per_look_conf", json_double(1 - d->alpha_two));
+	json_object_object_add(o, "equivalence_conf", json_double(1 - 2 * d->alpha_one));
+	json_object_object_add(o, "serial_allowance", json_double(d->vif));
+	json_object_object_add(o, "stopped", json_object_new_string(stats_seq_stop_key(d->stop)));
+	if (d->rebuilt)
+		json_object_object_add(o, "rebuilt", json_object_new_boolean(true));
+	return o;
+}
+
+void render_ab_json(const struct ab_result *r, json_object *o)
+{
+	json_object *effects = json_object_new_array(), *evidence = json_object_new_array(),
+		    *adj = json_object_new_object();
+	size_t k;
+
+	for (k = 0; k < r->neff; k++)
+		json_object_array_add(effects, render_ab_line_json(&r->eff[k]));
+	json_object_object_add(o, "effects", effects);
+	json_object_object_add(o, "sequential", sequential_json(&r->d));
+	for (k = 0; k < r->nlines; k++) {
+		json_object *x = render_ab_line_json(&r->lines[k]);
+
+		json_object_object_add(x, "metric", json_object_new_string(r->lines[k].metric));
+		json_object_array_add(evidence, x);
+	}
+	json_object_object_add(o, "evidence", evidence);
+	json_object_object_add(adj, "method", json_object_new_string("holm"));
+	json_object_object_add(adj, "family", json_object_new_int64((int64_t)r->nlines));
+	json_object_object_add(adj, "alpha", json_double(STATS_SEQ_ALPHA));
+	json_object_object_add(o, "evidence_adjustment", adj);
+}

@@ -1,0 +1,27 @@
+/*
+ * ab.h: an ab experiment's result (core/ab.h) as text and JSON, the same
+ * lines and members wherever it is shown: `ab` itself, `show`, `export`.
+ */
+#ifndef WAKEBENCH_RENDER_AB_H
+#define WAKEBENCH_RENDER_AB_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "core/ab.h"
+
+/*
+ * The effects on the primary metric (ptitle: its name in text, "ops/s"),
+ * the verdict of each token, the interaction, and the evidence lines.
+ */
+void render_ab_text(FILE *f, const struct ab_result *r, const char *ptitle, bool interrupted);
+/* One line: "  LABEL METRIC +1.23% [95% CI ...], Wilcoxon p = ... (N units)". */
+void render_ab_line(FILE *f, const char *label, const struct ab_line *x, const char *metric);
+/* Adds "effects", "sequential", "evidence" and "evidence_adjustment" to o. */
+void render_ab_json(const struct ab_result *r, json_object *o);
+/* One effect line as JSON (ab's effects and evidence, the KCIDB verdicts' misc). */
+json_object *render_ab_line_json(const struct ab_line *x);
+
+#endif
