@@ -27,6 +27,7 @@
 #include "cli/compare.h"
 #include "cli/filter.h"
 #include "cli/results.h"
+#include "engine/ab.h"
 #include "render/json.h"
 #include "core/metrics.h"
 #include "core/sample.h"
@@ -34,6 +35,7 @@
 #include "store/store.h"
 #include "sys/env.h"
 #include "sys/features.h"
+#include "util/json.h"
 #include "util/text.h"
 #include "workloads/workload.h"
 
@@ -104,14 +106,23 @@ static const char compare_description[] =
 enum by_key { BY_KERNEL, BY_LABEL, BY_PROFILE, BY_HOST, BY_FEATURE };
 
 /* The unit a group's change against the baseline was inferred on. */
-enum unit_level { UNIT_BOOT, UNIT_EXPERIMENT, UNIT_SAMPLE };
+enum unit_level { UNIT_BOOT, UNIT_EXPERIMENT, UNIT_SAMPLE, UNIT_PAIR };
 
-/* Values of one metric in one group. */
+/* Values of one metric in one group; in a group, each value's boot and experiment. */
 struct series {
 	char *name;
 	int better;
 	double *v;
 	size_t n, alloc;
+	size_t *boot_tag, *exp_tag;
+};
+
+/* The change of one evidence metric against the baseline, at the group's unit. */
+struct ev_change {
+	const char *name;
+	double base_median, median;
+	struct effect e;
+	double p_adjusted; /* paired: Holm over ab's evidence lines; NAN otherwise */
 };
 
 /* The samples of one config of one experiment. */
@@ -152,6 +163,11 @@ struct group {
 	enum unit_level unit;
 	enum verdict verdict;
 	size_t more;
+	struct ev_change *evc; /* one per evidence metric the baseline has too */
+	size_t nevc;
+	/* UNIT_PAIR: the arms of one ab, whose paired result this group's change is */
+	struct ab_design abd;
+	char ab_verdict[320];
 };
 
 struct compare {
@@ -214,6 +230,8 @@ static void series_free(struct series *ev, size_t nev)
 	for (i = 0; i < nev; i++) {
 		free(ev[i].name);
 		free(ev[i].v);
+		free(ev[i].boot_tag);
+		free(ev[i].exp_tag);
 	}
 	free(ev);
 }
@@ -634,8 +652,15 @@ static void form_groups(struct compare *c, bool pool)
 					series_get(&g->ev, &g->nev, p->ev[i].name, p->ev[i].better);
 				size_t m;
 
-				for (m = 0; m < p->ev[i].n; m++)
+				for (m = 0; m < p->ev[i].n; m++) {
 					push_double(&s->v, &s->n, &s->alloc, p->ev[i].v[m]);
+					s->boot_tag = xrealloc(s->boot_tag,
+							       s->alloc * sizeof(*s->boot_tag));
+					s->exp_tag = xrealloc(s->exp_tag,
+							      s->alloc * sizeof(*s->exp_tag));
+					s->boot_tag[s->n - 1] = p->boot;
+					s->exp_tag[s->n - 1] = (size_t)p->exp_id;
+				}
 			}
 		}
 	}
@@ -664,6 +689,128 @@ static bool same_boots(const struct compare *c, const struct group *a, const str
 	return true;
 }
 
+/* The group's change of each evidence metric, with the units its primary change has. */
+static void evidence_changes(const struct group *base, struct group *g)
+{
+	size_t k, m;
+
+	g->evc = xcalloc(g->nev + 1, sizeof(*g->evc));
+	for (k = 0; k < g->nev; k++) {
+		const struct series *s = &g->ev[k], *b = NULL;
+		struct ev_change *x = &g->evc[g->nevc];
+		struct boot_effect be;
+
+		for (m = 0; m < base->nev; m++)
+			if (!strcmp(base->ev[m].name, s->name))
+				b = &base->ev[m];
+		if (!b)
+			continue;
+		g->nevc++;
+		x->name = s->name;
+		x->base_median = stats_median(b->v, b->n);
+		x->median = stats_median(s->v, s->n);
+		x->p_adjusted = NAN;
+		if (g->unit == UNIT_BOOT)
+			stats_effect_boots(b->v, b->boot_tag, b->n, s->v, s->boot_tag, s->n,
+					   COMPARE_CONF, &be);
+		else
+			stats_effect_boots(b->v, b->exp_tag, b->n, s->v, s->exp_tag, s->n,
+					   COMPARE_CONF, &be);
+		x->e = be.e;
+	}
+}
+
+/* An ab line seen from the group's side: as it is, or A vs B when the baseline applies the token.
+ */
+static void ab_side(const struct ab_line *x, bool invert, struct effect *e, enum verdict *v)
+{
+	*e = x->s.e;
+	*v = x->s.v;
+	if (invert) {
+		stats_effect_invert(e);
+		*v = stats_verdict_invert(*v);
+	}
+}
+
+/*
+ * The baseline and g are the arms of one ab experiment, grouped by one of
+ * its features: g's change is that ab's paired result (engine/ab.c), the
+ * numbers `ab` printed, and its evidence is ab's evidence lines.
+ */
+static bool ab_arms(struct compare *c, const struct group *base, struct group *g)
+{
+	const struct store_experiment *e = NULL;
+	const struct group *both[2] = { base, g };
+	struct ab_stored ab;
+	char why[256];
+	size_t i, j, k;
+	bool invert, found = false;
+
+	if (c->by != BY_FEATURE)
+		return false;
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < both[i]->nparts; j++) {
+			const struct store_experiment *pe =
+				&c->exps[c->parts[both[i]->parts[j]].exp_index];
+
+			if (e && pe != e)
+				return false;
+			e = pe;
+		}
+	if (!e || strcmp(e->kind, "ab"))
+		return false;
+	if (ab_load(c->st, e, &ab, why, sizeof(why))) {
+		add_warning(c, xasprintf("experiment %s: %s: its arms are compared as samples",
+					 e->uuid, why));
+		return false;
+	}
+	for (k = 0; k < ab.r.d.nfeat; k++) {
+		const char *t = ab.r.d.token[k], *bare = strncmp(t, "NO_", 3) ? t : t + 3;
+
+		if (!strcmp(bare, c->feature))
+			break;
+	}
+	if (k == ab.r.d.nfeat || k >= ab.r.neff) {
+		ab_stored_release(&ab);
+		return false;
+	}
+	/* the token applied is the group whose feature state is the token */
+	invert = strcmp(g->value, ab.r.d.token[k]) != 0;
+	g->unit = UNIT_PAIR;
+	g->abd = ab.r.d;
+	ab_side(&ab.r.eff[k], invert, &g->eff, &g->verdict);
+	g->more = ab.r.eff[k].s.to_decide;
+	snprintf(g->ab_verdict, sizeof(g->ab_verdict), "%s", ab.r.eff[k].verdict);
+	if (invert)
+		snprintf(g->ab_verdict, sizeof(g->ab_verdict), "%s",
+			 stats_verdict_name(g->verdict));
+	g->evc = xcalloc(ab.r.nlines + 1, sizeof(*g->evc));
+	for (i = 0; i < ab.r.nlines; i++) {
+		const struct ab_line *x = &ab.r.lines[i];
+		struct ev_change *y = &g->evc[g->nevc];
+		enum verdict v;
+
+		if (strcmp(x->what, ab.r.d.token[k]))
+			continue;
+		for (j = 0; j < g->nev && strcmp(g->ev[j].name, x->metric); j++)
+			;
+		if (j == g->nev)
+			continue;
+		g->nevc++;
+		y->name = g->ev[j].name;
+		y->median = stats_median(g->ev[j].v, g->ev[j].n);
+		for (found = false, j = 0; j < base->nev && !found; j++)
+			if (!strcmp(base->ev[j].name, x->metric)) {
+				y->base_median = stats_median(base->ev[j].v, base->ev[j].n);
+				found = true;
+			}
+		ab_side(x, invert, &y->e, &v);
+		y->p_adjusted = x->s.p_adjusted;
+	}
+	ab_stored_release(&ab);
+	return true;
+}
+
 static void analyse(struct compare *c)
 {
 	struct group *base = &c->groups[c->baseline];
@@ -675,7 +822,7 @@ static void analyse(struct compare *c)
 		g->baseline = i == c->baseline;
 		stats_summarize(g->ops, g->n, COMPARE_CONF, &g->sum, NULL);
 		g->noisy = stats_summary_noisy(&g->sum, NOISY_CV);
-		if (g->baseline)
+		if (g->baseline || ab_arms(c, base, g))
 			continue;
 		/* boots as units; in the very same boots, experiments; in the same experiments,
 		 * samples */
@@ -694,6 +841,7 @@ static void analyse(struct compare *c)
 		g->verdict = stats_boot_verdict(&g->beff, c->margin, c->better);
 		if (g->verdict == VERDICT_INCONCLUSIVE && g->beff.level != EFFECT_LEVEL_ONE_BOOT)
 			g->more = stats_samples_to_decide(&g->eff, c->margin);
+		evidence_changes(base, g);
 	}
 }
 
@@ -763,6 +911,8 @@ static const char *unit_name(enum unit_level u, bool plural)
 		return plural ? "boots" : "boot";
 	case UNIT_EXPERIMENT:
 		return plural ? "experiments" : "experiment";
+	case UNIT_PAIR:
+		return plural ? "pairs" : "pair";
 	case UNIT_SAMPLE:
 		break;
 	}
@@ -792,6 +942,15 @@ static void inference_text(const struct compare *c, const struct group *g, char 
 	const char *u = unit_name(g->unit, true), *prefix = "";
 	char sd[160] = "", lo[32], hi[32];
 
+	if (g->unit == UNIT_PAIR) {
+		snprintf(buf, len,
+			 "the arms of one ab experiment: its paired result as ab computed it, %zu "
+			 "%s (Wilcoxon signed-rank, Hodges-Lehmann) at %.4g%% per look, margin "
+			 "%g%%",
+			 g->eff.n_a, ab_unit_word(&g->abd, g->eff.n_a), g->eff.conf * 100.0,
+			 g->abd.margin * 100.0);
+		return;
+	}
 	if (g->unit == UNIT_EXPERIMENT)
 		prefix = "same boot as the baseline, so experiments are the units: ";
 	else if (g->unit == UNIT_SAMPLE)
@@ -833,6 +992,8 @@ static void verdict_text(const struct group *g, char *buf, size_t len)
 {
 	if (g->baseline)
 		snprintf(buf, len, "baseline");
+	else if (g->unit == UNIT_PAIR)
+		snprintf(buf, len, "%s", g->ab_verdict);
 	else if (g->verdict == VERDICT_INSUFFICIENT && g->eff.why &&
 		 !strncmp(g->eff.why, stats_verdict_name(g->verdict),
 			  strlen(stats_verdict_name(g->verdict))))
@@ -871,7 +1032,7 @@ static void print_table(const struct compare *c)
 	for (i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 		char med[32], lo[32], hi[32], ci[80], chg[32], cl[32], ch[32], cci[80], p[32],
-			verdict[160];
+			verdict[320];
 
 		fmt_grouped(g->sum.median, med, sizeof(med));
 		if (g->sum.ci_valid) {
@@ -911,44 +1072,33 @@ static void print_evidence(const struct compare *c)
 
 	for (i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
-		bool first = true;
 
-		if (g->baseline)
+		if (g->baseline || !g->nevc)
 			continue;
-		/* the group's title on a line of its own, then its metrics */
-		for (k = 0; k < g->nev; k++) {
-			const struct series *s = &g->ev[k], *b = NULL;
-			struct effect e;
-			size_t m;
+		if (!header) {
+			printf("\nEvidence per op vs. %s (median of each group, change with its CI "
+			       "on the units of the group's change: exploratory, no verdicts):\n",
+			       base->shown);
+			header = true;
+		}
+		printf("  %s (%s)\n", g->shown, unit_name(g->unit, true));
+		for (k = 0; k < g->nevc; k++) {
+			const struct ev_change *x = &g->evc[k];
 			char chg[32], lo[32], hi[32];
 
-			for (m = 0; m < base->nev; m++)
-				if (!strcmp(base->ev[m].name, s->name))
-					b = &base->ev[m];
-			if (!b)
-				continue;
-			if (!header) {
-				printf("\nEvidence per op vs. %s (median of each group, change "
-				       "with its "
-				       "95%% CI with samples as units: exploratory, no "
-				       "verdicts):\n",
-				       base->shown);
-				header = true;
-			}
-			if (first)
-				printf("  %s\n", g->shown);
-			first = false;
-			printf("    %-26s %10.4g -> %-10.4g ", s->name, stats_median(b->v, b->n),
-			       stats_median(s->v, s->n));
-			stats_effect_unpaired(b->v, b->n, s->v, s->n, COMPARE_CONF, &e);
-			if (!e.valid) {
-				printf("change n/a: %s\n", e.why ? e.why : "insufficient samples");
+			printf("    %-26s %10.4g -> %-10.4g ", x->name, x->base_median, x->median);
+			if (!x->e.valid) {
+				printf("change n/a: %s\n",
+				       x->e.why ? x->e.why : "insufficient samples");
 				continue;
 			}
-			fmt_pct(e.est, chg, sizeof(chg));
-			fmt_pct(e.lo, lo, sizeof(lo));
-			fmt_pct(e.hi, hi, sizeof(hi));
-			printf("%7s [%s, %s]\n", chg, lo, hi);
+			fmt_pct(x->e.est, chg, sizeof(chg));
+			fmt_pct(x->e.lo, lo, sizeof(lo));
+			fmt_pct(x->e.hi, hi, sizeof(hi));
+			printf("%7s [%s, %s]", chg, lo, hi);
+			if (!isnan(x->p_adjusted))
+				printf(" Holm p = %.3g", x->p_adjusted);
+			putchar('\n');
 		}
 	}
 }
@@ -1044,17 +1194,30 @@ static void print_text(const struct compare *c)
 
 /* ---- JSON and CSV ---- */
 
-static json_object *jnum(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 static json_object *inference_json(const struct compare *c, const struct group *g)
 {
 	const struct boot_effect *be = &g->beff;
 	json_object *o = json_object_new_object();
 	char line[1024];
 
+	if (g->unit == UNIT_PAIR) {
+		json_object_object_add(o, "unit", json_object_new_string(ab_unit_word(&g->abd, 1)));
+		json_object_object_add(o, "level", json_object_new_string("paired"));
+		json_object_object_add(o, "baseline_units",
+				       json_object_new_int64((int64_t)g->eff.n_a));
+		json_object_object_add(o, "units", json_object_new_int64((int64_t)g->eff.n_a));
+		json_object_object_add(o, "df", NULL);
+		json_object_object_add(o, "between_unit_sd", NULL);
+		json_object_object_add(o, "decidable", json_object_new_boolean(true));
+		json_object_object_add(o, "interval_covers",
+				       json_object_new_string("variation between the units of "
+							      "one ab, within its boot"));
+		json_object_object_add(o, "units_to_decide",
+				       g->more ? json_object_new_int64((int64_t)g->more) : NULL);
+		inference_text(c, g, line, sizeof(line));
+		json_object_object_add(o, "note", json_object_new_string(line));
+		return o;
+	}
 	json_object_object_add(o, "unit", json_object_new_string(unit_name(g->unit, false)));
 	json_object_object_add(o, "level",
 			       json_object_new_string(stats_effect_level_key(be->level)));
@@ -1066,8 +1229,8 @@ static json_object *inference_json(const struct compare *c, const struct group *
 		o, "units",
 		json_object_new_int64(
 			(int64_t)(be->level == EFFECT_LEVEL_SAME_BOOTS ? be->n_b : be->boots_b)));
-	json_object_object_add(o, "df", jnum(be->df));
-	json_object_object_add(o, "between_unit_sd", jnum(be->between_sd));
+	json_object_object_add(o, "df", json_double(be->df));
+	json_object_object_add(o, "between_unit_sd", json_double(be->between_sd));
 	json_object_object_add(o, "decidable",
 			       json_object_new_boolean(be->level != EFFECT_LEVEL_ONE_BOOT));
 	json_object_object_add(
@@ -1090,7 +1253,7 @@ static json_object *compare_json(const struct compare *c)
 {
 	const struct group *base = &c->groups[c->baseline];
 	json_object *root = json_object_new_object(), *groups = json_object_new_array(), *w;
-	size_t i, k, m;
+	size_t i, k;
 
 	json_object_object_add(root, "by", json_object_new_string(c->by_name));
 	json_object_object_add(root, "workload", json_object_new_string(c->workload));
@@ -1133,16 +1296,16 @@ static json_object *compare_json(const struct compare *c)
 		}
 		json_object_object_add(o, "n", json_object_new_int64((int64_t)g->n));
 		json_object_object_add(o, "boots", json_object_new_int64((int64_t)g->nboots));
-		json_object_object_add(o, "median", jnum(g->sum.median));
+		json_object_object_add(o, "median", json_double(g->sum.median));
 		if (g->sum.ci_valid) {
 			arr = json_object_new_array();
-			json_object_array_add(arr, jnum(g->sum.ci_lo));
-			json_object_array_add(arr, jnum(g->sum.ci_hi));
+			json_object_array_add(arr, json_double(g->sum.ci_lo));
+			json_object_array_add(arr, json_double(g->sum.ci_hi));
 			json_object_object_add(o, "median_ci", arr);
 		} else {
 			json_object_object_add(o, "median_ci", NULL);
 		}
-		json_object_object_add(o, "cv", jnum(g->sum.cv));
+		json_object_object_add(o, "cv", json_double(g->sum.cv));
 		json_object_object_add(o, "noisy", json_object_new_boolean(g->noisy));
 		if (!g->baseline) {
 			char vt[320];
@@ -1159,27 +1322,20 @@ static json_object *compare_json(const struct compare *c)
 				json_object_object_add(o, "samples_to_decide",
 						       json_object_new_int64((int64_t)g->more));
 			arr = json_object_new_array();
-			for (k = 0; k < g->nev; k++) {
-				const struct series *s = &g->ev[k], *b = NULL;
-				json_object *eo;
-				struct effect e;
+			for (k = 0; k < g->nevc; k++) {
+				const struct ev_change *x = &g->evc[k];
+				json_object *eo = json_object_new_object(), *ej;
 
-				for (m = 0; m < base->nev; m++)
-					if (!strcmp(base->ev[m].name, s->name))
-						b = &base->ev[m];
-				if (!b)
-					continue;
-				eo = json_object_new_object();
-				json_object_object_add(eo, "name", json_object_new_string(s->name));
+				json_object_object_add(eo, "name", json_object_new_string(x->name));
 				json_object_object_add(eo, "baseline_median",
-						       jnum(stats_median(b->v, b->n)));
-				json_object_object_add(eo, "median",
-						       jnum(stats_median(s->v, s->n)));
-				stats_effect_unpaired(b->v, b->n, s->v, s->n, COMPARE_CONF, &e);
+						       json_double(x->base_median));
+				json_object_object_add(eo, "median", json_double(x->median));
 				/* exploratory: an interval, no verdict (doc/statistics.md) */
-				json_object_object_add(
-					eo, "effect",
-					render_effect_json(&e, RENDER_NO_VERDICT, NULL));
+				ej = render_effect_json(&x->e, RENDER_NO_VERDICT, NULL);
+				if (!isnan(x->p_adjusted))
+					json_object_object_add(ej, "p_adjusted",
+							       json_double(x->p_adjusted));
+				json_object_object_add(eo, "effect", ej);
 				json_object_array_add(arr, eo);
 			}
 			json_object_object_add(o, "evidence", arr);
@@ -1279,6 +1435,7 @@ static void compare_release(struct compare *c)
 		free(c->groups[i].boot_tag);
 		free(c->groups[i].exp_tag);
 		series_free(c->groups[i].ev, c->groups[i].nev);
+		free(c->groups[i].evc);
 	}
 	free(c->groups);
 	for (i = 0; i < c->nboots; i++)

@@ -13,6 +13,8 @@
  */
 #include "cli/cli.h"
 #include "cli/export.h"
+#include "engine/ab.h"
+#include "render/ab.h"
 #include "cli/farm.h"
 #include "cli/filter.h"
 #include "core/metrics.h"
@@ -131,6 +133,25 @@ static json_object *primary_json(const char *workload)
  * One experiment: its provenance, configs, metric definitions and
  * fingerprint built with json-c, then its samples as SQLite renders them.
  */
+/*
+ * An ab's result as `ab --format json` printed it (engine/ab.c, render/ab.c),
+ * or {"error": WHY} when this wakebench cannot analyse it.
+ */
+static json_object *ab_result_json(struct store *st, const struct store_experiment *e)
+{
+	json_object *o = json_object_new_object();
+	struct ab_stored ab;
+	char why[256];
+
+	if (ab_load(st, e, &ab, why, sizeof(why))) {
+		json_object_object_add(o, "error", json_object_new_string(why));
+		return o;
+	}
+	render_ab_json(&ab.r, o);
+	ab_stored_release(&ab);
+	return o;
+}
+
 static int put_experiment(struct store *st, const struct store_experiment *e,
 			  const struct store_config *cfgs, size_t ncfg)
 {
@@ -197,6 +218,8 @@ static int put_experiment(struct store *st, const struct store_experiment *e,
 	}
 	store_metric_defs_free(defs, ndefs);
 	json_object_object_add(o, "metrics", arr);
+	if (e->kind && !strcmp(e->kind, "ab"))
+		json_object_object_add(o, "result", ab_result_json(st, e));
 
 	put_open_object(o);
 	json_object_put(o);
@@ -218,6 +241,7 @@ int export_json(struct store *st, const struct store_experiment *exps, size_t n,
 	json_object *head = json_object_new_object();
 	size_t i;
 
+	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
 	/*
 	 * The document is {"format": ..., "version": 2, "schema": N,
 	 * "experiments": [...]}, written one experiment at a time so that

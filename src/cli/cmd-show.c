@@ -10,7 +10,10 @@
  * (util/text.h); JSON keeps it exact.
  */
 #include "cli/cli.h"
+#include "cli/export.h"
 #include "core/metrics.h"
+#include "engine/ab.h"
+#include "render/ab.h"
 #include "store/store.h"
 #include "util/text.h"
 
@@ -156,8 +159,25 @@ static void print_primary(const char *workload)
 	       metric_unit(p, workload, unit, sizeof(unit)), metric_better_name(p->better));
 }
 
+/* An ab's result, as `ab` printed it when it ran (engine/ab.c, render/ab.c). */
+static void print_ab(struct store *st, const struct store_experiment *e)
+{
+	const struct metric_def *pm = metric_primary(e->workload);
+	struct ab_stored ab;
+	char why[256], title[64];
+
+	if (ab_load(st, e, &ab, why, sizeof(why))) {
+		printf("\nresult: not computed: %s\n", why);
+		return;
+	}
+	metric_title(pm, e->workload, title, sizeof(title));
+	render_ab_text(stdout, &ab.r, title, !strcmp(e->status, "interrupted"));
+	ab_stored_release(&ab);
+}
+
 static int show_text(struct store *st, int64_t exp_id)
 {
+	const struct store_experiment *ab;
 	struct store_filter f = { .exp_id = exp_id };
 	struct store_experiment *e;
 	struct store_config *cfgs;
@@ -198,10 +218,12 @@ static int show_text(struct store *st, int64_t exp_id)
 		printf("  %-12s -\n", "ended");
 	}
 	printf("  %-12s %lld\n", "samples", (long long)e->nsamples);
-	store_experiments_free(e, n);
+	ab = !strcmp(e->kind, "ab") ? e : NULL;
 
-	if (store_list_configs(st, &f, &cfgs, &ncfg))
+	if (store_list_configs(st, &f, &cfgs, &ncfg)) {
+		store_experiments_free(e, n);
 		return EXIT_RUNTIME;
+	}
 	printf("\nconfigs:\n");
 	for (i = 0; i < ncfg; i++) {
 		fputs("  ", stdout);
@@ -213,11 +235,43 @@ static int show_text(struct store *st, int64_t exp_id)
 	store_configs_free(cfgs, ncfg);
 
 	print_env(st, exp_id);
-	if (store_foreach_sample(st, &f, 0, print_sample, &ss))
+	if (store_foreach_sample(st, &f, 0, print_sample, &ss)) {
+		store_experiments_free(e, n);
 		return EXIT_RUNTIME;
+	}
 	if (!ss.n)
 		printf("\nsamples: none stored\n");
+	if (ab)
+		print_ab(st, ab);
+	store_experiments_free(e, n);
 	return EXIT_OK;
+}
+
+/* The experiment as `export` writes it, its result included. */
+static int show_json(struct store *st, int64_t exp_id)
+{
+	struct store_filter f = { .exp_id = exp_id };
+	struct store_experiment *e;
+	struct store_config *cfgs;
+	size_t n, ncfg;
+	int ret;
+
+	if (store_read_begin(st))
+		return EXIT_RUNTIME;
+	if (store_list_experiments(st, &f, &e, &n)) {
+		store_read_end(st);
+		return EXIT_RUNTIME;
+	}
+	if (store_list_configs(st, &f, &cfgs, &ncfg)) {
+		store_experiments_free(e, n);
+		store_read_end(st);
+		return EXIT_RUNTIME;
+	}
+	ret = export_json(st, e, n, cfgs, ncfg) ? EXIT_RUNTIME : EXIT_OK;
+	store_configs_free(cfgs, ncfg);
+	store_experiments_free(e, n);
+	store_read_end(st);
+	return ret;
 }
 
 int cmd_show(int argc, const char **argv, struct ctx *ctx)
@@ -248,16 +302,7 @@ int cmd_show(int argc, const char **argv, struct ctx *ctx)
 		opts_result_release(&res);
 		return EXIT_USAGE;
 	}
-	if (ctx->format == FMT_JSON) {
-		char id[32];
-		const char *args[] = { "--experiment", id };
-
-		store_close(st);
-		opts_result_release(&res);
-		snprintf(id, sizeof(id), "%lld", (long long)exp_id);
-		return cmd_export((int)ARRAY_SIZE(args), args, ctx);
-	}
-	ret = show_text(st, exp_id);
+	ret = ctx->format == FMT_JSON ? show_json(st, exp_id) : show_text(st, exp_id);
 	store_close(st);
 	opts_result_release(&res);
 	return ret;

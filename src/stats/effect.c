@@ -315,3 +315,27 @@ out:
 	free(d);
 	return 0;
 }
+
+void stats_effect_invert(struct effect *e)
+{
+	double lo = e->lo, hi = e->hi;
+	size_t n = e->n_a;
+
+	if (!e->valid)
+		return;
+	/* on the log scale the shift and its interval change sign: A vs B is 1 / (B vs A) */
+	e->est = 1.0 / (1.0 + e->est) - 1.0;
+	e->lo = 1.0 / (1.0 + hi) - 1.0;
+	e->hi = 1.0 / (1.0 + lo) - 1.0;
+	e->n_a = e->n_b;
+	e->n_b = n;
+}
+
+enum verdict stats_verdict_invert(enum verdict v)
+{
+	if (v == VERDICT_REGRESSION)
+		return VERDICT_IMPROVEMENT;
+	if (v == VERDICT_IMPROVEMENT)
+		return VERDICT_REGRESSION;
+	return v;
+}

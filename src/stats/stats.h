@@ -84,6 +84,13 @@ int stats_median_ci_ranks(size_t n, double conf, size_t *lo_rank, size_t *hi_ran
 int stats_effect_unpaired(const double *a, size_t na, const double *b, size_t nb, double conf,
 			  struct effect *e);
 int stats_effect_paired(const double *a, const double *b, size_t n, double conf, struct effect *e);
+/*
+ * The same effect seen from the other side (A versus B): estimate and
+ * interval become 1 / (1 + x) - 1, p is unchanged; and the verdict with
+ * regression and improvement exchanged.
+ */
+void stats_effect_invert(struct effect *e);
+enum verdict stats_verdict_invert(enum verdict v);
 
 /* ---- rank building blocks (rank.c), exposed for tests and reuse ---- */
 

@@ -37,7 +37,8 @@ unlike "$verdict" "regression|improvement|no change" \
 	"same speed, boots 7% apart: not decided (samples as units would call it)"
 like "$OUT" "^  6\\.6\\.0: 1 boot vs 4: .*3 df, between-boot sd [0-9.]+% from the 4 boots of 6\\.1\\.0$" \
 	"one boot against four: the spread comes from the other group's boots, as stated"
-like "$OUT" "^Evidence per op .*samples as units: exploratory" "evidence intervals say their unit"
+like "$OUT" "^Evidence per op .*CI on the units of the group's change: exploratory" "evidence intervals say their unit"
+like "$OUT" "^  7\\.0 \\(boots\\)$" "  7.0's evidence has boots as units, as its change has"
 
 run_cmd wb compare --label pair
 is "$RC" 0 "one boot per kernel"
