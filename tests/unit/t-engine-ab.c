@@ -66,6 +66,9 @@ static void add(struct run *r, unsigned arm, bool warmup, double ops, double ctx
 		sample_put(s, "ctxsw_per_op", ctxsw);
 	r->obs[r->n].arm = arm;
 	r->n++;
+	/* the samples may have moved: every observation points at its sample again */
+	for (size_t i = 0; i < r->n; i++)
+		r->obs[i].s = &r->s[i];
 }
 
 /* n pairs in A B | B A order, a warm-up after each toggle; B is (1 + effect) times A. */
@@ -82,8 +85,6 @@ static void pairs(struct run *r, size_t n, double effect, double sigma)
 				add(r, arm, true, 1e6, 0);
 			add(r, arm, false, 1e6 * f * noise(sigma), 0.5 / f * noise(sigma));
 		}
-	for (i = 0; i < r->n; i++)
-		r->obs[i].s = &r->s[i];
 }
 
 static void release(struct run *r)
@@ -138,7 +139,6 @@ static void test_units(void **state)
 	pairs(&r, 6, 0.0, 0.01);
 	sample_fail(&r.s[4], SAMPLE_FAILED, "planted"); /* unit 1's first measured sample */
 	add(&r, 0, false, 1e6, 0.5);			/* a short last unit */
-	r.obs[r.n - 1].s = &r.s[r.n - 1];
 	design_of(&r, 1, 6, &d, &seq);
 	ab_analyze(&d, r.obs, r.n, &res);
 	assert_int_equal(res.nobs, r.n);
@@ -254,8 +254,6 @@ static void test_factorial(void **state)
 
 			add(&r, arm, false, 1e6 * (arm & 1 ? 0.5 : 1.0) * noise(0.01), 0);
 		}
-	for (i = 0; i < r.n; i++)
-		r.obs[i].s = &r.s[i];
 	design_of(&r, 2, 24, &d, &seq);
 	ab_analyze(&d, r.obs, r.n, &res);
 	assert_int_equal(res.neff, 3);
