@@ -18,10 +18,10 @@
  */
 #include "cli/bisect.h"
 #include "cli/cli.h"
-#include "cli/compare.h"
+#include "engine/compare.h"
 #include "cli/export.h"
 #include "cli/filter.h"
-#include "render/render.h"
+#include "engine/report.h"
 #include "store/store.h"
 
 #include <errno.h>

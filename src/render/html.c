@@ -197,13 +197,13 @@ static void html_table(const struct rep *r, struct sbuf *b)
 		text(b, r->g[i].title);
 		sbuf_addf(b, "</td><td class=\"num\">%.0f</td><td class=\"num\">%.0f</td>",
 			  rep_num(g, "n"), rep_num(g, "boots"));
-		rep_fmt_grouped(rep_num(g, "median"), med, sizeof(med));
+		fmt_grouped(rep_num(g, "median"), med, sizeof(med));
 		td_num(b, med);
 		if (ci && json_object_is_type(ci, json_type_array)) {
-			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 0)),
-					lo, sizeof(lo));
-			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 1)),
-					hi, sizeof(hi));
+			fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 0)), lo,
+				    sizeof(lo));
+			fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 1)), hi,
+				    sizeof(hi));
 			snprintf(buf, sizeof(buf), "[%s, %s]", lo, hi);
 		} else {
 			snprintf(buf, sizeof(buf), "n too small");
@@ -215,10 +215,10 @@ static void html_table(const struct rep *r, struct sbuf *b)
 				     "tr>\n");
 			continue;
 		}
-		rep_fmt_pct(rep_num(eff, "estimate"), med, sizeof(med));
+		fmt_pct(rep_num(eff, "estimate"), med, sizeof(med));
 		td_num(b, med);
-		rep_fmt_pct(rep_num(eff, "ci_lo"), lo, sizeof(lo));
-		rep_fmt_pct(rep_num(eff, "ci_hi"), hi, sizeof(hi));
+		fmt_pct(rep_num(eff, "ci_lo"), lo, sizeof(lo));
+		fmt_pct(rep_num(eff, "ci_hi"), hi, sizeof(hi));
 		if (isfinite(rep_num(eff, "ci_lo")))
 			snprintf(buf, sizeof(buf), "[%s, %s]", lo, hi);
 		else
@@ -523,9 +523,9 @@ static void html_forest(const struct rep *r, struct sbuf *b)
 		double clo = rep_num(e, "ci_lo") * 100, chi = rep_num(e, "ci_hi") * 100;
 		char cls[32], tip[400], a[32], c[32], d[32];
 
-		rep_fmt_pct(est / 100, a, sizeof(a));
-		rep_fmt_pct(clo / 100, c, sizeof(c));
-		rep_fmt_pct(chi / 100, d, sizeof(d));
+		fmt_pct(est / 100, a, sizeof(a));
+		fmt_pct(clo / 100, c, sizeof(c));
+		fmt_pct(chi / 100, d, sizeof(d));
 		snprintf(tip, sizeof(tip), "%s: %s [%s, %s]: %s",
 			 r->g[i].title ? r->g[i].title : "", a, c, d,
 			 rep_str(g, "verdict_text") ?: "");
@@ -645,9 +645,9 @@ static void small_multiple(const struct rep *r, const struct rep_metric *m, stru
 
 		if (!e)
 			continue;
-		rep_fmt_pct(rep_num(eff, "estimate"), a, sizeof(a));
-		rep_fmt_pct(clo, c, sizeof(c));
-		rep_fmt_pct(chi, d, sizeof(d));
+		fmt_pct(rep_num(eff, "estimate"), a, sizeof(a));
+		fmt_pct(clo, c, sizeof(c));
+		fmt_pct(chi, d, sizeof(d));
 		text(b, r->g[i].title);
 		sbuf_puts(b, moved ? ": <b>" : ": ");
 		if (isfinite(clo))

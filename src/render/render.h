@@ -22,7 +22,8 @@
 #include <json-c/json.h>
 
 #include "render/svg.h"
-#include "store/store.h"
+#include "util/number.h"
+#include "core/experiment.h"
 
 /* How a metric is labelled and which way is better (rep_metric()). */
 struct rep_metric {
@@ -86,15 +87,6 @@ struct rep {
 	char *data_why;
 };
 
-/*
- * Fill r from the compare document doc (taking its reference) and the
- * stored samples of its groups' parts (status ok, no warm-ups, as compare
- * reads them), within one read snapshot begun by the caller. Returns 0, or
- * -1 after saying why.
- */
-int rep_load(struct store *st, json_object *doc, const struct store_filter *f, struct rep *r);
-void rep_release(struct rep *r);
-
 /* ---- the renderers: each appends the whole document to out ---- */
 
 void rep_html(const struct rep *r, struct sbuf *out);
@@ -105,10 +97,6 @@ void rep_markdown(const struct rep *r, struct sbuf *out);
 
 /* ---- helpers the renderers share (text.c) ---- */
 
-/* "2 487 746": a value in full with thousands grouped, as compare prints it. */
-void rep_fmt_grouped(double v, char *buf, size_t len);
-/* "+1.5%", "-" when not finite. */
-void rep_fmt_pct(double frac, char *buf, size_t len);
 /* "0.0123", "<0.0001", "-" (one boot each: no p-value is claimed). */
 void rep_fmt_p(json_object *group, char *buf, size_t len);
 /* "2026-12-02 07:30 UTC" for a CLOCK_REALTIME time. */

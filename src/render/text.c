@@ -48,39 +48,6 @@ static json_object *rep_obj(json_object *o, const char *key)
 	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
-void rep_fmt_grouped(double v, char *buf, size_t len)
-{
-	char digits[64];
-	size_t nd, i, o = 0;
-
-	if (!isfinite(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (fabs(v) < 100) {
-		snprintf(buf, len, "%.4g", v);
-		return;
-	}
-	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
-	nd = strlen(digits);
-	if (v < 0 && o + 1 < len)
-		buf[o++] = '-';
-	for (i = 0; i < nd && o + 2 < len; i++) {
-		if (i && (nd - i) % 3 == 0)
-			buf[o++] = ' ';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-}
-
-void rep_fmt_pct(double frac, char *buf, size_t len)
-{
-	if (!isfinite(frac))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%+.1f%%", frac * 100.0);
-}
-
 void rep_fmt_p(json_object *group, char *buf, size_t len)
 {
 	json_object *eff = rep_obj(group, "effect"), *inf = rep_obj(group, "inference");
@@ -91,7 +58,7 @@ void rep_fmt_p(json_object *group, char *buf, size_t len)
 	if (!isfinite(p) || (level && !strcmp(level, "one-boot")))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, p < 0.0001 ? "<0.0001" : "%.4f", p);
+		fmt_p(p, buf, len);
 }
 
 /* "Kernel", "Label", ..., or the feature's name. */
@@ -144,8 +111,8 @@ static void interval(json_object *arr_or_eff, bool pct, char *buf, size_t len)
 		return;
 	}
 	if (pct) {
-		rep_fmt_pct(lo, a, sizeof(a));
-		rep_fmt_pct(hi, b, sizeof(b));
+		fmt_pct(lo, a, sizeof(a));
+		fmt_pct(hi, b, sizeof(b));
 	} else {
 		compact(lo, a, sizeof(a));
 		compact(hi, b, sizeof(b));
@@ -266,7 +233,7 @@ static void email_table(const struct rep *r, struct sbuf *out)
 			snprintf(chg, sizeof(chg), "base");
 			cci[0] = '\0';
 		} else {
-			rep_fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
+			fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
 			interval(eff, true, cci, sizeof(cci));
 		}
 		if (strlen(t) > w) {
@@ -323,7 +290,7 @@ static void email_evidence(const struct rep *r, struct sbuf *out)
 			rep_metric(rep_str(e, "name") ?: "?", 0, &m);
 			compact(rep_num(e, "baseline_median"), a, sizeof(a));
 			compact(rep_num(e, "median"), bb, sizeof(bb));
-			rep_fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
+			fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
 			interval(eff, true, ci, sizeof(ci));
 			rep_email_line(out, "    %-20s %8s -> %-8s %7s %s", m.label, a, bb, chg,
 				       ci);
@@ -474,15 +441,15 @@ static void md_table(const struct rep *r, struct sbuf *out)
 			    *ci = rep_obj(g, "median_ci");
 		char med[32], lo[32], hi[32], chg[32], cci[80], p[32];
 
-		rep_fmt_grouped(rep_num(g, "median"), med, sizeof(med));
+		fmt_grouped(rep_num(g, "median"), med, sizeof(med));
 		sbuf_puts(out, "| ");
 		rep_md_cell(out, r->g[i].title);
 		sbuf_addf(out, " | %.0f | %.0f | %s | ", rep_num(g, "n"), rep_num(g, "boots"), med);
 		if (ci && json_object_is_type(ci, json_type_array)) {
-			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 0)),
-					lo, sizeof(lo));
-			rep_fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 1)),
-					hi, sizeof(hi));
+			fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 0)), lo,
+				    sizeof(lo));
+			fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 1)), hi,
+				    sizeof(hi));
 			sbuf_addf(out, "[%s, %s]", lo, hi);
 		} else {
 			sbuf_puts(out, "n too small");
@@ -491,7 +458,7 @@ static void md_table(const struct rep *r, struct sbuf *out)
 			sbuf_puts(out, " | 100% | | | baseline |\n");
 			continue;
 		}
-		rep_fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
+		fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
 		interval(eff, true, cci, sizeof(cci));
 		rep_fmt_p(g, p, sizeof(p));
 		sbuf_addf(out, " | %s | %s | %s | **", chg, cci, p);
@@ -527,7 +494,7 @@ static void md_evidence(const struct rep *r, struct sbuf *out)
 			rep_metric(rep_str(e, "name") ?: "?", 0, &m);
 			compact(rep_num(e, "baseline_median"), a, sizeof(a));
 			compact(rep_num(e, "median"), b, sizeof(b));
-			rep_fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
+			fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
 			interval(eff, true, ci, sizeof(ci));
 			sbuf_puts(out, "| ");
 			rep_md_cell(out, r->g[i].title);

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/experiment.h"
 #include "core/sample.h"
 #include "core/env.h"
 
@@ -76,33 +77,6 @@ int store_add_env_entry(struct store *st, int64_t exp_id, const char *phase, con
  * one line naming the reference when it is unknown or ambiguous.
  */
 int store_find_experiment(struct store *st, const char *ref, int64_t *exp_id);
-
-struct store_experiment {
-	int64_t id;
-	char uuid[37];
-	char *kind, *workload, *profile, *params_json, *cmdline, *version;
-	char *label; /* NULL when none */
-	char *host, *kernel;
-	/*
-	 * /proc/sys/kernel/random/boot_id of the boot that ran it (a guest's
-	 * for `vm`); NULL when unknown (older stores, JSON imports).
-	 */
-	char *boot_id;
-	uint64_t started_ns, ended_ns; /* CLOCK_REALTIME; ended_ns 0 while running */
-	/*
-	 * "running", "complete", "interrupted", "failed". A stored "running"
-	 * whose owner process is gone (or whose boot is over) reads as
-	 * "interrupted".
-	 */
-	char status[16];
-	int64_t nsamples; /* every stored sample, warm-ups and failures included */
-};
-
-struct store_config {
-	int64_t id, exp_id;
-	char *name;	/* "default", "DELAY_DEQUEUE=off" */
-	char *features; /* "NO_DELAY_DEQUEUE PREEMPT_SHORT ..." or NULL when unknown */
-};
 
 /*
  * A read snapshot: between store_read_begin() and store_read_end() every

@@ -1,0 +1,1209 @@
+/*
+ * compare.c: compare's engine (compare.h): stored results grouped by a key
+ * (kernel, label, profile, host, or a scheduler feature's state), each group
+ * against a baseline: the CI of each median, the change with its CI, p and
+ * verdict, the change of every evidence counter per op on the same units,
+ * and the words every output uses for them. `compare` renders the result as
+ * text, JSON and CSV; `report` renders compare_document(), its JSON.
+ *
+ * Samples come from the store (ok and not warm-up), statistics from stats/,
+ * fingerprint differences from env_diff(). A group whose experiments differ
+ * in a strong environment key (other than the grouping key) is split into
+ * sub-groups named by that key, unless pooling, which pools them with a
+ * warning.
+ *
+ * The unit of inference is the boot (DESIGN section 5): samples of one boot
+ * share its offset, so a group's change is judged on the median of each
+ * boot (stats_effect_boots()). A boot is the boot id the experiment was
+ * stored with (a `vm` round's guest boot), or the experiment itself when
+ * the store does not know it. Two groups measured in the very same boots
+ * (two labels in one boot) are compared one level down, with experiments
+ * as units, and the arms of the same experiments with samples as units;
+ * the two arms of one ab, grouped by one of its features, are that ab's
+ * own paired result (engine/ab.c). Evidence intervals take the units of
+ * their group's change.
+ */
+#include "engine/compare.h"
+#include "core/metrics.h"
+#include "engine/ab.h"
+#include "render/json.h"
+#include "sys/features.h"
+#include "util/json.h"
+#include "util/number.h"
+#include "util/text.h"
+#include "workloads/workload.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MORE_CAP 100 /* "~N units would decide" is a guide: beyond it, "more than" */
+
+static void push_double(double **v, size_t *n, size_t *alloc, double x)
+{
+	if (*n == *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 16;
+		*v = xrealloc(*v, *alloc * sizeof(**v));
+	}
+	(*v)[(*n)++] = x;
+}
+
+static struct series *series_get(struct series **ev, size_t *nev, const char *name, int better)
+{
+	size_t i;
+
+	for (i = 0; i < *nev; i++)
+		if (!strcmp((*ev)[i].name, name))
+			return &(*ev)[i];
+	*ev = xrealloc(*ev, (*nev + 1) * sizeof(**ev));
+	memset(&(*ev)[*nev], 0, sizeof(**ev));
+	(*ev)[*nev].name = xstrdup(name);
+	(*ev)[*nev].better = better;
+	return &(*ev)[(*nev)++];
+}
+
+static void series_free(struct series *ev, size_t nev)
+{
+	size_t i;
+
+	for (i = 0; i < nev; i++) {
+		free(ev[i].name);
+		free(ev[i].v);
+		free(ev[i].boot_tag);
+		free(ev[i].exp_tag);
+	}
+	free(ev);
+}
+
+static void add_warning(struct compare *c, char *msg)
+{
+	c->warnbuf = xrealloc(c->warnbuf, (c->nwarn + 1) * sizeof(*c->warnbuf));
+	c->warnbuf[c->nwarn++] = msg;
+}
+
+/* "NAME" or "NO_NAME" as the feature vector has it, or "unknown". */
+static char *feature_state(const char *features, const char *name)
+{
+	const char *p = features;
+	size_t len = strlen(name);
+
+	while (p && *p) {
+		const char *tok = p, *end;
+		bool no = false;
+
+		while (*tok == ' ')
+			tok++;
+		end = tok + strcspn(tok, " ");
+		if (!strncmp(tok, "NO_", 3)) {
+			no = true;
+			tok += 3;
+		}
+		if ((size_t)(end - tok) == len && !strncmp(tok, name, len))
+			return no ? xasprintf("NO_%s", name) : xstrdup(name);
+		p = *end ? end + 1 : end;
+	}
+	return xstrdup("unknown");
+}
+
+/* The feature vector without NAME or NO_NAME; NULL for NULL. */
+static char *features_without(const char *features, const char *name)
+{
+	size_t len = strlen(name), o = 0;
+	const char *p = features;
+	char *out;
+
+	if (!features)
+		return NULL;
+	out = xmalloc(strlen(features) + 1);
+	while (*p) {
+		const char *tok = p, *end, *bare;
+
+		while (*tok == ' ')
+			tok++;
+		if (!*tok)
+			break;
+		end = tok + strcspn(tok, " ");
+		bare = strncmp(tok, "NO_", 3) ? tok : tok + 3;
+		if ((size_t)(end - bare) != len || strncmp(bare, name, len)) {
+			if (o)
+				out[o++] = ' ';
+			memcpy(out + o, tok, (size_t)(end - tok));
+			o += (size_t)(end - tok);
+		}
+		p = end;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static char *group_value(const struct compare *c, const struct store_row *row,
+			 const struct env *env)
+{
+	const struct store_experiment *e = row->exp;
+	const char *v = NULL;
+
+	switch (c->by) {
+	case BY_KERNEL:
+		v = e->kernel;
+		break;
+	case BY_LABEL:
+		v = e->label;
+		break;
+	case BY_PROFILE:
+		v = e->profile;
+		break;
+	case BY_HOST:
+		v = e->host;
+		break;
+	case BY_FEATURE: {
+		char *state;
+
+		/* the config's vector (ab arms), else the one the experiment started with */
+		if (row->cfg && row->cfg->features)
+			return feature_state(row->cfg->features, c->feature);
+		state = feature_state(env_get(env, "sched.features"), c->feature);
+		if (strcmp(state, "unknown"))
+			return state;
+		/* under lockdown: the state decoded from sched/debug */
+		free(state);
+		return feature_state(env_get(env, "sched.features_debug"), c->feature);
+	}
+	}
+	return xstrdup(v && *v ? v : "(none)");
+}
+
+static size_t exp_index(const struct compare *c, int64_t id)
+{
+	size_t i;
+
+	/* once per experiment and group value: a scan is cheap enough */
+	for (i = 0; i < c->nexps; i++)
+		if (c->exps[i].id == id)
+			return i;
+	BUG("experiment %lld not listed", (long long)id);
+}
+
+/*
+ * The boot an experiment ran in, as an index: its stored boot id, else the
+ * experiment alone (a JSON import or an old store cannot say).
+ */
+static size_t boot_index(struct compare *c, const struct store_experiment *e)
+{
+	char *key = e->boot_id && *e->boot_id ? xstrdup(e->boot_id) : xasprintf("exp:%s", e->uuid);
+	size_t i;
+
+	for (i = 0; i < c->nboots; i++)
+		if (!strcmp(c->boots[i], key)) {
+			free(key);
+			return i;
+		}
+	c->boots = xrealloc(c->boots, (c->nboots + 1) * sizeof(*c->boots));
+	c->boots[c->nboots] = key;
+	return c->nboots++;
+}
+
+static int collect_row(void *arg, const struct store_row *row)
+{
+	struct compare *c = arg;
+	int64_t cfg_id = row->cfg ? row->cfg->id : 0;
+	struct part *p = NULL;
+	size_t i;
+	double v;
+
+	if (c->only) {
+		for (i = 0; i < c->nonly && c->only[i] != row->exp->id; i++)
+			;
+		if (i == c->nonly)
+			return 0;
+	}
+	if (c->nparts && c->parts[c->nparts - 1].exp_id != row->exp->id)
+		c->cur_exp_first = c->nparts;
+	for (i = c->cur_exp_first; i < c->nparts; i++)
+		if (c->parts[i].exp_id == row->exp->id && c->parts[i].cfg_id == cfg_id) {
+			p = &c->parts[i];
+			break;
+		}
+	if (!p) {
+		if (c->nparts == c->partalloc) {
+			c->partalloc = c->partalloc ? 2 * c->partalloc : 16;
+			c->parts = xrealloc(c->parts, c->partalloc * sizeof(*c->parts));
+		}
+		p = &c->parts[c->nparts++];
+		memset(p, 0, sizeof(*p));
+		p->exp_id = row->exp->id;
+		p->cfg_id = cfg_id;
+		p->cfg_name = xstrdup(row->cfg && row->cfg->name ? row->cfg->name : "default");
+		p->exp_index = exp_index(c, row->exp->id);
+		p->boot = boot_index(c, row->exp);
+		if (store_load_env(c->st, p->exp_id, "start", &p->env))
+			return -1;
+		p->value = group_value(c, row, &p->env);
+		if (c->by == BY_FEATURE) {
+			p->features_rest = features_without(
+				row->cfg && row->cfg->features ? row->cfg->features
+							       : env_get(&p->env, "sched.features"),
+				c->feature);
+			p->features_debug_rest = features_without(
+				env_get(&p->env, "sched.features_debug"), c->feature);
+		}
+	}
+	/* the primary metric of the experiment's workload (ops_per_s for pipe, pingpong) */
+	if (sample_value(row->s, metric_primary(row->exp->workload)->name, &v))
+		push_double(&p->ops, &p->n, &p->alloc, v);
+	for (i = 0; i < row->s->nmetrics; i++) {
+		const struct metric *m = &row->s->metrics[i];
+		struct series *s;
+
+		if (!(m->flags & METRIC_EVIDENCE) || !m->available)
+			continue;
+		s = series_get(&p->ev, &p->nev, m->name, m->better);
+		push_double(&s->v, &s->n, &s->alloc, m->value);
+	}
+	return 0;
+}
+
+/* The env key that is the grouping key itself (never a reason to split). */
+static bool is_grouping_key(const struct compare *c, const char *key)
+{
+	switch (c->by) {
+	case BY_KERNEL:
+		return !strcmp(key, "kernel.release");
+	case BY_HOST:
+		return !strcmp(key, "host.name");
+	case BY_FEATURE:
+		/* the arms' names say the feature's state (the vectors: strong_value) */
+		return !strcmp(key, "config");
+	case BY_PROFILE:
+		return !strcmp(key, "profile") || strstr(key, "profile") != NULL;
+	case BY_LABEL:
+		return !strcmp(key, "label");
+	}
+	return false;
+}
+
+/*
+ * Value of a strong key for splitting: the fingerprint, plus two pseudo keys
+ * from the store: "profile" and "config" (the arm of an `ab`, or a `run`'s
+ * "default").
+ */
+static const char *strong_value(const struct compare *c, const struct part *p, const char *key)
+{
+	const struct store_experiment *e = &c->exps[p->exp_index];
+
+	if (!strcmp(key, "profile"))
+		return e->profile ? e->profile : "(none)";
+	if (!strcmp(key, "config"))
+		return p->cfg_name;
+	/* by feature: the other features (an ab arm's vector is its config's) */
+	if (c->by == BY_FEATURE && !strcmp(key, "sched.features"))
+		return p->features_rest;
+	if (c->by == BY_FEATURE && !strcmp(key, "sched.features_debug"))
+		return p->features_debug_rest;
+	return env_get(&p->env, key);
+}
+
+static const char *const pseudo_keys[] = { "profile", "config" };
+
+/*
+ * The strong keys in which the parts of one value differ: present in every
+ * part, not the grouping key. *keys is malloc'd and points into the envs.
+ */
+static size_t differing_strong_keys(const struct compare *c, const size_t *idx, size_t n,
+				    const char ***keys)
+{
+	const struct part *first = &c->parts[idx[0]];
+	const char **k = NULL;
+	size_t nk = 0, i, j;
+
+	*keys = NULL;
+	for (i = 0; i < first->env.n + ARRAY_SIZE(pseudo_keys); i++) {
+		const char *key;
+		const char *v0;
+		bool everywhere = true, differs = false;
+
+		if (i >= first->env.n) {
+			key = pseudo_keys[i - first->env.n];
+		} else {
+			if (first->env.e[i].impact != IMPACT_STRONG)
+				continue;
+			key = first->env.e[i].key;
+		}
+		if (is_grouping_key(c, key))
+			continue;
+		v0 = strong_value(c, first, key);
+		if (!v0)
+			continue;
+		for (j = 1; j < n; j++) {
+			const char *v = strong_value(c, &c->parts[idx[j]], key);
+
+			if (!v) {
+				everywhere = false;
+				break;
+			}
+			if (strcmp(v, v0))
+				differs = true;
+		}
+		if (everywhere && differs) {
+			k = xrealloc(k, (nk + 1) * sizeof(*k));
+			k[nk++] = key;
+		}
+	}
+	*keys = k;
+	return nk;
+}
+
+static char *join_keys(const char **keys, size_t n, const struct compare *c, const struct part *p)
+{
+	size_t i, len = 1;
+	char *out;
+
+	for (i = 0; i < n; i++)
+		len += strlen(keys[i]) + (p ? strlen(strong_value(c, p, keys[i])) + 1 : 0) + 2;
+	out = xmalloc(len);
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(out, ", ");
+		strcat(out, keys[i]);
+		if (p) {
+			strcat(out, "=");
+			strcat(out, strong_value(c, p, keys[i]));
+		}
+	}
+	return out;
+}
+
+static int value_cmp(const struct compare *c, const char *a, const char *b)
+{
+	return c->by == BY_KERNEL ? store_kernel_cmp(a, b) : 0;
+}
+
+/* Groups: one per value, split by differing strong keys unless pooling. */
+static void form_groups(struct compare *c, bool pool)
+{
+	bool *done = xcalloc(c->nparts + 1, sizeof(*done));
+	size_t i, j, k;
+
+	for (i = 0; i < c->nparts; i++) {
+		size_t *idx, n = 0, nk;
+		const char **keys;
+
+		if (done[i])
+			continue;
+		idx = xmalloc(c->nparts * sizeof(*idx));
+		for (j = i; j < c->nparts; j++)
+			if (!done[j] && !strcmp(c->parts[j].value, c->parts[i].value)) {
+				idx[n++] = j;
+				done[j] = true;
+			}
+		nk = differing_strong_keys(c, idx, n, &keys);
+		if (nk && pool) {
+			char *list = join_keys(keys, nk, c, NULL);
+
+			add_warning(
+				c,
+				xasprintf("pooling the experiments of %s although they differ in "
+					  "strong keys (%s), as --pool asks",
+					  c->parts[i].value, list));
+			free(list);
+		}
+		for (j = 0; j < n; j++)
+			c->parts[idx[j]].signature =
+				nk && !pool ? join_keys(keys, nk, c, &c->parts[idx[j]]) : NULL;
+		if (nk && !pool) {
+			char *list = join_keys(keys, nk, c, NULL);
+
+			add_warning(
+				c, xasprintf("%s is split into sub-groups by %s, which differs "
+					     "within it and can change results (--pool pools them)",
+					     c->parts[i].value, list));
+			free(list);
+		}
+		free(keys);
+		/* one group per distinct signature, in order of appearance */
+		for (j = 0; j < n; j++) {
+			struct part *p = &c->parts[idx[j]];
+			struct group *g = NULL;
+
+			for (k = 0; k < c->ngroups; k++) {
+				struct group *h = &c->groups[k];
+
+				if (!strcmp(h->value, p->value) &&
+				    ((!h->split && !p->signature) ||
+				     (h->split && p->signature &&
+				      !strcmp(h->split, p->signature)))) {
+					g = h;
+					break;
+				}
+			}
+			if (!g) {
+				c->groups =
+					xrealloc(c->groups, (c->ngroups + 1) * sizeof(*c->groups));
+				g = &c->groups[c->ngroups++];
+				memset(g, 0, sizeof(*g));
+				g->value = xstrdup(p->value);
+				g->split = p->signature ? xstrdup(p->signature) : NULL;
+				g->title = g->split ? xasprintf("%s [%s]", g->value, g->split)
+						    : xstrdup(g->value);
+				g->shown = text_printable(g->title, 0);
+				g->env = &p->env;
+				g->first_exp = p->exp_id;
+			}
+			g->parts = xrealloc(g->parts, (g->nparts + 1) * sizeof(*g->parts));
+			g->parts[g->nparts++] = idx[j];
+		}
+		free(idx);
+	}
+	free(done);
+
+	/* kernels in version order, the rest in the order they were first stored */
+	for (i = 1; i < c->ngroups; i++) {
+		struct group tmp = c->groups[i];
+
+		for (j = i; j > 0 && value_cmp(c, c->groups[j - 1].value, tmp.value) > 0; j--)
+			c->groups[j] = c->groups[j - 1];
+		c->groups[j] = tmp;
+	}
+	/* the parts' values, in group order */
+	for (k = 0; k < c->ngroups; k++) {
+		struct group *g = &c->groups[k];
+		size_t alloc = 0, total = 0, o = 0;
+
+		for (j = 0; j < g->nparts; j++)
+			total += c->parts[g->parts[j]].n;
+		g->boot_tag = xmalloc((total ? total : 1) * sizeof(*g->boot_tag));
+		g->exp_tag = xmalloc((total ? total : 1) * sizeof(*g->exp_tag));
+		for (j = 0; j < g->nparts; j++) {
+			struct part *p = &c->parts[g->parts[j]];
+			size_t prev;
+
+			for (prev = 0; prev < j; prev++)
+				if (c->parts[g->parts[prev]].boot == p->boot)
+					break;
+			g->nboots += prev == j; /* a boot not seen in this group yet */
+			for (i = 0; i < p->n; i++) {
+				push_double(&g->ops, &g->n, &alloc, p->ops[i]);
+				g->boot_tag[o] = p->boot;
+				g->exp_tag[o++] = (size_t)p->exp_id;
+			}
+			for (i = 0; i < p->nev; i++) {
+				struct series *s =
+					series_get(&g->ev, &g->nev, p->ev[i].name, p->ev[i].better);
+				size_t m;
+
+				for (m = 0; m < p->ev[i].n; m++) {
+					push_double(&s->v, &s->n, &s->alloc, p->ev[i].v[m]);
+					s->boot_tag = xrealloc(s->boot_tag,
+							       s->alloc * sizeof(*s->boot_tag));
+					s->exp_tag = xrealloc(s->exp_tag,
+							      s->alloc * sizeof(*s->exp_tag));
+					s->boot_tag[s->n - 1] = p->boot;
+					s->exp_tag[s->n - 1] = (size_t)p->exp_id;
+				}
+			}
+		}
+	}
+}
+
+static bool group_has_boot(const struct compare *c, const struct group *g, size_t boot)
+{
+	size_t j;
+
+	for (j = 0; j < g->nparts; j++)
+		if (c->parts[g->parts[j]].boot == boot)
+			return true;
+	return false;
+}
+
+/* Were both groups measured in exactly the same boots? (Then their offsets cancel.) */
+static bool same_boots(const struct compare *c, const struct group *a, const struct group *b)
+{
+	size_t j;
+
+	if (a->nboots != b->nboots)
+		return false;
+	for (j = 0; j < a->nparts; j++)
+		if (!group_has_boot(c, b, c->parts[a->parts[j]].boot))
+			return false;
+	return true;
+}
+
+/* The group's change of each evidence metric, with the units its primary change has. */
+static void evidence_changes(const struct group *base, struct group *g)
+{
+	size_t k, m;
+
+	g->evc = xcalloc(g->nev + 1, sizeof(*g->evc));
+	for (k = 0; k < g->nev; k++) {
+		const struct series *s = &g->ev[k], *b = NULL;
+		struct ev_change *x = &g->evc[g->nevc];
+		struct boot_effect be;
+
+		for (m = 0; m < base->nev; m++)
+			if (!strcmp(base->ev[m].name, s->name))
+				b = &base->ev[m];
+		if (!b)
+			continue;
+		g->nevc++;
+		x->name = s->name;
+		x->base_median = stats_median(b->v, b->n);
+		x->median = stats_median(s->v, s->n);
+		x->p_adjusted = NAN;
+		if (g->unit == UNIT_BOOT)
+			stats_effect_boots(b->v, b->boot_tag, b->n, s->v, s->boot_tag, s->n,
+					   COMPARE_CONF, &be);
+		else
+			stats_effect_boots(b->v, b->exp_tag, b->n, s->v, s->exp_tag, s->n,
+					   COMPARE_CONF, &be);
+		x->e = be.e;
+	}
+}
+
+/* An ab line seen from the group's side: as it is, or A vs B when the baseline applies the token.
+ */
+static void ab_side(const struct ab_line *x, bool invert, struct effect *e, enum verdict *v)
+{
+	*e = x->s.e;
+	*v = x->s.v;
+	if (invert) {
+		stats_effect_invert(e);
+		*v = stats_verdict_invert(*v);
+	}
+}
+
+/*
+ * The baseline and g are the arms of one ab experiment, grouped by one of
+ * its features: g's change is that ab's paired result (engine/ab.c), the
+ * numbers `ab` printed, and its evidence is ab's evidence lines.
+ */
+static bool ab_arms(struct compare *c, const struct group *base, struct group *g)
+{
+	const struct store_experiment *e = NULL;
+	const struct group *both[2] = { base, g };
+	struct ab_stored ab;
+	char why[256];
+	size_t i, j, k;
+	bool invert, found = false;
+
+	if (c->by != BY_FEATURE)
+		return false;
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < both[i]->nparts; j++) {
+			const struct store_experiment *pe =
+				&c->exps[c->parts[both[i]->parts[j]].exp_index];
+
+			if (e && pe != e)
+				return false;
+			e = pe;
+		}
+	if (!e || strcmp(e->kind, "ab"))
+		return false;
+	if (ab_load(c->st, e, &ab, why, sizeof(why))) {
+		add_warning(c, xasprintf("experiment %s: %s: its arms are compared as samples",
+					 e->uuid, why));
+		return false;
+	}
+	for (k = 0; k < ab.r.d.nfeat; k++) {
+		const char *t = ab.r.d.token[k], *bare = strncmp(t, "NO_", 3) ? t : t + 3;
+
+		if (!strcmp(bare, c->feature))
+			break;
+	}
+	if (k == ab.r.d.nfeat || k >= ab.r.neff) {
+		ab_stored_release(&ab);
+		return false;
+	}
+	/* the token applied is the group whose feature state is the token */
+	invert = strcmp(g->value, ab.r.d.token[k]) != 0;
+	g->unit = UNIT_PAIR;
+	g->abd = ab.r.d;
+	ab_side(&ab.r.eff[k], invert, &g->eff, &g->verdict);
+	g->more = ab.r.eff[k].s.to_decide;
+	snprintf(g->ab_verdict, sizeof(g->ab_verdict), "%s", ab.r.eff[k].verdict);
+	if (invert)
+		snprintf(g->ab_verdict, sizeof(g->ab_verdict), "%s",
+			 stats_verdict_name(g->verdict));
+	g->evc = xcalloc(ab.r.nlines + 1, sizeof(*g->evc));
+	for (i = 0; i < ab.r.nlines; i++) {
+		const struct ab_line *x = &ab.r.lines[i];
+		struct ev_change *y = &g->evc[g->nevc];
+		enum verdict v;
+
+		if (strcmp(x->what, ab.r.d.token[k]))
+			continue;
+		for (j = 0; j < g->nev && strcmp(g->ev[j].name, x->metric); j++)
+			;
+		if (j == g->nev)
+			continue;
+		g->nevc++;
+		y->name = g->ev[j].name;
+		y->median = stats_median(g->ev[j].v, g->ev[j].n);
+		for (found = false, j = 0; j < base->nev && !found; j++)
+			if (!strcmp(base->ev[j].name, x->metric)) {
+				y->base_median = stats_median(base->ev[j].v, base->ev[j].n);
+				found = true;
+			}
+		ab_side(x, invert, &y->e, &v);
+		y->p_adjusted = x->s.p_adjusted;
+	}
+	ab_stored_release(&ab);
+	return true;
+}
+
+static void analyse(struct compare *c)
+{
+	struct group *base = &c->groups[c->baseline];
+	size_t i;
+
+	for (i = 0; i < c->ngroups; i++) {
+		struct group *g = &c->groups[i];
+
+		g->baseline = i == c->baseline;
+		stats_summarize(g->ops, g->n, COMPARE_CONF, &g->sum, NULL);
+		g->noisy = stats_summary_noisy(&g->sum, NOISY_CV);
+		if (g->baseline || ab_arms(c, base, g))
+			continue;
+		/* boots as units; in the very same boots, experiments; in the same experiments,
+		 * samples */
+		if (!same_boots(c, base, g)) {
+			g->unit = UNIT_BOOT;
+			stats_effect_boots(base->ops, base->boot_tag, base->n, g->ops, g->boot_tag,
+					   g->n, COMPARE_CONF, &g->beff);
+		} else {
+			g->unit = UNIT_EXPERIMENT;
+			stats_effect_boots(base->ops, base->exp_tag, base->n, g->ops, g->exp_tag,
+					   g->n, COMPARE_CONF, &g->beff);
+			if (g->beff.level == EFFECT_LEVEL_SAME_BOOTS)
+				g->unit = UNIT_SAMPLE;
+		}
+		g->eff = g->beff.e;
+		g->verdict = stats_boot_verdict(&g->beff, c->margin, c->better);
+		if (g->verdict == VERDICT_INCONCLUSIVE && g->beff.level != EFFECT_LEVEL_ONE_BOOT)
+			g->more = stats_samples_to_decide(&g->eff, c->margin);
+		evidence_changes(base, g);
+	}
+}
+
+/* ---- text ---- */
+
+const char *compare_unit_name(enum unit_level u, bool plural)
+{
+	switch (u) {
+	case UNIT_BOOT:
+		return plural ? "boots" : "boot";
+	case UNIT_EXPERIMENT:
+		return plural ? "experiments" : "experiment";
+	case UNIT_PAIR:
+		return plural ? "pairs" : "pair";
+	case UNIT_SAMPLE:
+		break;
+	}
+	return plural ? "samples" : "sample";
+}
+
+/* What varies between the units that one unit per group cannot show. */
+static const char *unit_unknown(enum unit_level u)
+{
+	return u == UNIT_BOOT ? "boot-to-boot variation unknown" : "run-to-run variation unknown";
+}
+
+/* How to get more units of the kind that is missing. */
+static const char *unit_hint(enum unit_level u)
+{
+	return u == UNIT_BOOT ? "more boots: wakebench vm --rounds N, or rerun after a reboot "
+				"(compare combines the experiments of each group)"
+			      : "more experiments: run each config several times, alternating "
+				"(compare combines them)";
+}
+
+/* One line on the inference behind a group's verdict (text and JSON). */
+void compare_inference_text(const struct compare *c, const struct group *g, char *buf, size_t len)
+{
+	const struct group *base = &c->groups[c->baseline];
+	const struct boot_effect *be = &g->beff;
+	const char *u = compare_unit_name(g->unit, true), *prefix = "";
+	char sd[160] = "", lo[32], hi[32];
+
+	if (g->unit == UNIT_PAIR) {
+		snprintf(buf, len,
+			 "the arms of one ab experiment: its paired result as ab computed it, %zu "
+			 "%s (Wilcoxon signed-rank, Hodges-Lehmann) at %.4g%% per look, margin "
+			 "%g%%",
+			 g->eff.n_a, ab_unit_word(&g->abd, g->eff.n_a), g->eff.conf * 100.0,
+			 g->abd.margin * 100.0);
+		return;
+	}
+	if (g->unit == UNIT_EXPERIMENT)
+		prefix = "same boot as the baseline, so experiments are the units: ";
+	else if (g->unit == UNIT_SAMPLE)
+		prefix = "the arms of the same experiments (same boot), so samples are the units: ";
+	if (!be->e.valid) {
+		snprintf(buf, len, "%sno interval (%s)", prefix,
+			 be->e.why ? be->e.why : "insufficient samples");
+		return;
+	}
+	switch (be->level) {
+	case EFFECT_LEVEL_BOOTS:
+		if (be->sd_from != BOOT_SD_BOTH)
+			snprintf(sd, sizeof(sd), " from the %zu %s of %s", be->sd_boots, u,
+				 be->sd_from == BOOT_SD_A ? base->shown : g->shown);
+		snprintf(buf, len,
+			 "%s%zu %s vs %zu: t on each %s's median of log %s, %.0f df, "
+			 "between-%s sd %.1f%%%s",
+			 prefix, be->boots_b,
+			 be->boots_b == 1 ? compare_unit_name(g->unit, false) : u, be->boots_a,
+			 compare_unit_name(g->unit, false), c->what, be->df,
+			 compare_unit_name(g->unit, false), be->between_sd * 100.0, sd);
+		return;
+	case EFFECT_LEVEL_ONE_BOOT:
+		fmt_pct(be->e.lo, lo, sizeof(lo));
+		fmt_pct(be->e.hi, hi, sizeof(hi));
+		snprintf(buf, len,
+			 "%sone %s each (%s): the interval [%s, %s] covers only the noise within "
+			 "a %s; %s",
+			 prefix, compare_unit_name(g->unit, false), unit_unknown(g->unit), lo, hi,
+			 g->unit == UNIT_BOOT ? "boot" : "run", unit_hint(g->unit));
+		return;
+	case EFFECT_LEVEL_SAME_BOOTS:
+		snprintf(buf, len, "%s%zu vs %zu samples (Hodges-Lehmann, Mann-Whitney)", prefix,
+			 be->n_b, be->n_a);
+		return;
+	}
+}
+
+void compare_verdict_text(const struct group *g, char *buf, size_t len)
+{
+	if (g->baseline)
+		snprintf(buf, len, "baseline");
+	else if (g->unit == UNIT_PAIR)
+		snprintf(buf, len, "%s", g->ab_verdict);
+	else if (g->verdict == VERDICT_INSUFFICIENT && g->eff.why &&
+		 !strncmp(g->eff.why, stats_verdict_name(g->verdict),
+			  strlen(stats_verdict_name(g->verdict))))
+		snprintf(buf, len, "%s", g->eff.why); /* says it already */
+	else if (g->verdict == VERDICT_INSUFFICIENT)
+		snprintf(buf, len, "%s%s%s%s", stats_verdict_name(g->verdict),
+			 g->eff.why ? " (" : "", g->eff.why ? g->eff.why : "",
+			 g->eff.why ? ")" : "");
+	else if (g->verdict == VERDICT_INCONCLUSIVE && g->beff.level == EFFECT_LEVEL_ONE_BOOT)
+		snprintf(buf, len, "%s (one %s per group: %s)", stats_verdict_name(g->verdict),
+			 compare_unit_name(g->unit, false), unit_unknown(g->unit));
+	else if (g->verdict == VERDICT_INCONCLUSIVE && g->more > MORE_CAP)
+		snprintf(buf, len, "%s (more than %d %s per group would be needed at this spread)",
+			 stats_verdict_name(g->verdict), MORE_CAP,
+			 compare_unit_name(g->unit, true));
+	else if (g->verdict == VERDICT_INCONCLUSIVE && g->more)
+		snprintf(buf, len, "%s (~%zu %s per group would decide)",
+			 stats_verdict_name(g->verdict), g->more, compare_unit_name(g->unit, true));
+	else
+		snprintf(buf, len, "%s", stats_verdict_name(g->verdict));
+}
+
+/* ---- JSON ---- */
+
+static json_object *inference_json(const struct compare *c, const struct group *g)
+{
+	const struct boot_effect *be = &g->beff;
+	json_object *o = json_object_new_object();
+	char line[1024];
+
+	if (g->unit == UNIT_PAIR) {
+		json_object_object_add(o, "unit", json_object_new_string(ab_unit_word(&g->abd, 1)));
+		json_object_object_add(o, "level", json_object_new_string("paired"));
+		json_object_object_add(o, "baseline_units",
+				       json_object_new_int64((int64_t)g->eff.n_a));
+		json_object_object_add(o, "units", json_object_new_int64((int64_t)g->eff.n_a));
+		json_object_object_add(o, "df", NULL);
+		json_object_object_add(o, "between_unit_sd", NULL);
+		json_object_object_add(o, "decidable", json_object_new_boolean(true));
+		json_object_object_add(o, "interval_covers",
+				       json_object_new_string("variation between the units of "
+							      "one ab, within its boot"));
+		json_object_object_add(o, "units_to_decide",
+				       g->more ? json_object_new_int64((int64_t)g->more) : NULL);
+		compare_inference_text(c, g, line, sizeof(line));
+		json_object_object_add(o, "note", json_object_new_string(line));
+		return o;
+	}
+	json_object_object_add(o, "unit",
+			       json_object_new_string(compare_unit_name(g->unit, false)));
+	json_object_object_add(o, "level",
+			       json_object_new_string(stats_effect_level_key(be->level)));
+	json_object_object_add(
+		o, "baseline_units",
+		json_object_new_int64(
+			(int64_t)(be->level == EFFECT_LEVEL_SAME_BOOTS ? be->n_a : be->boots_a)));
+	json_object_object_add(
+		o, "units",
+		json_object_new_int64(
+			(int64_t)(be->level == EFFECT_LEVEL_SAME_BOOTS ? be->n_b : be->boots_b)));
+	json_object_object_add(o, "df", json_double(be->df));
+	json_object_object_add(o, "between_unit_sd", json_double(be->between_sd));
+	json_object_object_add(o, "decidable",
+			       json_object_new_boolean(be->level != EFFECT_LEVEL_ONE_BOOT));
+	json_object_object_add(
+		o, "interval_covers",
+		json_object_new_string(be->level == EFFECT_LEVEL_ONE_BOOT
+					       ? (g->unit == UNIT_BOOT ? "within-boot noise only"
+								       : "within-run noise only")
+				       : be->level == EFFECT_LEVEL_BOOTS
+					       ? "variation between units and within them"
+					       : "within-experiment noise (shared units)"));
+	/* a rough guide, in the units above (stats_samples_to_decide) */
+	json_object_object_add(o, "units_to_decide",
+			       g->more ? json_object_new_int64((int64_t)g->more) : NULL);
+	compare_inference_text(c, g, line, sizeof(line));
+	json_object_object_add(o, "note", json_object_new_string(line));
+	return o;
+}
+
+json_object *compare_json(const struct compare *c)
+{
+	const struct group *base = &c->groups[c->baseline];
+	json_object *root = json_object_new_object(), *groups = json_object_new_array(), *w;
+	size_t i, k;
+
+	json_object_object_add(root, "by", json_object_new_string(c->by_name));
+	json_object_object_add(root, "workload", json_object_new_string(c->workload));
+	json_object_object_add(root, "metric", json_object_new_string(c->primary->name));
+	json_object_object_add(root, "better",
+			       json_object_new_string(metric_better_name(c->primary->better)));
+	json_object_object_add(root, "baseline", json_object_new_string(base->title));
+	json_object_object_add(root, "margin", json_object_new_double(c->margin));
+	json_object_object_add(root, "confidence", json_object_new_double(COMPARE_CONF));
+	json_object_object_add(root, "unit_of_inference", json_object_new_string("boot"));
+	for (i = 0; i < c->ngroups; i++) {
+		const struct group *g = &c->groups[i];
+		json_object *o = json_object_new_object(), *arr;
+		struct env_delta *d;
+		size_t nd;
+
+		json_object_object_add(o, "value", json_object_new_string(g->value));
+		json_object_object_add(o, "split",
+				       g->split ? json_object_new_string(g->split) : NULL);
+		json_object_object_add(o, "title", json_object_new_string(g->title));
+		json_object_object_add(o, "baseline", json_object_new_boolean(g->baseline));
+		arr = json_object_new_array();
+		for (k = 0; k < g->nparts; k++)
+			json_object_array_add(arr,
+					      json_object_new_int64(c->parts[g->parts[k]].exp_id));
+		json_object_object_add(o, "experiments", arr);
+		if (c->with_parts) {
+			arr = json_object_new_array();
+			for (k = 0; k < g->nparts; k++) {
+				const struct part *pt = &c->parts[g->parts[k]];
+				json_object *po = json_object_new_object();
+
+				json_object_object_add(po, "experiment",
+						       json_object_new_int64(pt->exp_id));
+				json_object_object_add(po, "config",
+						       json_object_new_string(pt->cfg_name));
+				json_object_array_add(arr, po);
+			}
+			json_object_object_add(o, "parts", arr);
+		}
+		json_object_object_add(o, "n", json_object_new_int64((int64_t)g->n));
+		json_object_object_add(o, "boots", json_object_new_int64((int64_t)g->nboots));
+		json_object_object_add(o, "median", json_double(g->sum.median));
+		if (g->sum.ci_valid) {
+			arr = json_object_new_array();
+			json_object_array_add(arr, json_double(g->sum.ci_lo));
+			json_object_array_add(arr, json_double(g->sum.ci_hi));
+			json_object_object_add(o, "median_ci", arr);
+		} else {
+			json_object_object_add(o, "median_ci", NULL);
+		}
+		json_object_object_add(o, "cv", json_double(g->sum.cv));
+		json_object_object_add(o, "noisy", json_object_new_boolean(g->noisy));
+		if (!g->baseline) {
+			char vt[320];
+
+			compare_verdict_text(g, vt, sizeof(vt));
+			json_object_object_add(o, "effect",
+					       render_effect_json(&g->eff, (int)g->verdict, vt));
+			json_object_object_add(o, "inference", inference_json(c, g));
+			json_object_object_add(
+				o, "verdict",
+				json_object_new_string(stats_verdict_key(g->verdict)));
+			json_object_object_add(o, "verdict_text", json_object_new_string(vt));
+			if (g->more && g->unit == UNIT_SAMPLE)
+				json_object_object_add(o, "samples_to_decide",
+						       json_object_new_int64((int64_t)g->more));
+			arr = json_object_new_array();
+			for (k = 0; k < g->nevc; k++) {
+				const struct ev_change *x = &g->evc[k];
+				json_object *eo = json_object_new_object(), *ej;
+
+				json_object_object_add(eo, "name", json_object_new_string(x->name));
+				json_object_object_add(eo, "baseline_median",
+						       json_double(x->base_median));
+				json_object_object_add(eo, "median", json_double(x->median));
+				/* exploratory: an interval, no verdict (doc/statistics.md) */
+				ej = render_effect_json(&x->e, RENDER_NO_VERDICT, NULL);
+				if (!isnan(x->p_adjusted))
+					json_object_object_add(ej, "p_adjusted",
+							       json_double(x->p_adjusted));
+				json_object_object_add(eo, "effect", ej);
+				json_object_array_add(arr, eo);
+			}
+			json_object_object_add(o, "evidence", arr);
+			arr = json_object_new_array();
+			nd = env_diff(base->env, g->env, &d);
+			for (k = 0; k < nd; k++) {
+				json_object *eo = json_object_new_object();
+
+				json_object_object_add(eo, "key", json_object_new_string(d[k].key));
+				json_object_object_add(
+					eo, "impact",
+					json_object_new_string(env_impact_name(d[k].impact)));
+				json_object_object_add(eo, "baseline",
+						       d[k].a ? json_object_new_string(d[k].a)
+							      : NULL);
+				json_object_object_add(eo, "value",
+						       d[k].b ? json_object_new_string(d[k].b)
+							      : NULL);
+				json_object_array_add(arr, eo);
+			}
+			free(d);
+			json_object_object_add(o, "env_diff", arr);
+		}
+		json_object_array_add(groups, o);
+	}
+	json_object_object_add(root, "groups", groups);
+	w = json_object_new_array();
+	for (i = 0; i < c->nwarn; i++)
+		json_object_array_add(w, json_object_new_string(c->warnbuf[i]));
+	json_object_object_add(root, "warnings", w);
+	return root;
+}
+
+void compare_release(struct compare *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nparts; i++) {
+		free(c->parts[i].value);
+		free(c->parts[i].cfg_name);
+		free(c->parts[i].ops);
+		series_free(c->parts[i].ev, c->parts[i].nev);
+		env_release(&c->parts[i].env);
+		free(c->parts[i].signature);
+		free(c->parts[i].features_rest);
+		free(c->parts[i].features_debug_rest);
+	}
+	free(c->parts);
+	for (i = 0; i < c->ngroups; i++) {
+		free(c->groups[i].value);
+		free(c->groups[i].split);
+		free(c->groups[i].title);
+		free(c->groups[i].shown);
+		free(c->groups[i].parts);
+		free(c->groups[i].ops);
+		free(c->groups[i].boot_tag);
+		free(c->groups[i].exp_tag);
+		series_free(c->groups[i].ev, c->groups[i].nev);
+		free(c->groups[i].evc);
+	}
+	free(c->groups);
+	for (i = 0; i < c->nboots; i++)
+		free(c->boots[i]);
+	free(c->boots);
+	for (i = 0; i < c->nwarn; i++)
+		free(c->warnbuf[i]);
+	free(c->warnbuf);
+	free(c->unit);
+	store_experiments_free(c->exps, c->nexps);
+}
+
+static int parse_by(const char *by, struct compare *c)
+{
+	static const char *const names[] = { "kernel", "label", "profile", "host" };
+	size_t i;
+
+	c->by_name = by;
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(by, names[i])) {
+			c->by = (enum by_key)i;
+			return 0;
+		}
+	if (!strncmp(by, "feature:", 8) && by[8]) {
+		c->by = BY_FEATURE;
+		c->feature = by + 8;
+		if (!strncmp(c->feature, "NO_", 3))
+			c->feature += 3;
+		return 0;
+	}
+	return -1;
+}
+
+/* Add the names of a stored feature vector to known (skipped when it is not one). */
+static void add_feature_names(struct features *known, const char *vector)
+{
+	struct features f;
+	size_t i;
+
+	if (!vector || features_parse(vector, &f, NULL, 0))
+		return;
+	for (i = 0; i < f.n && known->n < FEATURES_MAX; i++)
+		if (features_find(known, f.name[i]) < 0)
+			memcpy(known->name[known->n++], f.name[i], FEATURE_NAME_MAX);
+}
+
+/*
+ * by feature: a NAME that no matching experiment knows is a typo, not one
+ * group "unknown". Exit 2 with the names the experiments have (or, when
+ * none recorded any, the running kernel's). Silent when nothing is known.
+ * Returns -1 when the name was refused (said on stderr).
+ */
+static int check_feature_name(const struct compare *c)
+{
+	struct features known;
+	char names[FEATURES_LINE_MAX], why[512];
+	size_t i;
+
+	memset(&known, 0, sizeof(known));
+	for (i = 0; i < c->nparts; i++) {
+		if (strcmp(c->parts[i].value, "unknown"))
+			return 0;
+		add_feature_names(&known, c->parts[i].features_rest);
+		add_feature_names(&known, env_get(&c->parts[i].env, "sched.features_debug"));
+	}
+	if (!known.n && features_read(c->debugfs, &known, why, sizeof(why)))
+		return 0;
+	if (!known.n)
+		return 0;
+	features_names(&known, names, sizeof(names));
+	return error("compare: option '--by': no scheduler feature '%s' in the matching "
+		     "experiments, allowed feature:NAME with one of: %s",
+		     c->feature, names);
+}
+
+/* Exit 2 unless the baseline names a group; list the groups that exist. */
+static int pick_baseline(struct compare *c, const char *want)
+{
+	size_t i, len = 1;
+	char *list;
+
+	c->baseline = 0;
+	if (!want)
+		return 0;
+	for (i = 0; i < c->ngroups; i++)
+		if (!strcmp(c->groups[i].value, want) || !strcmp(c->groups[i].title, want)) {
+			c->baseline = i;
+			return 0;
+		}
+	for (i = 0; i < c->ngroups; i++)
+		len += strlen(c->groups[i].title) + 1;
+	list = xmalloc(len);
+	list[0] = '\0';
+	for (i = 0; i < c->ngroups; i++) {
+		if (i)
+			strcat(list, "|");
+		strcat(list, c->groups[i].title);
+	}
+	error("compare: option '--baseline': no group '%s' when comparing by %s, groups %s", want,
+	      c->by_name, list);
+	free(list);
+	return -1;
+}
+
+int compare_build(struct compare *c, struct store *st, const struct compare_request *rq)
+{
+	static const struct store_filter none = { 0 };
+	const struct store_filter *f = rq->filter ? rq->filter : &none;
+	const char *by = rq->by ? rq->by : "kernel";
+	const struct workload *wl;
+	size_t i;
+	int ret = EXIT_RUNTIME;
+
+	c->st = st;
+	c->margin = rq->margin > 0 ? rq->margin : COMPARE_MARGIN;
+	c->only = rq->only;
+	c->nonly = rq->nonly;
+	c->with_parts = rq->with_parts;
+	c->debugfs = rq->debugfs ? rq->debugfs : "/sys/kernel/debug";
+	if (parse_by(by, c)) {
+		error("compare: option '--by': unknown key '%s', allowed "
+		      "kernel|label|profile|host|feature:NAME",
+		      by);
+		return EXIT_USAGE;
+	}
+	/* one snapshot: a run storing meanwhile must not add experiments between the lists */
+	if (store_read_begin(st))
+		goto out;
+	if (store_list_experiments(st, f, &c->exps, &c->nexps) ||
+	    store_foreach_sample(st, f, STORE_ROWS_STATS, collect_row, c)) {
+		store_read_end(st);
+		goto out;
+	}
+	store_read_end(st);
+	if (!c->nparts) {
+		error("compare: no stored samples with status ok match (%zu experiment%s matched "
+		      "the "
+		      "filters)",
+		      c->nexps, c->nexps == 1 ? "" : "s");
+		goto out;
+	}
+	/* one workload: the primary metrics of different workloads are not comparable */
+	c->workload = c->exps[c->parts[0].exp_index].workload;
+	for (i = 1; i < c->nparts; i++)
+		if (strcmp(c->exps[c->parts[i].exp_index].workload, c->workload)) {
+			error("compare: the matching experiments ran several workloads ('%s', "
+			      "'%s'): "
+			      "choose one with --workload",
+			      c->workload, c->exps[c->parts[i].exp_index].workload);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	wl = workload_find(c->workload);
+	c->primary = metric_primary(c->workload);
+	/* a neutral primary is judged as higher-is-better (stats_verdict) */
+	c->better = c->primary->better;
+	metric_title(c->primary, c->workload, c->what, sizeof(c->what));
+	if (!strcmp(c->primary->unit, "ops/s"))
+		/* "pipe bogo ops/s", "pingpong round trips/s", as the report's table */
+		c->unit =
+			xasprintf("%s %s/s", c->workload, wl && wl->op_name ? wl->op_name : "ops");
+	else
+		c->unit = xasprintf("%s %s", c->workload, c->what);
+	if (c->by == BY_FEATURE && check_feature_name(c)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	form_groups(c, rq->pool);
+	if (pick_baseline(c, rq->baseline)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	/* the baseline first, the others in order */
+	if (c->baseline) {
+		struct group b = c->groups[c->baseline];
+
+		memmove(&c->groups[1], &c->groups[0], c->baseline * sizeof(*c->groups));
+		c->groups[0] = b;
+		c->baseline = 0;
+	}
+	analyse(c);
+	for (i = 0; i < c->nwarn; i++)
+		warning("compare: %s", c->warnbuf[i]);
+	return EXIT_OK;
+out:
+	return ret;
+}
+
+int compare_document(struct store *st, const struct compare_request *rq, json_object **out)
+{
+	struct compare_request r = *rq;
+	struct compare c = { 0 };
+	int ret;
+
+	*out = NULL;
+	r.with_parts = true;
+	ret = compare_build(&c, st, &r);
+	if (ret == EXIT_OK)
+		*out = compare_json(&c);
+	compare_release(&c);
+	return ret;
+}

@@ -1,0 +1,245 @@
+/*
+ * report.c: what a report holds besides compare's document (report.h): the
+ * stored samples of each group (the primary metric in run order, the
+ * evidence metrics), the experiments and the metrics' labels and
+ * directions.
+ *
+ * A group's samples are those of its parts (experiment and config, from
+ * the document), read with the same rows compare reads (status ok, no
+ * warm-ups) inside the caller's read snapshot, so that a group's points
+ * are exactly the samples its statistics were computed from: the count is
+ * checked against the document's n.
+ */
+#include "engine/report.h"
+#include "core/metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *jstr_at(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
+		       ? json_object_get_string(v)
+		       : NULL;
+}
+
+/* A part of a group: the samples of one experiment's config. */
+struct part_key {
+	int64_t exp_id;
+	const char *config;
+	size_t group;
+};
+
+struct load {
+	struct rep *r;
+	struct part_key *parts;
+	size_t nparts;
+	size_t last; /* the part of the previous row: rows come by experiment */
+};
+
+static size_t exp_slot(const struct rep *r, int64_t id)
+{
+	size_t lo = 0, hi = r->nexps;
+
+	/* the list is by id (oldest first, ids ascending) */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (r->exps[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nexps && r->exps[lo].id == id ? lo : r->nexps;
+}
+
+static struct rep_series *series_get(struct rep_group *g, const char *name, int better)
+{
+	size_t i;
+
+	for (i = 0; i < g->nev; i++)
+		if (!strcmp(g->ev[i].name, name))
+			return &g->ev[i];
+	g->ev = xrealloc(g->ev, (g->nev + 1) * sizeof(*g->ev));
+	memset(&g->ev[g->nev], 0, sizeof(*g->ev));
+	g->ev[g->nev].name = xstrdup(name);
+	g->ev[g->nev].better = better;
+	return &g->ev[g->nev++];
+}
+
+static void note_evidence(struct rep *r, const char *name, int better)
+{
+	size_t i;
+
+	for (i = 0; i < r->nev; i++)
+		if (!strcmp(r->ev[i].name, name))
+			return;
+	r->ev = xrealloc(r->ev, (r->nev + 1) * sizeof(*r->ev));
+	/* the name lives in the groups' series, which outlive r->ev */
+	rep_metric(name, better, &r->ev[r->nev++]);
+}
+
+static int load_row(void *arg, const struct store_row *row)
+{
+	struct load *l = arg;
+	struct rep *r = l->r;
+	const char *cfg = row->cfg && row->cfg->name ? row->cfg->name : "default";
+	struct part_key *p = l->nparts ? &l->parts[l->last] : NULL;
+	struct rep_group *g;
+	struct rep_point *pt;
+	double v;
+	size_t i;
+
+	if (!p || p->exp_id != row->exp->id || strcmp(p->config, cfg)) {
+		for (i = 0; i < l->nparts; i++)
+			if (l->parts[i].exp_id == row->exp->id && !strcmp(l->parts[i].config, cfg))
+				break;
+		if (i == l->nparts)
+			return 0; /* not in any group (another workload, or filtered) */
+		l->last = i;
+		p = &l->parts[i];
+	}
+	g = &r->g[p->group];
+	if (!sample_value(row->s, r->primary.name, &v))
+		return 0;
+	if (g->npts == g->alloc) {
+		g->alloc = g->alloc ? 2 * g->alloc : 64;
+		g->pts = xrealloc(g->pts, g->alloc * sizeof(*g->pts));
+	}
+	pt = &g->pts[g->npts++];
+	pt->v = v;
+	pt->t_ns = row->s->start_realtime_ns;
+	pt->index = row->s->index;
+	pt->exp = (uint32_t)exp_slot(r, row->exp->id);
+	if (pt->exp < r->nexps)
+		r->exp_n[pt->exp]++;
+	for (i = 0; i < row->s->nmetrics; i++) {
+		const struct metric *m = &row->s->metrics[i];
+		struct rep_series *s;
+
+		if (!(m->flags & METRIC_EVIDENCE) || !m->available)
+			continue;
+		s = series_get(g, m->name, m->better);
+		if (s->n == s->alloc) {
+			s->alloc = s->alloc ? 2 * s->alloc : 64;
+			s->v = xrealloc(s->v, s->alloc * sizeof(*s->v));
+		}
+		s->v[s->n++] = m->value;
+	}
+	r->nsamples++;
+	return 0;
+}
+
+static int point_time_cmp(const void *pa, const void *pb)
+{
+	const struct rep_point *a = pa, *b = pb;
+
+	if (a->t_ns != b->t_ns)
+		return a->t_ns < b->t_ns ? -1 : 1;
+	if (a->exp != b->exp)
+		return a->exp < b->exp ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+int rep_load(struct store *st, json_object *doc, const struct store_filter *f, struct rep *r)
+{
+	struct load l = { .r = r };
+	json_object *groups, *v;
+	struct store_filter all = { 0 };
+	const char *metric, *better;
+	size_t i, k;
+	int ret = -1;
+
+	r->doc = doc;
+	r->by = jstr_at(doc, "by");
+	r->workload = jstr_at(doc, "workload");
+	metric = jstr_at(doc, "metric");
+	r->margin = rep_num(doc, "margin");
+	r->conf = rep_num(doc, "confidence");
+	if (!r->by || !r->workload || !metric || !json_object_object_get_ex(doc, "groups", &groups))
+		return error("report: compare's document lacks by, workload, metric or groups");
+	/* compare's direction for its metric (a neutral one is judged as higher is better) */
+	better = jstr_at(doc, "better");
+	rep_metric(metric, better && !strcmp(better, "lower") ? BETTER_LOWER : BETTER_HIGHER,
+		   &r->primary);
+	r->ng = json_object_array_length(groups);
+	r->g = xcalloc(r->ng ? r->ng : 1, sizeof(*r->g));
+	for (i = 0; i < r->ng; i++) {
+		struct rep_group *g = &r->g[i];
+		json_object *parts;
+
+		g->j = json_object_array_get_idx(groups, i);
+		g->title = jstr_at(g->j, "title");
+		g->baseline = json_object_object_get_ex(g->j, "baseline", &v) &&
+			      json_object_get_boolean(v);
+		if (!json_object_object_get_ex(g->j, "parts", &parts)) {
+			error("report: compare's document has no parts for group '%s'",
+			      g->title ? g->title : "?");
+			goto out;
+		}
+		for (k = 0; k < json_object_array_length(parts); k++) {
+			json_object *p = json_object_array_get_idx(parts, k), *e, *c;
+
+			if (!json_object_object_get_ex(p, "experiment", &e) ||
+			    !json_object_object_get_ex(p, "config", &c)) {
+				error("report: a part of group '%s' lacks its experiment or config",
+				      g->title ? g->title : "?");
+				goto out;
+			}
+			l.parts = xrealloc(l.parts, (l.nparts + 1) * sizeof(*l.parts));
+			l.parts[l.nparts].exp_id = json_object_get_int64(e);
+			l.parts[l.nparts].config = json_object_get_string(c);
+			l.parts[l.nparts++].group = i;
+		}
+	}
+	if (store_list_experiments(st, f ? f : &all, &r->exps, &r->nexps) ||
+	    (r->exp_n = xcalloc(r->nexps + 1, sizeof(*r->exp_n)),
+	     store_foreach_sample(st, f ? f : &all, STORE_ROWS_STATS, load_row, &l)))
+		goto out;
+	for (i = 0; i < r->ng; i++) {
+		struct rep_group *g = &r->g[i];
+		double n = rep_num(g->j, "n");
+
+		/* the points are the samples compare summarised, or the report would mislead */
+		if ((double)g->npts != n) {
+			error("report: group '%s' has %zu stored samples where compare counted "
+			      "%.0f "
+			      "(the store changed meanwhile?)",
+			      g->title ? g->title : "?", g->npts, n);
+			goto out;
+		}
+		qsort(g->pts, g->npts, sizeof(*g->pts), point_time_cmp);
+		for (k = 0; k < g->nev; k++)
+			note_evidence(r, g->ev[k].name, g->ev[k].better);
+	}
+	ret = 0;
+out:
+	free(l.parts);
+	return ret;
+}
+
+void rep_release(struct rep *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->ng; i++) {
+		free(r->g[i].pts);
+		for (k = 0; k < r->g[i].nev; k++) {
+			free(r->g[i].ev[k].name);
+			free(r->g[i].ev[k].v);
+		}
+		free(r->g[i].ev);
+	}
+	free(r->g);
+	free(r->ev);
+	store_experiments_free(r->exps, r->nexps);
+	free(r->exp_n);
+	sbuf_release(&r->data);
+	free(r->data_why);
+	if (r->doc)
+		json_object_put(r->doc);
+	memset(r, 0, sizeof(*r));
+}
