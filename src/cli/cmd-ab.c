@@ -690,123 +690,302 @@ static void print_header(const struct ab_state *st)
 	fflush(stdout);
 }
 
-int cmd_ab(int argc, const char **argv, struct ctx *ctx)
-{
-	struct run_params rp = runner_defaults, rp_defaults = runner_defaults;
-	struct ab_params ap = ab_defaults;
-	struct probe_params pp = probe_defaults;
+/* What the command line asked for: the option groups, the workload, the spec. */
+struct ab_opts {
+	struct run_params rp, rp_defaults;
+	struct ab_params ap;
+	struct probe_params pp;
 	struct experiment_opts eo;
 	struct opts_result res;
-	struct probe_set ps = { 0 };
-	struct ceiling_shape ceiling;
-	struct opt_group fixed[4], groups[6], pgroups[4];
-	struct report_summary rs[AB_MAX_ARMS];
-	struct ab_result r = { 0 };
-	struct ab_state st;
-	struct run_spec spec;
+	struct opt_group groups[6];
 	const struct workload *wl;
-	const char *base_profile = NULL, *status;
-	json_object *params = NULL;
-	char profile[160], err[512], title[96], why[2048];
-	size_t i;
-	void *parsed, *wlp;
-	int ret = EXIT_OK, sig, rc;
-	bool restored = false, began = false;
-	uint64_t start_ns;
-	unsigned m;
+	void *parsed, *wlp; /* the workload's parameters: as given, as resolved */
+	char title[96], profile[160];
+	const char *base_profile;
+	struct run_spec spec;
+};
 
-	rp.samples = rp_defaults.samples = 10; /* pairs */
-	memset(&st, 0, sizeof(st));
-	st.ctx = ctx;
-	st.current = -1;
-	memset(fixed, 0, sizeof(fixed));
+static void ab_parse(struct ab_opts *o, int argc, const char **argv, struct ctx *ctx)
+{
+	struct opt_group fixed[4];
+	struct opt_group *g = o->groups;
+
+	memset(o, 0, sizeof(*o));
+	o->rp = o->rp_defaults = runner_defaults;
+	o->ap = ab_defaults;
+	o->pp = probe_defaults;
+	o->rp.samples = o->rp_defaults.samples = 10; /* pairs */
 	fixed[0] = (struct opt_group){
-		.title = "ab options", .opts = ab_opts, .base = &ap, .defaults = &ab_defaults
+		.title = "ab options", .opts = ab_opts, .base = &o->ap, .defaults = &ab_defaults
 	};
 	fixed[1] = (struct opt_group){ .title = "runner options (-n N: exactly N pairs instead of "
 						"until decided; --warmup runs after every toggle)",
 				       .opts = runner_opts,
-				       .base = &rp,
-				       .defaults = &rp_defaults };
+				       .base = &o->rp,
+				       .defaults = &o->rp_defaults };
 	fixed[2] = (struct opt_group){ .title = "probe options",
 				       .opts = probe_opts,
-				       .base = &pp,
+				       .base = &o->pp,
 				       .defaults = &probe_defaults };
 	fixed[3] = cli_common_group_for(ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON));
-	wl = experiment_pick_workload("ab", fixed, ARRAY_SIZE(fixed), argc, argv);
-	experiment_runner_defaults(wl, &rp_defaults);
-	rp_defaults.samples = 10; /* pairs, when -n asks for a fixed length */
-	rp_defaults.duration_ns = AB_DEFAULT_DURATION_NS;
-	rp_defaults.warmup_ns = AB_DEFAULT_WARMUP_NS;
-	rp = rp_defaults;
+	o->wl = experiment_pick_workload("ab", fixed, ARRAY_SIZE(fixed), argc, argv);
+	experiment_runner_defaults(o->wl, &o->rp_defaults);
+	o->rp_defaults.samples = 10; /* pairs, when -n asks for a fixed length */
+	o->rp_defaults.duration_ns = AB_DEFAULT_DURATION_NS;
+	o->rp_defaults.warmup_ns = AB_DEFAULT_WARMUP_NS;
+	o->rp = o->rp_defaults;
 
-	parsed = xmalloc(wl->params_size);
-	wlp = xmalloc(wl->params_size);
-	memcpy(parsed, wl->defaults, wl->params_size);
-	snprintf(title, sizeof(title), "workload options (%s)", wl->name);
-	groups[0] = fixed[0];
-	groups[1] = fixed[1];
-	groups[2] = (struct opt_group){
-		.title = title, .opts = wl->opts, .base = parsed, .defaults = wl->defaults
-	};
-	groups[3] = experiment_opts_group(&eo, wl);
-	groups[4] = fixed[2];
-	groups[5] = fixed[3];
-	cli_parse("ab", ab_usage, ab_description, groups, ARRAY_SIZE(groups), argc, argv, 0, &res,
+	o->parsed = xmalloc(o->wl->params_size);
+	o->wlp = xmalloc(o->wl->params_size);
+	memcpy(o->parsed, o->wl->defaults, o->wl->params_size);
+	snprintf(o->title, sizeof(o->title), "workload options (%s)", o->wl->name);
+	g[0] = fixed[0];
+	g[1] = fixed[1];
+	g[2] = (struct opt_group){ .title = o->title,
+				   .opts = o->wl->opts,
+				   .base = o->parsed,
+				   .defaults = o->wl->defaults };
+	g[3] = experiment_opts_group(&o->eo, o->wl);
+	g[4] = fixed[2];
+	g[5] = fixed[3];
+	cli_parse("ab", ab_usage, ab_description, g, ARRAY_SIZE(o->groups), argc, argv, 0, &o->res,
 		  ctx);
-	if (res.npos > 1)
-		die_usage("ab: unexpected argument '%s': one workload at most", res.pos[1]);
+	if (o->res.npos > 1)
+		die_usage("ab: unexpected argument '%s': one workload at most", o->res.pos[1]);
 	cli_require_format("ab", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
-	if (given(&groups[0], "seed") && ap.order != ORDER_RANDOM)
+	if (given(&g[0], "seed") && o->ap.order != ORDER_RANDOM)
 		die_usage("ab: option '--seed' needs '--order random'");
-	if (given(&groups[1], "samples") && ap.until_decided)
+	if (given(&g[1], "samples") && o->ap.until_decided)
 		die_usage(
 			"ab: options '-n' (a fixed number of pairs) and '--until-decided' exclude "
 			"each other");
-	if (given(&groups[1], "samples") &&
-	    (given(&groups[0], "max-samples") || given(&groups[0], "max-time")))
+	if (given(&g[1], "samples") && (given(&g[0], "max-samples") || given(&g[0], "max-time")))
 		die_usage("ab: options '--max-samples' and '--max-time' bound a run until decided; "
 			  "'-n' asks for a fixed length instead");
-	ap.until_decided = !given(&groups[1], "samples");
+	o->ap.until_decided = !given(&g[1], "samples");
 	/* a time budget alone: the clock, not a count, bounds the run (the engine plans it) */
-	if (given(&groups[0], "max-time") && ap.max_time_ns && !given(&groups[0], "max-samples"))
-		ap.max_samples = STATS_SEQ_MAX_UNITS;
+	if (given(&g[0], "max-time") && o->ap.max_time_ns && !given(&g[0], "max-samples"))
+		o->ap.max_samples = STATS_SEQ_MAX_UNITS;
+	experiment_resolve(o->wl, &o->eo, &g[2], o->wlp, o->profile, sizeof(o->profile),
+			   &o->base_profile);
+	experiment_spec("ab", o->wl, o->wlp, &o->rp, &o->spec);
+	if (o->ap.order == ORDER_RANDOM && !o->ap.seed)
+		o->ap.seed = (realtime_ns() ^ (uint64_t)getpid() << 32) % 1000000000ull + 1;
+}
 
-	experiment_resolve(wl, &eo, &groups[2], wlp, profile, sizeof(profile), &base_profile);
-	experiment_spec("ab", wl, wlp, &rp, &spec);
+static void ab_opts_release(struct ab_opts *o)
+{
+	experiment_opts_release(&o->eo);
+	opts_result_release(&o->res);
+	opts_release(o->groups, ARRAY_SIZE(o->groups));
+	free(o->parsed);
+	free(o->wlp);
+}
 
-	/* --warmup is the discarded sample after every toggle */
-	st.warmup_ns = rp.warmup_ns;
-	if (ap.order == ORDER_RANDOM && !ap.seed)
-		ap.seed = (realtime_ns() ^ (uint64_t)getpid() << 32) % 1000000000ull + 1;
-	st.rng = ap.seed;
-	st.wl = wl;
-	st.primary = metric_primary(wl->name);
-	metric_unit(st.primary, wl->name, st.punit, sizeof(st.punit));
-	metric_title(st.primary, wl->name, st.ptitle, sizeof(st.ptitle));
-	st.rp = &rp;
-	st.ap = &ap;
-	st.spec = &spec;
+/* The parameters stored with the experiment: every option as resolved. */
+static json_object *ab_params_json(const struct ab_opts *o, const struct probe_set *ps)
+{
+	struct opt_group pg[4] = { o->groups[0], o->groups[1], o->groups[2], o->groups[4] };
+	json_object *params;
 
-	if (pp.ceiling && ceiling_shape_of(&spec, &ceiling, err, sizeof(err)))
+	pg[2].base = o->wlp;
+	params = experiment_params_json(pg, ARRAY_SIZE(pg));
+	/* what --trace resolved to: the tracer that ran, or off */
+	if (o->pp.trace)
+		json_object_object_add(
+			params, "tracer",
+			json_object_new_string(probes_tracer(ps) ? probes_tracer(ps) : "off"));
+	return params;
+}
+
+/* The sequential engine and the result's design, before the first unit. */
+static void ab_engine_init(struct ab_state *st)
+{
+	const struct ab_params *ap = st->ap;
+	struct stats_seq_params sp = {
+		.nfeat = st->nfeat,
+		.margin = ap->margin,
+		.better = st->primary->better,
+		.until_decided = ap->until_decided,
+		.units = st->rp->samples,
+		.max_units = ap->max_samples,
+		.max_time_ns = ap->max_time_ns,
+	};
+	const char *tokv[AB_MAX_FEATURES] = { st->token[0], st->token[1] };
+
+	stats_seq_init(&st->engine, &sp);
+	ab_design_init(&st->design, st->nfeat, tokv, st->primary->name, st->primary->better,
+		       ap->margin, ap->until_decided ? ap->max_samples : 0);
+}
+
+/* Units while the sequential engine wants them and nothing stops the run. */
+static void ab_loop(struct ab_state *st)
+{
+	const struct ab_params *ap = st->ap;
+	unsigned total = (unsigned)(ap->until_decided ? ap->max_samples : st->rp->samples);
+	uint64_t start_ns;
+
+	print_header(st);
+	start_ns = now_ns();
+	progress_init(&st->progress, cli_progress_enabled(st->ctx), total);
+	while (stats_seq_wants_unit(&st->engine)) {
+		double y[AB_MAX_ARMS];
+		bool complete;
+
+		if (stopping() || st->setup_failed || st->ex.store_failed || run_unit(st, total))
+			break;
+		complete = unit_values(st, st->nunits - 1, y);
+		stats_seq_add_unit(&st->engine, complete ? y : NULL, now_ns() - start_ns);
+	}
+	stats_seq_end(&st->engine);
+	if (st->engine.stop == STATS_SEQ_DECIDED)
+		info("ab: decided after %zu %s (look %zu of at most %zu, each at %.4g%% "
+		     "confidence, 95%% over all looks)",
+		     st->nunits, ab_unit_word(&st->design, st->nunits), st->engine.looks,
+		     st->engine.nplan, (1 - st->engine.alpha_two) * 100.0);
+	else if (st->engine.stop == STATS_SEQ_TIME)
+		info("ab: --max-time reached after %zu %s: not decided", st->nunits,
+		     ab_unit_word(&st->design, st->nunits));
+	else if (st->engine.stop == STATS_SEQ_BUDGET)
+		info("ab: --max-samples reached: not decided");
+	progress_clear(&st->progress);
+}
+
+/* Put the kernel back the way it was found, before anything else. */
+static int ab_restore(struct ab_state *st)
+{
+	const char *dbg = st->ctx->debugfs;
+	char why[2048];
+
+	if (features_session_restore(&st->fs, why, sizeof(why))) {
+		error("ab: %s", why);
+		error("ab: the scheduler features are NOT restored; the journal is kept: run "
+		      "'wakebench features restore%s%s'",
+		      strcmp(dbg, "/sys/kernel/debug") ? " --debugfs " : "",
+		      strcmp(dbg, "/sys/kernel/debug") ? dbg : "");
+		return -1;
+	}
+	if (st->ntoggles || st->current > 0)
+		info("ab: scheduler features restored as found");
+	return 0;
+}
+
+/* Arm m's measured samples, summarised as run summarises a config. */
+static int arm_summary(const struct ab_state *st, unsigned m, struct report_summary *rs)
+{
+	struct sample *arm_s = xcalloc(st->nsamples + 1, sizeof(*arm_s));
+	size_t n = 0, i, u;
+	int ret;
+
+	for (i = 0; i < st->nsamples; i++)
+		for (u = 0; u < st->nunits; u++)
+			if (st->unit[u][m] == (long)i) {
+				arm_s[n++] = st->samples[i];
+				break;
+			}
+	ret = report_summarize(arm_s, n, st->primary->name, rs);
+	free(arm_s);
+	return ret;
+}
+
+/*
+ * After the restore: the result (the engine's, with the design kept in the
+ * stored parameters), the experiment's end, the output, the exit status.
+ */
+static int ab_finish(struct ab_state *st, json_object *params, int ret, bool restored)
+{
+	struct report_summary rs[AB_MAX_ARMS];
+	struct ab_result r;
+	int sig = runner_stop_signal();
+	const char *status;
+	unsigned m;
+	size_t i;
+
+	for (m = 0; m < st->narms; m++)
+		if (arm_summary(st, m, &rs[m]))
+			ret = EXIT_RUNTIME;
+	analyse(st, &r);
+	json_object_object_add(params, "design", ab_design_json(&st->design));
+	if (experiment_set_params(&st->ex, params))
+		st->ex.store_failed = true;
+	if (sig) {
+		status = "interrupted";
+		warning("ab: stopped by %s after %zu complete %s", cli_signal_name(sig),
+			r.ncomplete, ab_unit_word(&st->design, r.ncomplete));
+	} else if (ret || st->setup_failed || st->ex.store_failed || !r.ncomplete) {
+		status = "failed";
+	} else {
+		status = "complete";
+	}
+	if (experiment_end(&st->ex, status))
+		st->ex.store_failed = true;
+	if (st->ctx->format == FMT_JSON) {
+		print_json(st, &r, rs, status, sig, restored);
+	} else {
+		print_text(st, &r, rs, sig != 0);
+		report_env_text(stdout, st->ex.have_env_end ? &st->ex.env_end : &st->ex.env_start);
+		if (!st->ctx->no_store && !st->ex.store_failed && !st->ctx->quiet)
+			printf("stored: experiment %s in %s\n", st->ex.info.uuid,
+			       cli_db_path(st->ctx));
+	}
+	for (m = 0; m < st->narms; m++)
+		report_summary_release(&rs[m]);
+	if (sig)
+		ret = experiment_signal_status(sig);
+	else if (!ret && !strcmp(status, "failed"))
+		ret = EXIT_RUNTIME;
+	else if (!ret && st->ap->fail_on_regression)
+		for (i = 0; i < st->nfeat; i++)
+			if (r.eff[i].s.v == VERDICT_REGRESSION)
+				ret = EXIT_REGRESSION;
+	ab_result_release(&r);
+	return ret;
+}
+
+int cmd_ab(int argc, const char **argv, struct ctx *ctx)
+{
+	struct ab_opts o;
+	struct probe_set ps = { 0 };
+	struct ceiling_shape ceiling;
+	struct ab_state st;
+	json_object *params = NULL;
+	char err[512], why[2048];
+	int ret = EXIT_OK, rc;
+	unsigned m;
+
+	ab_parse(&o, argc, argv, ctx);
+	memset(&st, 0, sizeof(st));
+	st.ctx = ctx;
+	st.current = -1;
+	st.warmup_ns = o.rp.warmup_ns; /* --warmup: the discarded sample after every toggle */
+	st.rng = o.ap.seed;
+	st.wl = o.wl;
+	st.primary = metric_primary(o.wl->name);
+	metric_unit(st.primary, o.wl->name, st.punit, sizeof(st.punit));
+	metric_title(st.primary, o.wl->name, st.ptitle, sizeof(st.ptitle));
+	st.rp = &o.rp;
+	st.ap = &o.ap;
+	st.spec = &o.spec;
+	if (o.pp.ceiling && ceiling_shape_of(&o.spec, &ceiling, err, sizeof(err)))
 		die_usage("ab: %s", err);
-	st.ceiling = pp.ceiling ? &ceiling : NULL;
-	rc = cli_kernel_prepare(ctx, "ab",
-				CLI_NEED_DEBUGFS | CLI_CHANGES_FEATURES |
-					(pp.trace && pp.trace != TRACE_BPF ? CLI_NEED_TRACEFS : 0));
+	st.ceiling = o.pp.ceiling ? &ceiling : NULL;
+	rc = cli_kernel_prepare(
+		ctx, "ab",
+		CLI_NEED_DEBUGFS | CLI_CHANGES_FEATURES |
+			(o.pp.trace && o.pp.trace != TRACE_BPF ? CLI_NEED_TRACEFS : 0));
 	if (!rc)
-		rc = check_features(&st, &ap.features);
+		rc = check_features(&st, &o.ap.features);
 	if (rc) {
 		ret = rc;
 		goto out_parse;
 	}
-	if (probes_setup(&ps, &pp, ctx->debugfs, err, sizeof(err))) {
+	if (probes_setup(&ps, &o.pp, ctx->debugfs, err, sizeof(err))) {
 		error("ab: %s", err);
 		ret = EXIT_SKIP;
 		goto out_parse;
 	}
-	spec.probes = ps.probes;
-	spec.nprobes = ps.n;
+	o.spec.probes = ps.probes;
+	o.spec.nprobes = ps.n;
 
 	runner_signals_install();
 	/* The journal goes in place before anything is written. */
@@ -816,155 +995,24 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		goto out_probes;
 	}
 	build_arms(&st);
-
-	pgroups[0] = groups[0];
-	pgroups[1] = groups[1];
-	pgroups[2] = groups[2];
-	pgroups[2].base = wlp;
-	pgroups[3] = groups[4];
-	params = experiment_params_json(pgroups, ARRAY_SIZE(pgroups));
-	/* what --trace resolved to: the tracer that ran, or off */
-	if (pp.trace)
-		json_object_object_add(
-			params, "tracer",
-			json_object_new_string(probes_tracer(&ps) ? probes_tracer(&ps) : "off"));
-	if (experiment_begin(&st.ex, ctx, "ab", wl, profile[0] ? profile : NULL, base_profile,
-			     eo.v.label, params)) {
+	ab_engine_init(&st);
+	params = ab_params_json(&o, &ps);
+	if (experiment_begin(&st.ex, ctx, "ab", o.wl, o.profile[0] ? o.profile : NULL,
+			     o.base_profile, o.eo.v.label, params)) {
+		ab_restore(&st);
 		ret = EXIT_RUNTIME;
-		goto out_restore;
-	}
-	began = true;
-	for (m = 0; m < st.narms; m++) {
-		if (experiment_add_config(&st.ex, st.arms[m].name, st.arms[m].vector,
-					  &st.arms[m].config_id)) {
-			ret = EXIT_RUNTIME;
-			goto out_restore;
-		}
-	}
-
-	{
-		struct stats_seq_params sp = {
-			.nfeat = st.nfeat,
-			.margin = ap.margin,
-			.better = st.primary->better,
-			.until_decided = ap.until_decided,
-			.units = rp.samples,
-			.max_units = ap.max_samples,
-			.max_time_ns = ap.max_time_ns,
-		};
-
-		const char *tokv[AB_MAX_FEATURES] = { st.token[0], st.token[1] };
-
-		stats_seq_init(&st.engine, &sp);
-		ab_design_init(&st.design, st.nfeat, tokv, st.primary->name, st.primary->better,
-			       ap.margin, ap.until_decided ? ap.max_samples : 0);
-	}
-	print_header(&st);
-	start_ns = now_ns();
-	progress_init(&st.progress, cli_progress_enabled(ctx),
-		      (unsigned)(ap.until_decided ? ap.max_samples : rp.samples));
-	while (stats_seq_wants_unit(&st.engine)) {
-		double y[AB_MAX_ARMS];
-		bool complete;
-
-		if (stopping() || st.setup_failed || st.ex.store_failed)
-			break;
-		if (run_unit(&st, (unsigned)(ap.until_decided ? ap.max_samples : rp.samples)))
-			break;
-		complete = unit_values(&st, st.nunits - 1, y);
-		stats_seq_add_unit(&st.engine, complete ? y : NULL, now_ns() - start_ns);
-	}
-	stats_seq_end(&st.engine);
-	switch (st.engine.stop) {
-	case STATS_SEQ_DECIDED:
-		info("ab: decided after %zu %s (look %zu of at most %zu, each at %.4g%% "
-		     "confidence, 95%% over all looks)",
-		     st.nunits, ab_unit_word(&st.design, st.nunits), st.engine.looks,
-		     st.engine.nplan, (1 - st.engine.alpha_two) * 100.0);
-		break;
-	case STATS_SEQ_TIME:
-		info("ab: --max-time reached after %zu %s: not decided", st.nunits,
-		     ab_unit_word(&st.design, st.nunits));
-		break;
-	case STATS_SEQ_BUDGET:
-		info("ab: --max-samples reached: not decided");
-		break;
-	default:
-		break;
-	}
-	progress_clear(&st.progress);
-
-out_restore:
-	/* Before anything else: the kernel goes back the way it was found. */
-	if (features_session_restore(&st.fs, why, sizeof(why))) {
-		error("ab: %s", why);
-		error("ab: the scheduler features are NOT restored; the journal is kept: run "
-		      "'wakebench features restore%s%s'",
-		      strcmp(ctx->debugfs, "/sys/kernel/debug") ? " --debugfs " : "",
-		      strcmp(ctx->debugfs, "/sys/kernel/debug") ? ctx->debugfs : "");
-		if (!ret)
-			ret = EXIT_RUNTIME;
-	} else {
-		restored = true;
-		if (st.ntoggles || st.current > 0)
-			info("ab: scheduler features restored as found");
-	}
-	if (!began)
 		goto out_probes;
-
-	sig = runner_stop_signal();
-	for (m = 0; m < st.narms; m++) {
-		struct sample *arm_s = xcalloc(st.nsamples + 1, sizeof(*arm_s));
-		size_t n = 0;
-
-		for (i = 0; i < st.nsamples; i++) {
-			long u;
-			bool mine = false;
-
-			for (u = 0; u < (long)st.nunits && !mine; u++)
-				mine = st.unit[u][m] == (long)i;
-			if (mine)
-				arm_s[n++] = st.samples[i];
-		}
-		if (report_summarize(arm_s, n, st.primary->name, &rs[m]))
+	}
+	for (m = 0; m < st.narms && !ret; m++)
+		if (experiment_add_config(&st.ex, st.arms[m].name, st.arms[m].vector,
+					  &st.arms[m].config_id))
 			ret = EXIT_RUNTIME;
-		free(arm_s);
-	}
-	analyse(&st, &r);
-	json_object_object_add(params, "design", ab_design_json(&st.design));
-	if (experiment_set_params(&st.ex, params))
-		st.ex.store_failed = true;
-	if (sig) {
-		status = "interrupted";
-		warning("ab: stopped by %s after %zu complete %s", cli_signal_name(sig),
-			r.ncomplete, ab_unit_word(&st.design, r.ncomplete));
-	} else if (ret || st.setup_failed || st.ex.store_failed || !r.ncomplete) {
-		status = "failed";
-	} else {
-		status = "complete";
-	}
-	if (experiment_end(&st.ex, status))
-		st.ex.store_failed = true;
-
-	if (ctx->format == FMT_JSON) {
-		print_json(&st, &r, rs, status, sig, restored);
-	} else {
-		print_text(&st, &r, rs, sig != 0);
-		report_env_text(stdout, st.ex.have_env_end ? &st.ex.env_end : &st.ex.env_start);
-		if (!ctx->no_store && !st.ex.store_failed && !ctx->quiet)
-			printf("stored: experiment %s in %s\n", st.ex.info.uuid, cli_db_path(ctx));
-	}
-	for (m = 0; m < st.narms; m++)
-		report_summary_release(&rs[m]);
-
-	if (sig)
-		ret = experiment_signal_status(sig);
-	else if (!ret && !strcmp(status, "failed"))
+	if (!ret)
+		ab_loop(&st);
+	rc = ab_restore(&st);
+	if (rc && !ret)
 		ret = EXIT_RUNTIME;
-	else if (!ret && ap.fail_on_regression)
-		for (i = 0; i < st.nfeat; i++)
-			if (r.eff[i].s.v == VERDICT_REGRESSION)
-				ret = EXIT_REGRESSION;
+	ret = ab_finish(&st, params, ret, !rc);
 	experiment_release(&st.ex);
 out_probes:
 	for (m = 0; m < AB_MAX_ARMS; m++)
@@ -973,16 +1021,11 @@ out_probes:
 	probes_release(&ps);
 out_parse:
 	stats_seq_release(&st.engine);
-	ab_result_release(&r);
 	json_object_put(params);
 	free(st.obs);
 	free(st.sample_arm);
 	free(st.samples);
 	free(st.unit);
-	experiment_opts_release(&eo);
-	opts_result_release(&res);
-	opts_release(groups, ARRAY_SIZE(groups));
-	free(parsed);
-	free(wlp);
+	ab_opts_release(&o);
 	return ret;
 }
