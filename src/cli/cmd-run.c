@@ -252,176 +252,219 @@ static void print_json(struct run_state *st, json_object *params, const struct r
 	json_object_put(o);
 }
 
-int cmd_run(int argc, const char **argv, struct ctx *ctx)
-{
-	struct run_params rp = runner_defaults, rp_defaults = runner_defaults;
+/* What the command line asked for: the option groups, the workload, the spec. */
+struct run_opts {
+	struct run_params rp, rp_defaults;
+	struct probe_params pp;
 	struct experiment_opts eo;
 	struct opts_result res;
-	struct probe_params pp = probe_defaults;
-	struct probe_set ps = { 0 };
-	struct ceiling_shape ceiling;
-	struct opt_group fixed[3], groups[5], pgroups[3];
-	struct report_summary rs;
-	struct run_state st;
-	struct run_spec spec;
+	struct opt_group fixed[3], groups[5];
+	size_t ngroups;
 	const struct workload *wl;
-	const char *base_profile = NULL, *status;
-	json_object *params = NULL;
-	char profile[160], err[512], title[96], overhead[512] = "";
-	void *parsed, *wlp;
-	size_t i, ngroups;
-	int ret = EXIT_OK, sig = 0, setup_failed = 0;
+	void *parsed, *wlp; /* the workload's parameters: as given, as resolved */
+	char title[96], profile[160];
+	const char *base_profile;
+	struct run_spec spec;
+};
 
-	memset(&st, 0, sizeof(st));
-	memset(fixed, 0, sizeof(fixed));
+static void run_parse(struct run_opts *o, int argc, const char **argv, struct ctx *ctx)
+{
+	struct opt_group *g = o->groups, *fixed = o->fixed;
+
+	memset(o, 0, sizeof(*o));
+	o->rp = o->rp_defaults = runner_defaults;
+	o->pp = probe_defaults;
 	fixed[0] = (struct opt_group){ .title = "runner options",
 				       .opts = runner_opts,
-				       .base = &rp,
-				       .defaults = &rp_defaults };
+				       .base = &o->rp,
+				       .defaults = &o->rp_defaults };
 	fixed[1] = (struct opt_group){ .title = "probe options",
 				       .opts = probe_opts,
-				       .base = &pp,
+				       .base = &o->pp,
 				       .defaults = &probe_defaults };
 	fixed[2] = cli_common_group_for(
 		ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON) | (1u << FMT_METRICS_BRIEF));
-	wl = experiment_pick_workload("run", fixed, ARRAY_SIZE(fixed), argc, argv);
-	experiment_runner_defaults(wl, &rp_defaults);
-	rp = rp_defaults;
+	o->wl = experiment_pick_workload("run", fixed, ARRAY_SIZE(o->fixed), argc, argv);
+	experiment_runner_defaults(o->wl, &o->rp_defaults);
+	o->rp = o->rp_defaults;
 
-	parsed = xmalloc(wl->params_size);
-	wlp = xmalloc(wl->params_size);
-	memcpy(parsed, wl->defaults, wl->params_size);
-	snprintf(title, sizeof(title), "workload options (%s)", wl->name);
-	groups[0] = fixed[0];
-	groups[1] = (struct opt_group){
-		.title = title, .opts = wl->opts, .base = parsed, .defaults = wl->defaults
-	};
-	groups[2] = experiment_opts_group(&eo, wl);
-	ngroups = 3;
+	o->parsed = xmalloc(o->wl->params_size);
+	o->wlp = xmalloc(o->wl->params_size);
+	memcpy(o->parsed, o->wl->defaults, o->wl->params_size);
+	snprintf(o->title, sizeof(o->title), "workload options (%s)", o->wl->name);
+	g[0] = fixed[0];
+	g[1] = (struct opt_group){ .title = o->title,
+				   .opts = o->wl->opts,
+				   .base = o->parsed,
+				   .defaults = o->wl->defaults };
+	g[2] = experiment_opts_group(&o->eo, o->wl);
+	o->ngroups = 3;
 	if (probe_opts[0].type != OPT_END)
-		groups[ngroups++] = fixed[1];
-	groups[ngroups++] = fixed[2];
-	cli_parse("run", run_usage, run_description, groups, ngroups, argc, argv, 0, &res, ctx);
-	if (res.npos > 1)
-		die_usage("run: unexpected argument '%s': one workload at most", res.pos[1]);
+		g[o->ngroups++] = fixed[1];
+	g[o->ngroups++] = fixed[2];
+	cli_parse("run", run_usage, run_description, g, o->ngroups, argc, argv, 0, &o->res, ctx);
+	if (o->res.npos > 1)
+		die_usage("run: unexpected argument '%s': one workload at most", o->res.pos[1]);
 	cli_require_format("run", ctx, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_METRICS_BRIEF);
+	experiment_resolve(o->wl, &o->eo, &g[1], o->wlp, o->profile, sizeof(o->profile),
+			   &o->base_profile);
+	experiment_spec("run", o->wl, o->wlp, &o->rp, &o->spec);
+}
 
-	experiment_resolve(wl, &eo, &groups[1], wlp, profile, sizeof(profile), &base_profile);
-	experiment_spec("run", wl, wlp, &rp, &spec);
-	if (pp.ceiling && ceiling_shape_of(&spec, &ceiling, err, sizeof(err)))
-		die_usage("run: %s", err);
-	ret = cli_kernel_prepare(
-		ctx, "run",
-		CLI_NEED_DEBUGFS | (pp.trace && pp.trace != TRACE_BPF ? CLI_NEED_TRACEFS : 0));
-	if (ret)
-		goto out;
-	if (probes_setup(&ps, &pp, ctx->debugfs, err, sizeof(err)))
-		die_skip("run: %s", err);
-	spec.probes = ps.probes;
-	spec.nprobes = ps.n;
+static void run_opts_release(struct run_opts *o)
+{
+	experiment_opts_release(&o->eo);
+	opts_release(o->groups, o->ngroups);
+	opts_result_release(&o->res);
+	free(o->parsed);
+	free(o->wlp);
+}
 
-	/* The parameters actually used: the resolved workload set, not the parsed one. */
-	pgroups[0] = groups[0];
-	pgroups[1] = groups[1];
-	pgroups[1].base = wlp;
-	pgroups[2] = fixed[1];
-	params = experiment_params_json(pgroups, ARRAY_SIZE(pgroups));
+/* The parameters actually used: the resolved workload set, not the parsed one. */
+static json_object *run_params_json(const struct run_opts *o, const struct probe_set *ps)
+{
+	struct opt_group pg[3] = { o->groups[0], o->groups[1], o->fixed[1] };
+	json_object *params;
+
+	pg[1].base = o->wlp;
+	params = experiment_params_json(pg, ARRAY_SIZE(pg));
 	/* what --trace resolved to: the tracer that ran, or off */
-	if (pp.trace)
+	if (o->pp.trace)
 		json_object_object_add(
 			params, "tracer",
-			json_object_new_string(probes_tracer(&ps) ? probes_tracer(&ps) : "off"));
+			json_object_new_string(probes_tracer(ps) ? probes_tracer(ps) : "off"));
+	return params;
+}
 
-	runner_signals_install();
-	st.ctx = ctx;
-	st.wl = wl;
-	st.rp = &rp;
-	st.ceiling = pp.ceiling ? &ceiling : NULL;
-	st.tracer = probes_tracer(&ps);
-	st.samples = xcalloc(rp.samples + 1, sizeof(*st.samples));
-	if (experiment_begin(&st.ex, ctx, "run", wl, profile[0] ? profile : NULL, base_profile,
-			     eo.v.label, params) ||
-	    experiment_add_config(&st.ex, "default", NULL, &st.config_id)) {
-		experiment_release(&st.ex);
-		ret = EXIT_RUNTIME;
-		goto out;
-	}
-	progress_init(&st.progress, cli_progress_enabled(ctx), (unsigned)rp.samples);
-	print_header(&st);
+/* The warm-up, the samples, then the tracer's overhead. Returns -1 on a setup failure. */
+static int run_samples(struct run_state *st, const struct run_spec *spec,
+		       const struct probe_set *ps, char *overhead, size_t len)
+{
+	size_t i;
 
-	if (rp.warmup_ns && one_sample(&st, &spec, true))
-		setup_failed = 1;
-	for (i = 0; !setup_failed && i < rp.samples; i++) {
-		if (runner_stop_signal() || st.ex.store_failed)
+	if (st->rp->warmup_ns && one_sample(st, spec, true))
+		return -1;
+	for (i = 0; i < st->rp->samples; i++) {
+		if (runner_stop_signal() || st->ex.store_failed)
 			break;
-		if (one_sample(&st, &spec, false))
-			setup_failed = 1;
-		else if (st.samples[st.nsamples - 1].status == SAMPLE_INTERRUPTED)
+		if (one_sample(st, spec, false))
+			return -1;
+		if (st->samples[st->nsamples - 1].status == SAMPLE_INTERRUPTED)
 			break;
 	}
-	if (!setup_failed && !runner_stop_signal() && !st.ex.store_failed && probes_tracing(&ps) &&
-	    calibrate(&st, &spec, &ps, overhead, sizeof(overhead)))
-		setup_failed = 1;
-	progress_clear(&st.progress);
-	sig = runner_stop_signal();
+	if (!runner_stop_signal() && !st->ex.store_failed && probes_tracing(ps) &&
+	    calibrate(st, spec, ps, overhead, len))
+		return -1;
+	return 0;
+}
 
-	if (report_summarize(st.samples, st.nsamples, metric_primary(st.wl->name)->name, &rs))
+static void print_text(const struct run_state *st, const struct report_summary *rs,
+		       const char *overhead)
+{
+	const struct ctx *ctx = st->ctx;
+
+	report_summary_text(stdout, NULL, rs);
+	if (overhead[0])
+		printf("%s\n", overhead);
+	if (st->ceiling) {
+		const struct metric_summary *ms = report_summary_get(rs, "sched_share");
+		char line[256];
+
+		ceiling_summary_line(ms && ms->available ? &ms->sum : NULL, ms ? ms->why : NULL,
+				     line, sizeof(line));
+		printf("%s\n", line);
+	}
+	report_env_text(stdout, st->ex.have_env_end ? &st->ex.env_end : &st->ex.env_start);
+	if (!ctx->no_store && !st->ex.store_failed && !ctx->quiet)
+		printf("stored: experiment %s in %s\n", st->ex.info.uuid, cli_db_path(ctx));
+}
+
+/* The summary, the experiment's end, the output; returns the exit status. */
+static int run_finish(struct run_state *st, json_object *params, bool setup_failed,
+		      const char *overhead)
+{
+	struct report_summary rs;
+	int sig = runner_stop_signal(), ret = EXIT_OK;
+	const char *status;
+
+	if (report_summarize(st->samples, st->nsamples, metric_primary(st->wl->name)->name, &rs))
 		ret = EXIT_RUNTIME;
 	if (sig) {
 		status = "interrupted";
 		warning("run: stopped by %s after %zu of %llu samples", cli_signal_name(sig),
-			rs.nsamples + rs.nfailed, (unsigned long long)rp.samples);
-	} else if (setup_failed || st.ex.store_failed || (rp.samples && !rs.nsamples)) {
+			rs.nsamples + rs.nfailed, (unsigned long long)st->rp->samples);
+	} else if (setup_failed || st->ex.store_failed || (st->rp->samples && !rs.nsamples)) {
 		status = "failed";
 	} else {
 		status = "complete";
 	}
-	if (experiment_end(&st.ex, status))
-		st.ex.store_failed = true;
-
-	switch (ctx->format) {
-	case FMT_TEXT:
-		report_summary_text(stdout, NULL, &rs);
-		if (overhead[0])
-			printf("%s\n", overhead);
-		if (pp.ceiling) {
-			const struct metric_summary *ms = report_summary_get(&rs, "sched_share");
-			char line[256];
-
-			ceiling_summary_line(ms && ms->available ? &ms->sum : NULL,
-					     ms ? ms->why : NULL, line, sizeof(line));
-			printf("%s\n", line);
-		}
-		report_env_text(stdout, st.ex.have_env_end ? &st.ex.env_end : &st.ex.env_start);
-		if (!ctx->no_store && !st.ex.store_failed && !ctx->quiet)
-			printf("stored: experiment %s in %s\n", st.ex.info.uuid, cli_db_path(ctx));
-		break;
-	case FMT_JSON:
-		print_json(&st, params, &rs, status, sig, overhead);
-		break;
-	case FMT_METRICS_BRIEF:
-		if (report_noisy(&rs))
-			warning("run: noisy: the CV of %s is %.1f%% (above %.0f%%)",
-				metric_def(rs.primary)->label,
-				report_summary_get(&rs, rs.primary)->sum.cv * 100.0,
-				rs.cv_warn * 100.0);
-		break;
-	}
-
+	if (experiment_end(&st->ex, status))
+		st->ex.store_failed = true;
+	if (st->ctx->format == FMT_TEXT)
+		print_text(st, &rs, overhead);
+	else if (st->ctx->format == FMT_JSON)
+		print_json(st, params, &rs, status, sig, overhead);
+	else if (report_noisy(&rs))
+		warning("run: noisy: the CV of %s is %.1f%% (above %.0f%%)",
+			metric_def(rs.primary)->label,
+			report_summary_get(&rs, rs.primary)->sum.cv * 100.0, rs.cv_warn * 100.0);
 	if (sig)
 		ret = experiment_signal_status(sig);
 	else if (!strcmp(status, "failed"))
 		ret = EXIT_RUNTIME;
 	report_summary_release(&rs);
+	return ret;
+}
+
+int cmd_run(int argc, const char **argv, struct ctx *ctx)
+{
+	struct run_opts o;
+	struct probe_set ps = { 0 };
+	struct ceiling_shape ceiling;
+	struct run_state st;
+	json_object *params = NULL;
+	char err[512], overhead[512] = "";
+	int ret, failed;
+
+	run_parse(&o, argc, argv, ctx);
+	memset(&st, 0, sizeof(st));
+	if (o.pp.ceiling && ceiling_shape_of(&o.spec, &ceiling, err, sizeof(err)))
+		die_usage("run: %s", err);
+	ret = cli_kernel_prepare(
+		ctx, "run",
+		CLI_NEED_DEBUGFS | (o.pp.trace && o.pp.trace != TRACE_BPF ? CLI_NEED_TRACEFS : 0));
+	if (ret)
+		goto out;
+	if (probes_setup(&ps, &o.pp, ctx->debugfs, err, sizeof(err)))
+		die_skip("run: %s", err);
+	o.spec.probes = ps.probes;
+	o.spec.nprobes = ps.n;
+	params = run_params_json(&o, &ps);
+
+	runner_signals_install();
+	st.ctx = ctx;
+	st.wl = o.wl;
+	st.rp = &o.rp;
+	st.ceiling = o.pp.ceiling ? &ceiling : NULL;
+	st.tracer = probes_tracer(&ps);
+	st.samples = xcalloc(o.rp.samples + 1, sizeof(*st.samples));
+	if (experiment_begin(&st.ex, ctx, "run", o.wl, o.profile[0] ? o.profile : NULL,
+			     o.base_profile, o.eo.v.label, params) ||
+	    experiment_add_config(&st.ex, "default", NULL, &st.config_id)) {
+		experiment_release(&st.ex);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	progress_init(&st.progress, cli_progress_enabled(ctx), (unsigned)o.rp.samples);
+	print_header(&st);
+	failed = run_samples(&st, &o.spec, &ps, overhead, sizeof(overhead));
+	progress_clear(&st.progress);
+	ret = run_finish(&st, params, failed != 0, overhead);
 	experiment_release(&st.ex);
 out:
 	json_object_put(params);
 	free(st.samples);
 	probes_release(&ps);
-	experiment_opts_release(&eo);
-	opts_release(groups, ngroups);
-	opts_result_release(&res);
-	free(parsed);
-	free(wlp);
+	run_opts_release(&o);
 	return ret;
 }
