@@ -734,6 +734,244 @@ static void usage_check(const struct vm_params *p, const struct opts_result *res
 	*kernels_out = kernels;
 }
 
+/* --emit-initramfs FILE: the guest's base archive, written and nothing booted. */
+static int emit_initramfs(const struct vm_params *p)
+{
+	const struct vmhost_arch *ea = p->arch ? vmhost_arch_named(p->arch) : vmhost_arch();
+	struct initramfs base;
+	char cached[PATH_MAX];
+	int ret = EXIT_OK;
+
+	if (!ea && p->arch)
+		die_usage("vm: option '--arch': invalid value '%s', allowed x86-64|arm64", p->arch);
+	if (!ea)
+		die_skip("vm: qemu guests are not supported on this architecture");
+	initramfs_init(&base);
+	if (guest_base_archive(&base, p, ea, cached, sizeof(cached))) {
+		ret = EXIT_RUNTIME;
+	} else if (write_file_atomic(p->emit_initramfs, base.buf, base.len)) {
+		error_errno("vm: option '--emit-initramfs': cannot write '%s'", p->emit_initramfs);
+		ret = EXIT_RUNTIME;
+	}
+	initramfs_release(&base);
+	return ret;
+}
+
+/* qemu, its version, and the accelerator: KVM when usable, else TCG. -1 after saying why. */
+static int pick_qemu(const struct vm_params *p, const struct vmhost_arch *arch,
+		     struct vm_run_ctx *rc, char *qemu, size_t len)
+{
+	char why[256];
+
+	if (arch != vmhost_arch() && p->accel == ACCEL_KVM)
+		die_usage("vm: option '--accel kvm': an %s guest on this host can only be emulated "
+			  "(tcg)",
+			  arch->name);
+	if (vm_find_program(p->qemu ? p->qemu : arch->qemu, qemu, len))
+		return error("vm: qemu not found: '%s'%s (Debian: apt-get install %s)",
+			     p->qemu ? p->qemu : arch->qemu,
+			     p->qemu ? " is not an executable" : " is not in PATH",
+			     arch->qemu_package);
+	if (vm_qemu_version(qemu, rc->qemu_version, sizeof(rc->qemu_version)))
+		return -1;
+	if (p->accel == ACCEL_TCG || arch != vmhost_arch()) {
+		rc->accel = "tcg";
+	} else if (vmhost_kvm_usable(why, sizeof(why))) {
+		rc->accel = "kvm";
+	} else if (p->accel == ACCEL_KVM) {
+		return error("vm: option '--accel kvm': KVM is not usable here: %s", why);
+	} else {
+		rc->accel = "tcg";
+		debug("vm: no KVM: %s", why);
+	}
+	if (!strcmp(rc->accel, "tcg"))
+		warning("vm: guests are emulated (TCG, no usable KVM): absolute numbers are "
+			"emulated, the scheduler's decisions are real");
+	return 0;
+}
+
+/*
+ * The guest's initrd in a new private temporary directory: the base
+ * archive and the subcommand's arguments. Returns its path, or NULL after
+ * saying why.
+ */
+static char *write_initrd(const struct vm_params *p, const struct vmhost_arch *arch,
+			  const struct opts_result *res)
+{
+	struct initramfs base, extra;
+	char cached[PATH_MAX], *initrd;
+	int fd, bad;
+
+	if (guest_base_archive(&base, p, arch, cached, sizeof(cached))) {
+		initramfs_release(&base);
+		return NULL;
+	}
+	args_archive(&extra, arch->chan_dev, res->pos + res->dashdash,
+		     res->npos - (size_t)res->dashdash);
+	/* From here on a stop signal only sets a flag: the rounds loop cleans up. */
+	vm_signals_install();
+	snprintf(tmpdir, sizeof(tmpdir), "%s/wakebench-vm.XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		error_errno("vm: cannot create a temporary directory '%s'", tmpdir);
+		tmpdir[0] = '\0';
+		initramfs_release(&base);
+		initramfs_release(&extra);
+		return NULL;
+	}
+	initrd = xasprintf("%s/initrd.cpio", tmpdir);
+	fd = open(initrd, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	bad = fd < 0 || write_full(fd, base.buf, base.len) != (ssize_t)base.len ||
+	      write_full(fd, extra.buf, extra.len) != (ssize_t)extra.len;
+	if (fd >= 0 && close(fd))
+		bad = 1;
+	initramfs_release(&base);
+	initramfs_release(&extra);
+	if (bad) {
+		error_errno("vm: cannot write '%s'", initrd);
+		free(initrd);
+		return NULL;
+	}
+	return initrd;
+}
+
+/* The rounds: what they boot and what came of them. */
+struct vm_rounds {
+	const struct vmhost_arch *arch;
+	const char *qemu, *initrd;
+	const struct kernel_info *kernels;
+	unsigned nrounds, nfailed, nok, guest_status;
+	size_t total_added;
+	bool interrupted;
+};
+
+/* A round that booted and ran: its output, its experiments imported. */
+static void round_done(struct vm_run_ctx *rc, struct vm_rounds *vr, unsigned r,
+		       const struct kernel_info *k, struct vm_outcome *o, const char *dbdir,
+		       const char *wall)
+{
+	char dur[32], over[32], *release;
+	size_t nskipped = 0;
+	int added = 0;
+
+	/* What the guest says is text from an untrusted source, like its store. */
+	release = text_printable(o->res.release, 0);
+	text_fput(stdout, o->res.out, TEXT_MULTILINE);
+	fflush(stdout);
+	print_guest_stderr(o->res.err, release);
+	format_duration(o->res.duration_ns / 1000000ull * 1000000ull, dur, sizeof(dur));
+	format_duration(o->wall_ns > o->res.duration_ns
+				? (o->wall_ns - o->res.duration_ns) / 1000000ull * 1000000ull
+				: 0,
+			over, sizeof(over));
+	if (o->res.exit_status && vr->guest_status == 0)
+		vr->guest_status = (unsigned)o->res.exit_status;
+	if (rc->st) {
+		added = import_round(rc, &o->res, dbdir, k, r + 1, vr->nrounds, &nskipped);
+		if (added < 0) {
+			vr->nfailed++;
+			error("vm: round %u/%u ('%s'): nothing imported", r + 1, vr->nrounds,
+			      k->path);
+			free(release);
+			return;
+		}
+		vr->total_added += (size_t)added;
+	}
+	vr->nok++;
+	info("vm: round %u/%u: kernel %s, subcommand exit %d, %d experiment%s imported; "
+	     "qemu ran %s, subcommand %s, boot overhead %s",
+	     r + 1, vr->nrounds, release, o->res.exit_status, added, added == 1 ? "" : "s", wall,
+	     dur, over);
+	free(release);
+}
+
+/* Round r (0-based): boot, run, import; its files removed unless --keep-temp. */
+static void one_round(struct vm_run_ctx *rc, struct vm_rounds *vr, unsigned r)
+{
+	const struct vm_params *p = rc->p;
+	const struct kernel_info *k = &vr->kernels[r % p->kernels.n];
+	char *console = xasprintf("%s/console-%u.log", tmpdir, r + 1);
+	char *chan = xasprintf("%s/channel-%u.bin", tmpdir, r + 1);
+	char *qlog = xasprintf("%s/qemu-%u.log", tmpdir, r + 1);
+	char *dbdir = xasprintf("%s/round-%u", tmpdir, r + 1);
+	struct vm_boot b = {
+		.arch = vr->arch,
+		.qemu = vr->qemu,
+		.kvm = !strcmp(rc->accel, "kvm"),
+		.cpus = (unsigned)p->cpus,
+		.memory_bytes = p->memory_bytes,
+		.kernel = k->path,
+		.initrd = vr->initrd,
+		.append = p->append,
+		.timeout_ns = p->timeout_ns,
+		.console_path = console,
+		.chan_path = chan,
+		.qemu_log_path = qlog,
+	};
+	struct vm_outcome o;
+	char wall[32], *reason;
+
+	info("vm: round %u/%u: booting '%s' (%s, %llu CPUs)", r + 1, vr->nrounds, k->path,
+	     rc->accel, (unsigned long long)p->cpus);
+	if (vm_run(&b, &o)) {
+		vr->nfailed++;
+	} else if (o.interrupted) {
+		vr->interrupted = true;
+	} else {
+		format_duration(o.wall_ns / 1000000ull * 1000000ull, wall, sizeof(wall));
+		if (o.ok) {
+			round_done(rc, vr, r, k, &o, dbdir, wall);
+			vm_outcome_release(&o);
+		} else {
+			vr->nfailed++;
+			reason = text_printable(o.reason, 0);
+			error("vm: round %u/%u ('%s') failed after %s: %s", r + 1, vr->nrounds,
+			      k->path, wall, reason);
+			free(reason);
+			fprintf(stderr, "wakebench: console tail:\n");
+			vm_console_tail(console, CONSOLE_TAIL_LINES, "  | ", stderr);
+			keep_console(console, r + 1, k);
+		}
+	}
+	if (vm_stop_signal())
+		vr->interrupted = true;
+	if (!p->keep_temp) {
+		unlink(console);
+		unlink(chan);
+		unlink(qlog);
+	}
+	free(console);
+	free(chan);
+	free(qlog);
+	free(dbdir);
+}
+
+/* The exit status of all rounds: the guest's own verdict when every round worked. */
+static int rounds_status(const struct vm_rounds *vr)
+{
+	if (vr->interrupted) {
+		error("vm: interrupted by %s: %u of %u rounds completed and kept (%zu experiments "
+		      "imported)",
+		      strsignal(vm_stop_signal()), vr->nok, vr->nrounds, vr->total_added);
+		return EXIT_RUNTIME;
+	}
+	if (vr->nfailed) {
+		error("vm: %u of %u rounds failed (%zu experiments imported)", vr->nfailed,
+		      vr->nrounds, vr->total_added);
+		return EXIT_RUNTIME;
+	}
+	/* The guest's own verdict (3 regression, 77 cannot run there) passes through. */
+	switch (vr->guest_status) {
+	case EXIT_OK:
+	case EXIT_RUNTIME:
+	case EXIT_USAGE:
+	case EXIT_REGRESSION:
+	case EXIT_SKIP:
+		return (int)vr->guest_status;
+	}
+	return EXIT_RUNTIME;
+}
+
 int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 {
 	struct vm_params p = vm_defaults;
@@ -744,12 +982,10 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 	struct opts_result res;
 	struct kernel_info *kernels = NULL;
 	struct vm_run_ctx rc = { .p = &p, .ctx = ctx };
-	const struct vmhost_arch *arch;
-	struct initramfs base, extra;
-	char qemu[PATH_MAX], why[256], cached[PATH_MAX], *initrd = NULL;
-	unsigned nrounds, r, nfailed = 0, nok = 0, guest_status = 0;
-	size_t total_added = 0;
-	int ret = EXIT_RUNTIME, interrupted = 0;
+	struct vm_rounds vr = { 0 };
+	char qemu[PATH_MAX], *initrd = NULL;
+	unsigned r;
+	int ret = EXIT_RUNTIME;
 
 	cli_parse(
 		"vm", "--kernel IMAGE [--kernel IMAGE ...] [options] -- SUBCOMMAND [ARGS...]",
@@ -758,59 +994,13 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 		"alternate the kernels. Without usable KVM the guest is emulated (TCG): absolute\n"
 		"numbers are then emulated while the scheduler's decisions are real.",
 		groups, ARRAY_SIZE(groups), argc, argv, 1, &res, ctx);
-	if (p.guest) {
-		ret = guest_main(p.guest);
+	if (p.guest || p.emit_initramfs) {
+		ret = p.guest ? guest_main(p.guest) : emit_initramfs(&p);
 		goto out_opts;
 	}
-	if (p.emit_initramfs) {
-		const struct vmhost_arch *ea = p.arch ? vmhost_arch_named(p.arch) : vmhost_arch();
-
-		if (!ea && p.arch)
-			die_usage("vm: option '--arch': invalid value '%s', allowed x86-64|arm64",
-				  p.arch);
-		if (!ea)
-			die_skip("vm: qemu guests are not supported on this architecture");
-		initramfs_init(&base);
-		if (guest_base_archive(&base, &p, ea, cached, sizeof(cached))) {
-			ret = EXIT_RUNTIME;
-		} else if (write_file_atomic(p.emit_initramfs, base.buf, base.len)) {
-			error_errno("vm: option '--emit-initramfs': cannot write '%s'",
-				    p.emit_initramfs);
-			ret = EXIT_RUNTIME;
-		} else {
-			ret = EXIT_OK;
-		}
-		initramfs_release(&base);
-		goto out_opts;
-	}
-	usage_check(&p, &res, &arch, &kernels);
-	if (arch != vmhost_arch() && p.accel == ACCEL_KVM)
-		die_usage("vm: option '--accel kvm': an %s guest on this host can only be emulated "
-			  "(tcg)",
-			  arch->name);
-	if (vm_find_program(p.qemu ? p.qemu : arch->qemu, qemu, sizeof(qemu))) {
-		error("vm: qemu not found: '%s'%s (Debian: apt-get install %s)",
-		      p.qemu ? p.qemu : arch->qemu,
-		      p.qemu ? " is not an executable" : " is not in PATH", arch->qemu_package);
+	usage_check(&p, &res, &vr.arch, &kernels);
+	if (pick_qemu(&p, vr.arch, &rc, qemu, sizeof(qemu)))
 		goto out;
-	}
-	if (vm_qemu_version(qemu, rc.qemu_version, sizeof(rc.qemu_version)))
-		goto out;
-	if (p.accel == ACCEL_TCG || arch != vmhost_arch()) {
-		rc.accel = "tcg";
-	} else if (vmhost_kvm_usable(why, sizeof(why))) {
-		rc.accel = "kvm";
-	} else if (p.accel == ACCEL_KVM) {
-		error("vm: option '--accel kvm': KVM is not usable here: %s", why);
-		goto out;
-	} else {
-		rc.accel = "tcg";
-		debug("vm: no KVM: %s", why);
-	}
-	if (!strcmp(rc.accel, "tcg"))
-		warning("vm: guests are emulated (TCG, no usable KVM): absolute numbers are "
-			"emulated, the scheduler's decisions are real");
-
 	for (r = 0; r < p.kernels.n; r++)
 		if (sha256_file_hex(kernels[r].path, kernels[r].sha256)) {
 			error_errno("vm: cannot read '%s'", kernels[r].path);
@@ -819,157 +1009,15 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 	if (!ctx->no_store && store_open(cli_db_path(ctx), STORE_CREATE, &rc.st))
 		goto out;
 	rc.cmdline = cli_cmdline(ctx);
-
-	if (guest_base_archive(&base, &p, arch, cached, sizeof(cached))) {
-		initramfs_release(&base);
+	if (!(initrd = write_initrd(&p, vr.arch, &res)))
 		goto out;
-	}
-	args_archive(&extra, arch->chan_dev, res.pos + res.dashdash,
-		     res.npos - (size_t)res.dashdash);
-	/* From here on a stop signal only sets a flag: the rounds loop cleans up. */
-	vm_signals_install();
-	snprintf(tmpdir, sizeof(tmpdir), "%s/wakebench-vm.XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		error_errno("vm: cannot create a temporary directory '%s'", tmpdir);
-		tmpdir[0] = '\0';
-		initramfs_release(&base);
-		initramfs_release(&extra);
-		goto out;
-	}
-	initrd = xasprintf("%s/initrd.cpio", tmpdir);
-	{
-		int fd = open(initrd, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		int bad = fd < 0 || write_full(fd, base.buf, base.len) != (ssize_t)base.len ||
-			  write_full(fd, extra.buf, extra.len) != (ssize_t)extra.len;
-
-		if (fd >= 0 && close(fd))
-			bad = 1;
-		initramfs_release(&base);
-		initramfs_release(&extra);
-		if (bad) {
-			error_errno("vm: cannot write '%s'", initrd);
-			goto out;
-		}
-	}
-
-	nrounds = (unsigned)p.rounds * (unsigned)p.kernels.n;
-	for (r = 0; r < nrounds && !interrupted; r++) {
-		const struct kernel_info *k = &kernels[r % p.kernels.n];
-		char *console = xasprintf("%s/console-%u.log", tmpdir, r + 1);
-		char *chan = xasprintf("%s/channel-%u.bin", tmpdir, r + 1);
-		char *qlog = xasprintf("%s/qemu-%u.log", tmpdir, r + 1);
-		char *dbdir = xasprintf("%s/round-%u", tmpdir, r + 1);
-		struct vm_boot b = {
-			.arch = arch,
-			.qemu = qemu,
-			.kvm = !strcmp(rc.accel, "kvm"),
-			.cpus = (unsigned)p.cpus,
-			.memory_bytes = p.memory_bytes,
-			.kernel = k->path,
-			.initrd = initrd,
-			.append = p.append,
-			.timeout_ns = p.timeout_ns,
-			.console_path = console,
-			.chan_path = chan,
-			.qemu_log_path = qlog,
-		};
-		struct vm_outcome o;
-		char wall[32], dur[32], over[32], *release = NULL;
-		size_t nskipped = 0;
-		int added;
-
-		info("vm: round %u/%u: booting '%s' (%s, %llu CPUs)", r + 1, nrounds, k->path,
-		     rc.accel, (unsigned long long)p.cpus);
-		if (vm_run(&b, &o)) {
-			nfailed++;
-			goto next;
-		}
-		if (o.interrupted) {
-			interrupted = 1;
-			goto next;
-		}
-		format_duration(o.wall_ns / 1000000ull * 1000000ull, wall, sizeof(wall));
-		if (!o.ok) {
-			nfailed++;
-			char *reason = text_printable(o.reason, 0);
-
-			error("vm: round %u/%u ('%s') failed after %s: %s", r + 1, nrounds, k->path,
-			      wall, reason);
-			free(reason);
-			fprintf(stderr, "wakebench: console tail:\n");
-			vm_console_tail(console, CONSOLE_TAIL_LINES, "  | ", stderr);
-			keep_console(console, r + 1, k);
-			goto next;
-		}
-		/* What the guest says is text from an untrusted source, like its store. */
-		release = text_printable(o.res.release, 0);
-		text_fput(stdout, o.res.out, TEXT_MULTILINE);
-		fflush(stdout);
-		print_guest_stderr(o.res.err, release);
-		format_duration(o.res.duration_ns / 1000000ull * 1000000ull, dur, sizeof(dur));
-		format_duration(o.wall_ns > o.res.duration_ns
-					? (o.wall_ns - o.res.duration_ns) / 1000000ull * 1000000ull
-					: 0,
-				over, sizeof(over));
-		if (o.res.exit_status && guest_status == 0)
-			guest_status = (unsigned)o.res.exit_status;
-		added = 0;
-		if (rc.st) {
-			added = import_round(&rc, &o.res, dbdir, k, r + 1, nrounds, &nskipped);
-			if (added < 0) {
-				nfailed++;
-				error("vm: round %u/%u ('%s'): nothing imported", r + 1, nrounds,
-				      k->path);
-				vm_outcome_release(&o);
-				goto next;
-			}
-			total_added += (size_t)added;
-		}
-		nok++;
-		info("vm: round %u/%u: kernel %s, subcommand exit %d, %d experiment%s imported; "
-		     "qemu ran %s, subcommand %s, boot overhead %s",
-		     r + 1, nrounds, release, o.res.exit_status, added, added == 1 ? "" : "s", wall,
-		     dur, over);
-		vm_outcome_release(&o);
-	next:
-		free(release);
-		if (vm_stop_signal())
-			interrupted = 1;
-		if (!p.keep_temp) {
-			unlink(console);
-			unlink(chan);
-			unlink(qlog);
-		}
-		free(console);
-		free(chan);
-		free(qlog);
-		free(dbdir);
-	}
-	if (interrupted) {
-		error("vm: interrupted by %s: %u of %u rounds completed and kept (%zu experiments "
-		      "imported)",
-		      strsignal(vm_stop_signal()), nok, nrounds, total_added);
-		ret = EXIT_RUNTIME;
-	} else if (nfailed) {
-		error("vm: %u of %u rounds failed (%zu experiments imported)", nfailed, nrounds,
-		      total_added);
-		ret = EXIT_RUNTIME;
-	} else {
-		/* The guest's own verdict (3 regression, 77 cannot run there) passes through. */
-		switch (guest_status) {
-		case EXIT_OK:
-		case EXIT_RUNTIME:
-		case EXIT_USAGE:
-		case EXIT_REGRESSION:
-		case EXIT_SKIP:
-			ret = (int)guest_status;
-			break;
-		default:
-			ret = EXIT_RUNTIME;
-			break;
-		}
-	}
+	vr.qemu = qemu;
+	vr.initrd = initrd;
+	vr.kernels = kernels;
+	vr.nrounds = (unsigned)p.rounds * (unsigned)p.kernels.n;
+	for (r = 0; r < vr.nrounds && !vr.interrupted; r++)
+		one_round(&rc, &vr, r);
+	ret = rounds_status(&vr);
 out:
 	if (p.keep_temp && tmpdir[0]) {
 		info("vm: temporary files kept in '%s'", tmpdir);
