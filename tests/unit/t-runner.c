@@ -771,6 +771,16 @@ int main(void)
 		cmocka_unit_test(test_sample_interrupted), /* last: the stop signal stays */
 	};
 
+	/*
+	 * A session of its own: the checks count the wakebench-* processes of
+	 * this session, and those of the tests beside it in make check's
+	 * parallel lane (or of anything else started from the same shell) are
+	 * not its own.
+	 */
+	if (getsid(0) != getpid() && setsid() < 0)
+		printf("# setsid: %s: wakebench-* processes of this session that are not this "
+		       "test's count as left\n",
+		       strerror(errno));
 	zombies_go_to_init = wb_no_subreaper(why, sizeof(why));
 	if (zombies_go_to_init)
 		printf("# %s: dead tasks reparented to init are not counted as left\n", why);
