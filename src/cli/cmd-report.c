@@ -16,7 +16,7 @@
  * without --by it then groups by what sets them apart: an `ab`'s feature,
  * else the kernel, the label or the host.
  */
-#include "cli/bisect.h"
+#include "engine/bisect.h"
 #include "cli/cli.h"
 #include "engine/compare.h"
 #include "cli/export.h"
