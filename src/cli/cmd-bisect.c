@@ -250,6 +250,124 @@ static const char bisect_description[] =
 
 /* ------------------------------------------------------------------ step */
 
+/* Options that do not fit a step: WORKER_USAGE after saying why, else 0. */
+static int step_usage(const struct bisect_params *p, const struct opts_result *res)
+{
+	if (!p->good.n || !p->bad.n)
+		error("bisect: step: options '--good' and '--bad' are required: the stored "
+		      "references, e.g. --good v6.6 --bad v6.12");
+	else if (p->kernels.n)
+		error("bisect: step: option '--kernel' is for 'bisect run'; a step boots one "
+		      "image: --vm IMAGE");
+	else if (res->dashdash < 0 && res->npos > 1)
+		error("bisect: step: unexpected argument '%s': put the workload after '--'",
+		      res->pos[1]);
+	else if (res->dashdash > 1)
+		error("bisect: step: unexpected argument '%s' before '--'", res->pos[1]);
+	else if (!p->vm && p->max_boots != bisect_defaults.max_boots)
+		error("bisect: step: option '--max-boots' needs --vm: without it a step measures "
+		      "this boot once");
+	else
+		return 0;
+	return WORKER_USAGE;
+}
+
+/* The candidate's label: --label, else git's HEAD; NULL after saying why. */
+static char *step_label(const struct bisect_params *p)
+{
+	char *head;
+
+	if (p->label)
+		return xstrdup(p->label);
+	if (!(head = bisect_git_head()))
+		error("bisect: step: not in a git tree (git rev-parse HEAD failed): give --label "
+		      "TEXT to name the candidate");
+	return head;
+}
+
+/*
+ * The references, loaded and checked: the same workload and parameters,
+ * and apart on the metric. 0, or the worker's status after saying why.
+ */
+static int step_refs(struct bisect_run_ctx *rc, const struct bisect_params *p, struct expset *good,
+		     struct expset *bad, double **gm, double **bm, struct bisect_refs *refs)
+{
+	struct bisect_decision rd;
+	size_t ng = 0, nb = 0;
+	char why[512];
+	int ret;
+
+	ret = bisect_load_refs(rc, &p->good, "good", good, gm, &ng);
+	if (!ret)
+		ret = bisect_load_refs(rc, &p->bad, "bad", bad, bm, &nb);
+	if (ret)
+		return ret == EXIT_USAGE ? WORKER_USAGE : WORKER_ERROR;
+	if (strcmp(good->workload, bad->workload) ||
+	    !bisect_params_equal(good->params, bad->params, why, sizeof(why))) {
+		error("bisect: step: the references ran different workloads or parameters (%s)",
+		      strcmp(good->workload, bad->workload) ? "workload" : why);
+		return WORKER_ERROR;
+	}
+	*refs = (struct bisect_refs){ .good = *gm, .ng = ng, .bad = *bm, .nb = nb };
+	bisect_refs_check(refs, p->alpha, &rd);
+	if (rd.v == BISECT_BAD)
+		return 0;
+	if (rd.valid)
+		error("bisect: step: the references are not apart on %s: bad vs good "
+		      "%+.1f%% [%+.1f%%, %+.1f%%] at %.0f%% (%zu and %zu boots): measure "
+		      "more boots of each (vm --rounds N)",
+		      p->metric, 100 * expm1(rd.separation), 100 * expm1(rd.sep_lo),
+		      100 * expm1(rd.sep_hi), 100 * rd.level, ng, nb);
+	else
+		error("bisect: step: the references cannot be compared on %s: %s (%zu and "
+		      "%zu boots)",
+		      p->metric, rd.why, ng, nb);
+	return WORKER_ERROR;
+}
+
+/* What a measured step ends with: its verdict printed, or why it has none. */
+static int step_outcome(enum measure_outcome o, const struct bisect_step *s, const char *label,
+			const char *metric, const char *why)
+{
+	char desc[512];
+
+	switch (o) {
+	case MEASURE_OK:
+		break;
+	case MEASURE_ENV:
+		error("bisect: step: '%s': the environment differs from the references' in a "
+		      "strong key: %s: skipping this candidate",
+		      label, why);
+		return WORKER_SKIP;
+	case MEASURE_CANNOT:
+		error("bisect: step: '%s': %s: skipping this candidate", label, why);
+		return WORKER_SKIP;
+	case MEASURE_PARAMS:
+	case MEASURE_USAGE:
+		error("bisect: step: '%s': %s", label, why);
+		return WORKER_USAGE;
+	case MEASURE_STOPPED:
+		error("bisect: step: '%s': %s", label, why);
+		return 128 + (bisect_stop_sig ? bisect_stop_sig : SIGINT);
+	default:
+		error("bisect: step: '%s': %s", label, why[0] ? why : "the measurement failed");
+		return WORKER_ERROR;
+	}
+	bisect_describe(s, desc, sizeof(desc));
+	if (!s->nc) {
+		printf("%s: skip: every boot failed (%zu)\n", label, s->boots);
+		return WORKER_SKIP;
+	}
+	printf("%s: %s on %s: %s\n", label,
+	       s->d.v == BISECT_GOOD  ? "good"
+	       : s->d.v == BISECT_BAD ? "bad"
+				      : "skip (undecided)",
+	       metric, desc);
+	return s->d.v == BISECT_GOOD  ? WORKER_GOOD
+	       : s->d.v == BISECT_BAD ? WORKER_BAD
+				      : WORKER_SKIP;
+}
+
 static int step_worker(struct bisect_params *p, struct opts_result *res, struct ctx *ctx)
 {
 	struct bisect_settings set = settings_of(p, ctx);
@@ -257,48 +375,18 @@ static int step_worker(struct bisect_params *p, struct opts_result *res, struct 
 	struct expset good = { 0 }, bad = { 0 }, ids = { 0 };
 	struct strlist derived = { 0 };
 	struct bisect_refs refs;
-	struct bisect_decision rd;
 	struct bisect_step s;
+	struct step_record r = { .kind = "step", .role = "candidate", .index = -1 };
 	double *gm = NULL, *bm = NULL;
-	size_t ng = 0, nb = 0, max_boots;
-	char why[512], desc[512], *label = NULL, *head = NULL, *id = NULL;
+	char why[512] = "", *label, *id = NULL;
 	enum measure_outcome o;
-	int ret = WORKER_ERROR;
+	int ret = step_usage(p, res);
 
-	if (!p->good.n || !p->bad.n) {
-		error("bisect: step: options '--good' and '--bad' are required: the stored "
-		      "references, e.g. --good v6.6 --bad v6.12");
+	if (ret)
+		return ret;
+	if (!(label = step_label(p)))
 		return WORKER_USAGE;
-	}
-	if (p->kernels.n) {
-		error("bisect: step: option '--kernel' is for 'bisect run'; a step boots one "
-		      "image: --vm IMAGE");
-		return WORKER_USAGE;
-	}
-	if (res->dashdash < 0 && res->npos > 1) {
-		error("bisect: step: unexpected argument '%s': put the workload after '--'",
-		      res->pos[1]);
-		return WORKER_USAGE;
-	}
-	if (res->dashdash > 1) {
-		error("bisect: step: unexpected argument '%s' before '--'", res->pos[1]);
-		return WORKER_USAGE;
-	}
-	max_boots = p->vm ? (size_t)p->max_boots : 1;
-	if (!p->vm && p->max_boots != bisect_defaults.max_boots) {
-		error("bisect: step: option '--max-boots' needs --vm: without it a step measures "
-		      "this boot once");
-		return WORKER_USAGE;
-	}
-	if (p->label)
-		label = xstrdup(p->label);
-	else if (!(head = bisect_git_head())) {
-		error("bisect: step: not in a git tree (git rev-parse HEAD failed): give --label "
-		      "TEXT to name the candidate");
-		return WORKER_USAGE;
-	} else {
-		label = xstrdup(head);
-	}
+	ret = WORKER_ERROR;
 	if (p->vm && bisect_check_image(p->vm, why, sizeof(why))) {
 		/* a tree that did not build: git bisect's skip */
 		error("bisect: step: option '--vm': %s: skipping this candidate", why);
@@ -306,37 +394,10 @@ static int step_worker(struct bisect_params *p, struct opts_result *res, struct 
 		goto out;
 	}
 	rc.db = cli_db_path(ctx);
-	if (store_open(rc.db, STORE_CHECK, &rc.st))
+	if (store_open(rc.db, STORE_CHECK, &rc.st) ||
+	    (ret = step_refs(&rc, p, &good, &bad, &gm, &bm, &refs)))
 		goto out;
-	ret = bisect_load_refs(&rc, &p->good, "good", &good, &gm, &ng);
-	if (!ret)
-		ret = bisect_load_refs(&rc, &p->bad, "bad", &bad, &bm, &nb);
-	if (ret) {
-		ret = ret == EXIT_USAGE ? WORKER_USAGE : WORKER_ERROR;
-		goto out;
-	}
 	ret = WORKER_ERROR;
-	if (strcmp(good.workload, bad.workload) ||
-	    !bisect_params_equal(good.params, bad.params, why, sizeof(why))) {
-		error("bisect: step: the references ran different workloads or parameters (%s)",
-		      strcmp(good.workload, bad.workload) ? "workload" : why);
-		goto out;
-	}
-	refs = (struct bisect_refs){ .good = gm, .ng = ng, .bad = bm, .nb = nb };
-	bisect_refs_check(&refs, p->alpha, &rd);
-	if (rd.v != BISECT_BAD) {
-		if (rd.valid)
-			error("bisect: step: the references are not apart on %s: bad vs good "
-			      "%+.1f%% [%+.1f%%, %+.1f%%] at %.0f%% (%zu and %zu boots): measure "
-			      "more boots of each (vm --rounds N)",
-			      p->metric, 100 * expm1(rd.separation), 100 * expm1(rd.sep_lo),
-			      100 * expm1(rd.sep_hi), 100 * rd.level, ng, nb);
-		else
-			error("bisect: step: the references cannot be compared on %s: %s (%zu and "
-			      "%zu boots)",
-			      p->metric, rd.why, ng, nb);
-		goto out;
-	}
 	if (res->dashdash >= 0 && (size_t)res->dashdash < res->npos) {
 		rc.wl_args = res->pos + res->dashdash;
 		rc.nwl = res->npos - (size_t)res->dashdash;
@@ -351,60 +412,14 @@ static int step_worker(struct bisect_params *p, struct opts_result *res, struct 
 	if (p->vm && bisect_find_qemu(&rc))
 		goto out;
 	id = xasprintf("step:%s..%s:%s", p->good.v[0], p->bad.v[0], p->metric);
-
-	o = bisect_run_step(&rc, &refs, p->vm, label, max_boots, &s, &ids, why, sizeof(why));
-	switch (o) {
-	case MEASURE_OK:
-		break;
-	case MEASURE_ENV:
-		error("bisect: step: '%s': the environment differs from the references' in a "
-		      "strong key: %s: skipping this candidate",
-		      label, why);
-		ret = WORKER_SKIP;
-		goto record;
-	case MEASURE_CANNOT:
-		error("bisect: step: '%s': %s: skipping this candidate", label, why);
-		ret = WORKER_SKIP;
-		goto record;
-	case MEASURE_PARAMS:
-	case MEASURE_USAGE:
-		error("bisect: step: '%s': %s", label, why);
-		ret = WORKER_USAGE;
-		goto record;
-	case MEASURE_STOPPED:
-		error("bisect: step: '%s': %s", label, why);
-		ret = 128 + (bisect_stop_sig ? bisect_stop_sig : SIGINT);
-		goto record;
-	default:
-		error("bisect: step: '%s': %s", label, why[0] ? why : "the measurement failed");
-		ret = WORKER_ERROR;
-		goto record;
-	}
-	bisect_describe(&s, desc, sizeof(desc));
-	if (!s.nc) {
-		printf("%s: skip: every boot failed (%zu)\n", label, s.boots);
-		ret = WORKER_SKIP;
-	} else {
-		printf("%s: %s on %s: %s\n", label,
-		       s.d.v == BISECT_GOOD  ? "good"
-		       : s.d.v == BISECT_BAD ? "bad"
-					     : "skip (undecided)",
-		       p->metric, desc);
-		ret = s.d.v == BISECT_GOOD  ? WORKER_GOOD
-		      : s.d.v == BISECT_BAD ? WORKER_BAD
-					    : WORKER_SKIP;
-	}
-record : {
-	struct step_record r = { .id = id,
-				 .kind = "step",
-				 .role = "candidate",
-				 .candidate = label,
-				 .metric = p->metric,
-				 .index = -1,
-				 .s = o == MEASURE_OK ? &s : NULL };
-
+	o = bisect_run_step(&rc, &refs, p->vm, label, p->vm ? (size_t)p->max_boots : 1, &s, &ids,
+			    why, sizeof(why));
+	ret = step_outcome(o, &s, label, p->metric, why);
+	r.id = id;
+	r.candidate = label;
+	r.metric = p->metric;
+	r.s = o == MEASURE_OK ? &s : NULL;
 	bisect_store_step_keys(rc.st, &ids, &r);
-}
 out:
 	free(gm);
 	free(bm);
@@ -413,7 +428,6 @@ out:
 	expset_release(&ids);
 	bisect_strlist_free(&derived);
 	free(label);
-	free(head);
 	free(id);
 	if (rc.st)
 		store_close(rc.st);
@@ -635,23 +649,13 @@ static void store_result(struct run_state *rs, const char *result)
 	store_experiments_free(v, n);
 }
 
-static int run_main(struct bisect_params *p, struct opts_result *res, struct ctx *ctx)
+/* Options that do not fit a run: exit 2 naming them. */
+static void run_usage(const struct bisect_params *p, const struct opts_result *res)
 {
-	struct run_state rs = { .p = p, .set = settings_of(p, ctx) };
-	struct bisect_run_ctx *rc = &rs.rc;
+	char why[512];
+	size_t i;
 
-	rc->p = &rs.set;
-	struct bisect_refs_seq seq;
-	struct bisect_refs refs;
-	struct bisect_search srch = { 0 };
-	char why[512], result[1024];
-	enum bisect_verdict v_bad = BISECT_UNDECIDED, v_good = BISECT_UNDECIDED;
-	size_t i, n = p->kernels.n, fb;
-	ssize_t next;
-	uuid_t u;
-	int ret = EXIT_RUNTIME;
-
-	if (n < 2)
+	if (p->kernels.n < 2)
 		die_usage("bisect: run: option '--kernel': give at least 2 images in order (the "
 			  "first good, the last bad)");
 	if (p->good.n || p->bad.n || p->vm)
@@ -662,9 +666,81 @@ static int run_main(struct bisect_params *p, struct opts_result *res, struct ctx
 			  "-n 3");
 	if (res->dashdash > 1)
 		die_usage("bisect: run: unexpected argument '%s' before '--'", res->pos[1]);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < p->kernels.n; i++)
 		if (bisect_check_image(p->kernels.v[i], why, sizeof(why)))
 			die_usage("bisect: run: option '--kernel': %s", why);
+}
+
+/*
+ * The search between the references, then the confirmation of the first
+ * bad image and its predecessor. Fills result; returns EXIT_OK for a
+ * confirmed result, EXIT_RUNTIME otherwise, -1 when stopped (nothing to add).
+ */
+static int run_search(struct run_state *rs, const struct bisect_refs *refs, char *result,
+		      size_t len)
+{
+	const struct strlist *k = &rs->p->kernels;
+	struct bisect_search srch = { 0 };
+	enum bisect_verdict v_bad = BISECT_UNDECIDED, v_good = BISECT_UNDECIDED;
+	ssize_t next;
+	size_t fb, n = k->n;
+	int ret = -1;
+
+	bisect_search_init(&srch, n);
+	while ((next = bisect_search_next(&srch)) >= 0) {
+		enum bisect_verdict v;
+
+		if (run_one_step(rs, refs, (size_t)next, "step", &v))
+			goto out;
+		bisect_search_record(&srch, (size_t)next, v);
+	}
+	ret = EXIT_RUNTIME;
+	if (!bisect_search_found(&srch)) {
+		snprintf(result, len,
+			 "no result: the first bad image is one of images %zu..%zu (%s .. %s): "
+			 "every candidate between was undecided",
+			 srch.last_good + 2, srch.first_bad + 1, rs->labels[srch.last_good + 1],
+			 rs->labels[srch.first_bad]);
+		goto out;
+	}
+	fb = srch.first_bad;
+	printf("first bad image: %zu/%zu %s; confirming it and its predecessor\n", fb + 1, n,
+	       rs->labels[fb]);
+	fflush(stdout);
+	if (run_one_step(rs, refs, fb, "confirm", &v_bad) ||
+	    run_one_step(rs, refs, fb - 1, "confirm", &v_good)) {
+		ret = -1;
+		goto out;
+	}
+	if (v_bad == BISECT_BAD && v_good == BISECT_GOOD) {
+		snprintf(result, len, "first bad image: %zu/%zu %s (%s), after %s; confirmed",
+			 fb + 1, n, rs->labels[fb], k->v[fb], rs->labels[fb - 1]);
+		ret = EXIT_OK;
+	} else {
+		snprintf(result, len,
+			 "no result: image %zu/%zu %s was found first bad but the confirmation "
+			 "said %s for it and %s for its predecessor %s",
+			 fb + 1, n, rs->labels[fb], bisect_verdict_key(v_bad),
+			 bisect_verdict_key(v_good), rs->labels[fb - 1]);
+	}
+out:
+	bisect_search_release(&srch);
+	return ret;
+}
+
+static int run_main(struct bisect_params *p, struct opts_result *res, struct ctx *ctx)
+{
+	struct run_state rs = { .p = p, .set = settings_of(p, ctx) };
+	struct bisect_run_ctx *rc = &rs.rc;
+	struct bisect_refs_seq seq;
+	struct bisect_refs refs;
+	char result[1024];
+	size_t i, n = p->kernels.n;
+	uuid_t u;
+	int ret = EXIT_RUNTIME;
+
+	rc->p = &rs.set;
+	run_usage(p, res);
 	rc->wl_args = res->pos + res->dashdash;
 	rc->nwl = res->npos - (size_t)res->dashdash;
 	if (bisect_find_qemu(rc))
@@ -691,51 +767,13 @@ static int run_main(struct bisect_params *p, struct opts_result *res, struct ctx
 		       rs.labels[0], seq.ng, rs.labels[n - 1], seq.nb,
 		       100 * expm1(seq.d.separation), 100 * expm1(seq.d.sep_lo),
 		       100 * expm1(seq.d.sep_hi), 100 * seq.d.level, 100 * expm1(seq.d.sd));
-	if (seq.d.v != BISECT_BAD) {
+	if (seq.d.v != BISECT_BAD)
 		snprintf(result, sizeof(result),
 			 "no result: the first and the last image are not apart on %s (%s)",
 			 p->metric, seq.d.why ? seq.d.why : "undecided");
-		printf("%s\n", result);
-		store_result(&rs, result);
+	else if ((ret = run_search(&rs, &refs, result, sizeof(result))) < 0) {
+		ret = EXIT_RUNTIME;
 		goto out;
-	}
-	/* Don't let the references' own params be the candidates' check: they ran the same args. */
-	bisect_search_init(&srch, n);
-	while ((next = bisect_search_next(&srch)) >= 0) {
-		enum bisect_verdict v;
-
-		if (run_one_step(&rs, &refs, (size_t)next, "step", &v))
-			goto out;
-		bisect_search_record(&srch, (size_t)next, v);
-	}
-	if (!bisect_search_found(&srch)) {
-		snprintf(result, sizeof(result),
-			 "no result: the first bad image is one of images %zu..%zu (%s .. %s): "
-			 "every candidate between was undecided",
-			 srch.last_good + 2, srch.first_bad + 1, rs.labels[srch.last_good + 1],
-			 rs.labels[srch.first_bad]);
-		printf("%s\n", result);
-		store_result(&rs, result);
-		goto out;
-	}
-	fb = srch.first_bad;
-	printf("first bad image: %zu/%zu %s; confirming it and its predecessor\n", fb + 1, n,
-	       rs.labels[fb]);
-	fflush(stdout);
-	if (run_one_step(&rs, &refs, fb, "confirm", &v_bad) ||
-	    run_one_step(&rs, &refs, fb - 1, "confirm", &v_good))
-		goto out;
-	if (v_bad == BISECT_BAD && v_good == BISECT_GOOD) {
-		snprintf(result, sizeof(result),
-			 "first bad image: %zu/%zu %s (%s), after %s; confirmed", fb + 1, n,
-			 rs.labels[fb], p->kernels.v[fb], rs.labels[fb - 1]);
-		ret = EXIT_OK;
-	} else {
-		snprintf(result, sizeof(result),
-			 "no result: image %zu/%zu %s was found first bad but the confirmation "
-			 "said %s for it and %s for its predecessor %s",
-			 fb + 1, n, rs.labels[fb], bisect_verdict_key(v_bad),
-			 bisect_verdict_key(v_good), rs.labels[fb - 1]);
 	}
 	printf("%s\n", result);
 	store_result(&rs, result);
@@ -745,7 +783,6 @@ out:
 		      strsignal(bisect_stop_sig));
 		ret = 128 + bisect_stop_sig;
 	}
-	bisect_search_release(&srch);
 	for (i = 0; i < n; i++)
 		free(rs.labels[i]);
 	free(rs.labels);

@@ -577,36 +577,18 @@ void bisect_strlist_free(struct strlist *a)
  * (or `run ARGS --label L` here) into the store, then its level. *level is
  * NAN for a failed boot. new_ids receives the experiments it stored.
  */
-enum measure_outcome bisect_measure_once(struct bisect_run_ctx *rc, const char *image,
-					 const char *label, double *level, struct expset *new_ids,
-					 char *why, size_t whylen)
+/* The child's command line: `vm --kernel IMAGE ... -- run ARGS --label L`, or `run ARGS ...`. */
+static const char **measure_argv(const struct bisect_run_ctx *rc, const char *image,
+				 const char *label, char (*buf)[32])
 {
 	const char **argv = xcalloc(64 + rc->nwl, sizeof(*argv));
-	char cpus[24], mem[32], timeout[32];
-	int64_t before;
 	size_t n = 0, i;
-	int status, code;
-	struct expset got = { 0 };
-	double *med = NULL;
-	ssize_t k;
-	enum measure_outcome o = MEASURE_ERROR;
 
-	*level = NAN;
-	why[0] = '\0';
-	if (bisect_stop_sig) {
-		snprintf(why, whylen, "stopped by %s", strsignal(bisect_stop_sig));
-		free(argv);
-		return MEASURE_STOPPED;
-	}
-	if (max_experiment_id(rc->st, label, &before)) {
-		free(argv);
-		return MEASURE_ERROR;
-	}
 	argv[n++] = "wakebench";
 	if (image) {
-		snprintf(cpus, sizeof(cpus), "%llu", (unsigned long long)rc->p->cpus);
-		format_size(rc->p->memory_bytes, mem, sizeof(mem));
-		snprintf(timeout, sizeof(timeout), "%llums",
+		snprintf(buf[0], sizeof(buf[0]), "%llu", (unsigned long long)rc->p->cpus);
+		format_size(rc->p->memory_bytes, buf[1], sizeof(buf[1]));
+		snprintf(buf[2], sizeof(buf[2]), "%llums",
 			 (unsigned long long)(rc->p->timeout_ns / 1000000ull));
 		argv[n++] = "vm";
 		argv[n++] = "--kernel";
@@ -614,11 +596,11 @@ enum measure_outcome bisect_measure_once(struct bisect_run_ctx *rc, const char *
 		argv[n++] = "--db";
 		argv[n++] = rc->db;
 		argv[n++] = "--cpus";
-		argv[n++] = cpus;
+		argv[n++] = buf[0];
 		argv[n++] = "--memory";
-		argv[n++] = mem;
+		argv[n++] = buf[1];
 		argv[n++] = "--timeout";
-		argv[n++] = timeout;
+		argv[n++] = buf[2];
 		argv[n++] = "--accel";
 		argv[n++] = rc->p->accel;
 		if (rc->p->append) {
@@ -643,8 +625,14 @@ enum measure_outcome bisect_measure_once(struct bisect_run_ctx *rc, const char *
 	argv[n++] = "--label";
 	argv[n++] = label;
 	argv[n] = NULL;
-	status = spawn_wait(self_exe(), argv, !rc->p->verbose, NULL, 0);
-	free(argv);
+	return argv;
+}
+
+/* What the child's wait status says, MEASURE_OK when it measured. */
+static enum measure_outcome measure_status(int status, bool image, char *why, size_t whylen)
+{
+	int code;
+
 	if (status < 0)
 		return MEASURE_ERROR;
 	if (WIFSIGNALED(status) || bisect_stop_sig) {
@@ -658,7 +646,7 @@ enum measure_outcome bisect_measure_once(struct bisect_run_ctx *rc, const char *
 	}
 	switch (code) {
 	case EXIT_OK:
-		break;
+		return MEASURE_OK;
 	case EXIT_USAGE:
 		snprintf(why, whylen, "the measurement refused its arguments (exit 2)");
 		return MEASURE_USAGE;
@@ -675,6 +663,20 @@ enum measure_outcome bisect_measure_once(struct bisect_run_ctx *rc, const char *
 		snprintf(why, whylen, "the measurement failed (exit %d)", code);
 		return MEASURE_ERROR;
 	}
+}
+
+/* The experiments the child stored, checked against the references, and their level. */
+static enum measure_outcome measure_level(struct bisect_run_ctx *rc, const char *label,
+					  int64_t before, double *level, struct expset *new_ids,
+					  char *why, size_t whylen)
+{
+	struct expset got = { 0 };
+	enum measure_outcome o = MEASURE_ERROR;
+	double *med = NULL;
+	ssize_t k;
+	size_t i;
+	int nm;
+
 	if (new_experiments(rc->st, label, before, &got))
 		goto out;
 	if (!got.n) {
@@ -691,15 +693,10 @@ enum measure_outcome bisect_measure_once(struct bisect_run_ctx *rc, const char *
 		o = MEASURE_PARAMS;
 		goto out;
 	}
-	if (rc->good_exp && rc->bad_exp) {
-		int nm = env_mismatch(rc->st, rc->good_exp, rc->bad_exp, got.ids[0], why, whylen);
-
-		if (nm < 0)
-			goto out;
-		if (nm > 0) {
-			o = MEASURE_ENV;
-			goto out;
-		}
+	if (rc->good_exp && rc->bad_exp &&
+	    (nm = env_mismatch(rc->st, rc->good_exp, rc->bad_exp, got.ids[0], why, whylen))) {
+		o = nm > 0 ? MEASURE_ENV : MEASURE_ERROR;
+		goto out;
 	}
 	k = boot_levels(rc->st, &got, rc->p->metric, label, &med);
 	if (k <= 0)
@@ -711,6 +708,33 @@ out:
 	free(med);
 	expset_release(&got);
 	return o;
+}
+
+enum measure_outcome bisect_measure_once(struct bisect_run_ctx *rc, const char *image,
+					 const char *label, double *level, struct expset *new_ids,
+					 char *why, size_t whylen)
+{
+	char buf[3][32];
+	const char **argv;
+	enum measure_outcome o;
+	int64_t before;
+	int status;
+
+	*level = NAN;
+	why[0] = '\0';
+	if (bisect_stop_sig) {
+		snprintf(why, whylen, "stopped by %s", strsignal(bisect_stop_sig));
+		return MEASURE_STOPPED;
+	}
+	if (max_experiment_id(rc->st, label, &before))
+		return MEASURE_ERROR;
+	argv = measure_argv(rc, image, label, buf);
+	status = spawn_wait(self_exe(), argv, !rc->p->verbose, NULL, 0);
+	free(argv);
+	o = measure_status(status, image != NULL, why, whylen);
+	if (o != MEASURE_OK)
+		return o;
+	return measure_level(rc, label, before, level, new_ids, why, whylen);
 }
 
 void bisect_store_step_keys(struct store *st, const struct expset *e, const struct step_record *r)
@@ -942,74 +966,83 @@ static json_object *step_object(const struct report_row *r, size_t nexp)
 	return s;
 }
 
-int bisect_document(struct store *st, const char *id_prefix, const char *opt, const char *db,
-		    json_object **out)
+/* Every experiment that carries bisect.* keys, with its end environment. */
+static int load_rows(struct store *st, struct report_row **out, size_t *nout)
 {
 	struct store_experiment *v;
 	struct report_row *rows = NULL;
 	size_t n, i, nrows = 0;
-	const char *id = NULL, *result = NULL, *kind = NULL;
-	json_object *jo = NULL, *jsteps;
-	int ret = EXIT_RUNTIME;
+	int ret = 0;
 
-	*out = NULL;
 	if (store_list_experiments(st, NULL, &v, &n))
-		return EXIT_RUNTIME;
-	for (i = 0; i < n; i++) {
+		return -1;
+	for (i = 0; i < n && !ret; i++) {
 		struct report_row r = { .exp_id = v[i].id };
 
-		if (store_load_env(st, v[i].id, "end", &r.env))
-			goto out;
-		if (!env_get(&r.env, "bisect.id")) {
+		if (store_load_env(st, v[i].id, "end", &r.env)) {
+			ret = -1;
+		} else if (!env_get(&r.env, "bisect.id")) {
 			env_release(&r.env);
-			continue;
+		} else {
+			rows = xrealloc(rows, (nrows + 1) * sizeof(*rows));
+			rows[nrows++] = r;
 		}
-		rows = xrealloc(rows, (nrows + 1) * sizeof(*rows));
-		rows[nrows++] = r;
 	}
-	/* The bisection: the id's (a prefix), else the latest. */
+	store_experiments_free(v, n);
+	*out = rows;
+	*nout = nrows;
+	return ret;
+}
+
+/* The bisection's id: the one id_prefix names, else the latest; NULL with *ret set. */
+static const char *pick_bisection(const struct report_row *rows, size_t nrows,
+				  const char *id_prefix, const char *opt, const char *db, int *ret)
+{
+	const char *id = NULL;
+	size_t i;
+
 	for (i = nrows; i-- > 0;) {
 		const char *rid = row_get(&rows[i], "id");
 
-		if (!id_prefix || !strncmp(rid, id_prefix, strlen(id_prefix))) {
-			if (id && strcmp(id, rid) && id_prefix) {
-				error("%s: '%s' is ambiguous ('%s', '%s')", opt, id_prefix, id,
-				      rid);
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			if (!id)
-				id = rid;
-			if (!id_prefix)
-				break;
+		if (id_prefix && strncmp(rid, id_prefix, strlen(id_prefix)))
+			continue;
+		if (id && strcmp(id, rid) && id_prefix) {
+			error("%s: '%s' is ambiguous ('%s', '%s')", opt, id_prefix, id, rid);
+			*ret = EXIT_USAGE;
+			return NULL;
 		}
+		if (!id)
+			id = rid;
+		if (!id_prefix)
+			break;
 	}
-	if (!id) {
-		if (id_prefix) {
-			error("%s: no bisection '%s' in '%s'", opt, id_prefix, db);
-			ret = EXIT_USAGE;
-		} else {
-			error("%.*s: no bisection in '%s' (bisect step and bisect run store "
-			      "theirs)",
-			      (int)(strstr(opt, ": option") ? strstr(opt, ": option") - opt
-							    : (ptrdiff_t)strlen(opt)),
-			      opt, db);
-		}
-		goto out;
+	if (id)
+		return id;
+	if (id_prefix) {
+		error("%s: no bisection '%s' in '%s'", opt, id_prefix, db);
+		*ret = EXIT_USAGE;
+	} else {
+		error("%.*s: no bisection in '%s' (bisect step and bisect run store theirs)",
+		      (int)(strstr(opt, ": option") ? strstr(opt, ": option") - opt
+						    : (ptrdiff_t)strlen(opt)),
+		      opt, db);
+		*ret = EXIT_RUNTIME;
 	}
-	jo = json_object_new_object();
-	jsteps = json_object_new_array();
-	add_str(jo, "id", id);
-	for (i = 0; i < nrows; i++)
-		if (!strcmp(row_get(&rows[i], "id"), id) && row_get(&rows[i], "result"))
-			result = row_get(&rows[i], "result");
-	/*
-	 * Steps: the experiments of one (role, step, candidate), in the order
-	 * of their first experiment (the references' boots alternate).
-	 */
+	return NULL;
+}
+
+/*
+ * Steps: the experiments of one (role, step, candidate), in the order of
+ * their first experiment (the references' boots alternate).
+ */
+static void add_steps(struct report_row *rows, size_t nrows, const char *id, json_object *jo)
+{
+	json_object *jsteps = json_object_new_array();
+	size_t i, j;
+
 	for (i = 0; i < nrows; i++) {
 		const struct report_row *r = &rows[i], *nx;
-		size_t j, nexp = 1;
+		size_t nexp = 1;
 
 		if (rows[i].done || strcmp(row_get(r, "id"), id))
 			continue;
@@ -1024,14 +1057,35 @@ int bisect_document(struct store *st, const char *id_prefix, const char *opt, co
 			nexp++;
 		}
 		if (!json_object_array_length(jsteps)) {
-			kind = row_get(r, "kind");
-			add_str(jo, "kind", kind);
+			add_str(jo, "kind", row_get(r, "kind"));
 			add_str(jo, "metric", row_get(r, "metric"));
 		}
 		json_object_array_add(jsteps, step_object(r, nexp));
 	}
 	json_object_object_add(jo, "steps", jsteps);
+}
+
+int bisect_document(struct store *st, const char *id_prefix, const char *opt, const char *db,
+		    json_object **out)
+{
+	struct report_row *rows = NULL;
+	size_t i, nrows = 0;
+	const char *id, *result = NULL, *kind;
+	json_object *jo, *k;
+	int ret = EXIT_RUNTIME;
+
+	*out = NULL;
+	if (load_rows(st, &rows, &nrows) ||
+	    !(id = pick_bisection(rows, nrows, id_prefix, opt, db, &ret)))
+		goto out;
+	jo = json_object_new_object();
+	add_str(jo, "id", id);
+	for (i = 0; i < nrows; i++)
+		if (!strcmp(row_get(&rows[i], "id"), id) && row_get(&rows[i], "result"))
+			result = row_get(&rows[i], "result");
+	add_steps(rows, nrows, id, jo);
 	json_object_object_add(jo, "result", result ? json_object_new_string(result) : NULL);
+	kind = json_object_object_get_ex(jo, "kind", &k) ? json_object_get_string(k) : NULL;
 	if (!result)
 		add_str(jo, "no_result",
 			kind && !strcmp(kind, "run")
@@ -1043,6 +1097,5 @@ out:
 	for (i = 0; i < nrows; i++)
 		env_release(&rows[i].env);
 	free(rows);
-	store_experiments_free(v, n);
 	return ret;
 }
