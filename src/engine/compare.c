@@ -380,84 +380,128 @@ static int value_cmp(const struct compare *c, const char *a, const char *b)
 	return c->by == BY_KERNEL ? store_kernel_cmp(a, b) : 0;
 }
 
+/*
+ * The parts idx[0..n) of one value: the strong keys that differ among
+ * them become each part's signature (its sub-group), unless pooling, and
+ * either way a warning says so.
+ */
+static void split_value(struct compare *c, const size_t *idx, size_t n, bool pool)
+{
+	const char *value = c->parts[idx[0]].value;
+	const char **keys;
+	size_t nk = differing_strong_keys(c, idx, n, &keys), j;
+	char *list;
+
+	if (nk) {
+		list = join_keys(keys, nk, c, NULL);
+		add_warning(c,
+			    pool ? xasprintf("pooling the experiments of %s although they differ "
+					     "in strong keys (%s), as --pool asks",
+					     value, list)
+				 : xasprintf("%s is split into sub-groups by %s, which differs "
+					     "within it and can change results (--pool pools them)",
+					     value, list));
+		free(list);
+	}
+	for (j = 0; j < n; j++)
+		c->parts[idx[j]].signature =
+			nk && !pool ? join_keys(keys, nk, c, &c->parts[idx[j]]) : NULL;
+	free(keys);
+}
+
+/* The group of part p: its value and signature's, made when it is the first. */
+static struct group *group_of(struct compare *c, const struct part *p)
+{
+	struct group *g;
+	size_t k;
+
+	for (k = 0; k < c->ngroups; k++) {
+		g = &c->groups[k];
+		if (!strcmp(g->value, p->value) &&
+		    ((!g->split && !p->signature) ||
+		     (g->split && p->signature && !strcmp(g->split, p->signature))))
+			return g;
+	}
+	c->groups = xrealloc(c->groups, (c->ngroups + 1) * sizeof(*c->groups));
+	g = &c->groups[c->ngroups++];
+	memset(g, 0, sizeof(*g));
+	g->value = xstrdup(p->value);
+	g->split = p->signature ? xstrdup(p->signature) : NULL;
+	g->title = g->split ? xasprintf("%s [%s]", g->value, g->split) : xstrdup(g->value);
+	g->shown = text_printable(g->title, 0);
+	g->env = &p->env;
+	g->first_exp = p->exp_id;
+	return g;
+}
+
+/* An evidence series of part p appended to the group's, each value tagged with p's units. */
+static void add_series(struct group *g, const struct part *p, const struct series *ps)
+{
+	struct series *s = series_get(&g->ev, &g->nev, ps->name, ps->better);
+	size_t m;
+
+	for (m = 0; m < ps->n; m++) {
+		push_double(&s->v, &s->n, &s->alloc, ps->v[m]);
+		s->boot_tag = xrealloc(s->boot_tag, s->alloc * sizeof(*s->boot_tag));
+		s->exp_tag = xrealloc(s->exp_tag, s->alloc * sizeof(*s->exp_tag));
+		s->boot_tag[s->n - 1] = p->boot;
+		s->exp_tag[s->n - 1] = (size_t)p->exp_id;
+	}
+}
+
+/* A group's values: its parts', in order, each tagged with its boot and experiment. */
+static void fill_group(struct compare *c, struct group *g)
+{
+	size_t alloc = 0, total = 0, o = 0, i, j, prev;
+
+	for (j = 0; j < g->nparts; j++)
+		total += c->parts[g->parts[j]].n;
+	g->boot_tag = xmalloc((total ? total : 1) * sizeof(*g->boot_tag));
+	g->exp_tag = xmalloc((total ? total : 1) * sizeof(*g->exp_tag));
+	for (j = 0; j < g->nparts; j++) {
+		const struct part *p = &c->parts[g->parts[j]];
+
+		for (prev = 0; prev < j; prev++)
+			if (c->parts[g->parts[prev]].boot == p->boot)
+				break;
+		g->nboots += prev == j; /* a boot not seen in this group yet */
+		for (i = 0; i < p->n; i++) {
+			push_double(&g->ops, &g->n, &alloc, p->ops[i]);
+			g->boot_tag[o] = p->boot;
+			g->exp_tag[o++] = (size_t)p->exp_id;
+		}
+		for (i = 0; i < p->nev; i++)
+			add_series(g, p, &p->ev[i]);
+	}
+}
+
 /* Groups: one per value, split by differing strong keys unless pooling. */
 static void form_groups(struct compare *c, bool pool)
 {
 	bool *done = xcalloc(c->nparts + 1, sizeof(*done));
-	size_t i, j, k;
+	size_t *idx = xmalloc((c->nparts + 1) * sizeof(*idx));
+	size_t i, j, n;
 
 	for (i = 0; i < c->nparts; i++) {
-		size_t *idx, n = 0, nk;
-		const char **keys;
+		struct group *g;
 
 		if (done[i])
 			continue;
-		idx = xmalloc(c->nparts * sizeof(*idx));
-		for (j = i; j < c->nparts; j++)
+		for (n = 0, j = i; j < c->nparts; j++)
 			if (!done[j] && !strcmp(c->parts[j].value, c->parts[i].value)) {
 				idx[n++] = j;
 				done[j] = true;
 			}
-		nk = differing_strong_keys(c, idx, n, &keys);
-		if (nk && pool) {
-			char *list = join_keys(keys, nk, c, NULL);
-
-			add_warning(
-				c,
-				xasprintf("pooling the experiments of %s although they differ in "
-					  "strong keys (%s), as --pool asks",
-					  c->parts[i].value, list));
-			free(list);
-		}
-		for (j = 0; j < n; j++)
-			c->parts[idx[j]].signature =
-				nk && !pool ? join_keys(keys, nk, c, &c->parts[idx[j]]) : NULL;
-		if (nk && !pool) {
-			char *list = join_keys(keys, nk, c, NULL);
-
-			add_warning(
-				c, xasprintf("%s is split into sub-groups by %s, which differs "
-					     "within it and can change results (--pool pools them)",
-					     c->parts[i].value, list));
-			free(list);
-		}
-		free(keys);
+		split_value(c, idx, n, pool);
 		/* one group per distinct signature, in order of appearance */
 		for (j = 0; j < n; j++) {
-			struct part *p = &c->parts[idx[j]];
-			struct group *g = NULL;
-
-			for (k = 0; k < c->ngroups; k++) {
-				struct group *h = &c->groups[k];
-
-				if (!strcmp(h->value, p->value) &&
-				    ((!h->split && !p->signature) ||
-				     (h->split && p->signature &&
-				      !strcmp(h->split, p->signature)))) {
-					g = h;
-					break;
-				}
-			}
-			if (!g) {
-				c->groups =
-					xrealloc(c->groups, (c->ngroups + 1) * sizeof(*c->groups));
-				g = &c->groups[c->ngroups++];
-				memset(g, 0, sizeof(*g));
-				g->value = xstrdup(p->value);
-				g->split = p->signature ? xstrdup(p->signature) : NULL;
-				g->title = g->split ? xasprintf("%s [%s]", g->value, g->split)
-						    : xstrdup(g->value);
-				g->shown = text_printable(g->title, 0);
-				g->env = &p->env;
-				g->first_exp = p->exp_id;
-			}
+			g = group_of(c, &c->parts[idx[j]]);
 			g->parts = xrealloc(g->parts, (g->nparts + 1) * sizeof(*g->parts));
 			g->parts[g->nparts++] = idx[j];
 		}
-		free(idx);
 	}
+	free(idx);
 	free(done);
-
 	/* kernels in version order, the rest in the order they were first stored */
 	for (i = 1; i < c->ngroups; i++) {
 		struct group tmp = c->groups[i];
@@ -466,45 +510,8 @@ static void form_groups(struct compare *c, bool pool)
 			c->groups[j] = c->groups[j - 1];
 		c->groups[j] = tmp;
 	}
-	/* the parts' values, in group order */
-	for (k = 0; k < c->ngroups; k++) {
-		struct group *g = &c->groups[k];
-		size_t alloc = 0, total = 0, o = 0;
-
-		for (j = 0; j < g->nparts; j++)
-			total += c->parts[g->parts[j]].n;
-		g->boot_tag = xmalloc((total ? total : 1) * sizeof(*g->boot_tag));
-		g->exp_tag = xmalloc((total ? total : 1) * sizeof(*g->exp_tag));
-		for (j = 0; j < g->nparts; j++) {
-			struct part *p = &c->parts[g->parts[j]];
-			size_t prev;
-
-			for (prev = 0; prev < j; prev++)
-				if (c->parts[g->parts[prev]].boot == p->boot)
-					break;
-			g->nboots += prev == j; /* a boot not seen in this group yet */
-			for (i = 0; i < p->n; i++) {
-				push_double(&g->ops, &g->n, &alloc, p->ops[i]);
-				g->boot_tag[o] = p->boot;
-				g->exp_tag[o++] = (size_t)p->exp_id;
-			}
-			for (i = 0; i < p->nev; i++) {
-				struct series *s =
-					series_get(&g->ev, &g->nev, p->ev[i].name, p->ev[i].better);
-				size_t m;
-
-				for (m = 0; m < p->ev[i].n; m++) {
-					push_double(&s->v, &s->n, &s->alloc, p->ev[i].v[m]);
-					s->boot_tag = xrealloc(s->boot_tag,
-							       s->alloc * sizeof(*s->boot_tag));
-					s->exp_tag = xrealloc(s->exp_tag,
-							      s->alloc * sizeof(*s->exp_tag));
-					s->boot_tag[s->n - 1] = p->boot;
-					s->exp_tag[s->n - 1] = (size_t)p->exp_id;
-				}
-			}
-		}
-	}
+	for (i = 0; i < c->ngroups; i++)
+		fill_group(c, &c->groups[i]);
 }
 
 static bool group_has_boot(const struct compare *c, const struct group *g, size_t boot)
@@ -859,11 +866,104 @@ static json_object *inference_json(const struct compare *c, const struct group *
 	return o;
 }
 
+/* A group's change against the baseline: effect, inference, verdict, evidence, environment. */
+static void change_json(const struct compare *c, const struct group *g, json_object *o)
+{
+	const struct group *base = &c->groups[c->baseline];
+	json_object *arr;
+	struct env_delta *d;
+	size_t k, nd;
+	char vt[320];
+
+	compare_verdict_text(g, vt, sizeof(vt));
+	json_object_object_add(o, "effect", render_effect_json(&g->eff, (int)g->verdict, vt));
+	json_object_object_add(o, "inference", inference_json(c, g));
+	json_object_object_add(o, "verdict", json_object_new_string(stats_verdict_key(g->verdict)));
+	json_object_object_add(o, "verdict_text", json_object_new_string(vt));
+	if (g->more && g->unit == UNIT_SAMPLE)
+		json_object_object_add(o, "samples_to_decide",
+				       json_object_new_int64((int64_t)g->more));
+	arr = json_object_new_array();
+	for (k = 0; k < g->nevc; k++) {
+		const struct ev_change *x = &g->evc[k];
+		json_object *eo = json_object_new_object(), *ej;
+
+		json_object_object_add(eo, "name", json_object_new_string(x->name));
+		json_object_object_add(eo, "baseline_median", json_double(x->base_median));
+		json_object_object_add(eo, "median", json_double(x->median));
+		/* exploratory: an interval, no verdict (doc/statistics.md) */
+		ej = render_effect_json(&x->e, RENDER_NO_VERDICT, NULL);
+		if (!isnan(x->p_adjusted))
+			json_object_object_add(ej, "p_adjusted", json_double(x->p_adjusted));
+		json_object_object_add(eo, "effect", ej);
+		json_object_array_add(arr, eo);
+	}
+	json_object_object_add(o, "evidence", arr);
+	arr = json_object_new_array();
+	nd = env_diff(base->env, g->env, &d);
+	for (k = 0; k < nd; k++) {
+		json_object *eo = json_object_new_object();
+
+		json_object_object_add(eo, "key", json_object_new_string(d[k].key));
+		json_object_object_add(eo, "impact",
+				       json_object_new_string(env_impact_name(d[k].impact)));
+		json_object_object_add(eo, "baseline",
+				       d[k].a ? json_object_new_string(d[k].a) : NULL);
+		json_object_object_add(eo, "value", d[k].b ? json_object_new_string(d[k].b) : NULL);
+		json_object_array_add(arr, eo);
+	}
+	free(d);
+	json_object_object_add(o, "env_diff", arr);
+}
+
+static json_object *group_json(const struct compare *c, const struct group *g)
+{
+	json_object *o = json_object_new_object(), *arr;
+	size_t k;
+
+	json_object_object_add(o, "value", json_object_new_string(g->value));
+	json_object_object_add(o, "split", g->split ? json_object_new_string(g->split) : NULL);
+	json_object_object_add(o, "title", json_object_new_string(g->title));
+	json_object_object_add(o, "baseline", json_object_new_boolean(g->baseline));
+	arr = json_object_new_array();
+	for (k = 0; k < g->nparts; k++)
+		json_object_array_add(arr, json_object_new_int64(c->parts[g->parts[k]].exp_id));
+	json_object_object_add(o, "experiments", arr);
+	if (c->with_parts) {
+		arr = json_object_new_array();
+		for (k = 0; k < g->nparts; k++) {
+			const struct part *pt = &c->parts[g->parts[k]];
+			json_object *po = json_object_new_object();
+
+			json_object_object_add(po, "experiment", json_object_new_int64(pt->exp_id));
+			json_object_object_add(po, "config", json_object_new_string(pt->cfg_name));
+			json_object_array_add(arr, po);
+		}
+		json_object_object_add(o, "parts", arr);
+	}
+	json_object_object_add(o, "n", json_object_new_int64((int64_t)g->n));
+	json_object_object_add(o, "boots", json_object_new_int64((int64_t)g->nboots));
+	json_object_object_add(o, "median", json_double(g->sum.median));
+	if (g->sum.ci_valid) {
+		arr = json_object_new_array();
+		json_object_array_add(arr, json_double(g->sum.ci_lo));
+		json_object_array_add(arr, json_double(g->sum.ci_hi));
+		json_object_object_add(o, "median_ci", arr);
+	} else {
+		json_object_object_add(o, "median_ci", NULL);
+	}
+	json_object_object_add(o, "cv", json_double(g->sum.cv));
+	json_object_object_add(o, "noisy", json_object_new_boolean(g->noisy));
+	if (!g->baseline)
+		change_json(c, g, o);
+	return o;
+}
+
 json_object *compare_json(const struct compare *c)
 {
 	const struct group *base = &c->groups[c->baseline];
 	json_object *root = json_object_new_object(), *groups = json_object_new_array(), *w;
-	size_t i, k;
+	size_t i;
 
 	json_object_object_add(root, "by", json_object_new_string(c->by_name));
 	json_object_object_add(root, "workload", json_object_new_string(c->workload));
@@ -874,103 +974,8 @@ json_object *compare_json(const struct compare *c)
 	json_object_object_add(root, "margin", json_object_new_double(c->margin));
 	json_object_object_add(root, "confidence", json_object_new_double(COMPARE_CONF));
 	json_object_object_add(root, "unit_of_inference", json_object_new_string("boot"));
-	for (i = 0; i < c->ngroups; i++) {
-		const struct group *g = &c->groups[i];
-		json_object *o = json_object_new_object(), *arr;
-		struct env_delta *d;
-		size_t nd;
-
-		json_object_object_add(o, "value", json_object_new_string(g->value));
-		json_object_object_add(o, "split",
-				       g->split ? json_object_new_string(g->split) : NULL);
-		json_object_object_add(o, "title", json_object_new_string(g->title));
-		json_object_object_add(o, "baseline", json_object_new_boolean(g->baseline));
-		arr = json_object_new_array();
-		for (k = 0; k < g->nparts; k++)
-			json_object_array_add(arr,
-					      json_object_new_int64(c->parts[g->parts[k]].exp_id));
-		json_object_object_add(o, "experiments", arr);
-		if (c->with_parts) {
-			arr = json_object_new_array();
-			for (k = 0; k < g->nparts; k++) {
-				const struct part *pt = &c->parts[g->parts[k]];
-				json_object *po = json_object_new_object();
-
-				json_object_object_add(po, "experiment",
-						       json_object_new_int64(pt->exp_id));
-				json_object_object_add(po, "config",
-						       json_object_new_string(pt->cfg_name));
-				json_object_array_add(arr, po);
-			}
-			json_object_object_add(o, "parts", arr);
-		}
-		json_object_object_add(o, "n", json_object_new_int64((int64_t)g->n));
-		json_object_object_add(o, "boots", json_object_new_int64((int64_t)g->nboots));
-		json_object_object_add(o, "median", json_double(g->sum.median));
-		if (g->sum.ci_valid) {
-			arr = json_object_new_array();
-			json_object_array_add(arr, json_double(g->sum.ci_lo));
-			json_object_array_add(arr, json_double(g->sum.ci_hi));
-			json_object_object_add(o, "median_ci", arr);
-		} else {
-			json_object_object_add(o, "median_ci", NULL);
-		}
-		json_object_object_add(o, "cv", json_double(g->sum.cv));
-		json_object_object_add(o, "noisy", json_object_new_boolean(g->noisy));
-		if (!g->baseline) {
-			char vt[320];
-
-			compare_verdict_text(g, vt, sizeof(vt));
-			json_object_object_add(o, "effect",
-					       render_effect_json(&g->eff, (int)g->verdict, vt));
-			json_object_object_add(o, "inference", inference_json(c, g));
-			json_object_object_add(
-				o, "verdict",
-				json_object_new_string(stats_verdict_key(g->verdict)));
-			json_object_object_add(o, "verdict_text", json_object_new_string(vt));
-			if (g->more && g->unit == UNIT_SAMPLE)
-				json_object_object_add(o, "samples_to_decide",
-						       json_object_new_int64((int64_t)g->more));
-			arr = json_object_new_array();
-			for (k = 0; k < g->nevc; k++) {
-				const struct ev_change *x = &g->evc[k];
-				json_object *eo = json_object_new_object(), *ej;
-
-				json_object_object_add(eo, "name", json_object_new_string(x->name));
-				json_object_object_add(eo, "baseline_median",
-						       json_double(x->base_median));
-				json_object_object_add(eo, "median", json_double(x->median));
-				/* exploratory: an interval, no verdict (doc/statistics.md) */
-				ej = render_effect_json(&x->e, RENDER_NO_VERDICT, NULL);
-				if (!isnan(x->p_adjusted))
-					json_object_object_add(ej, "p_adjusted",
-							       json_double(x->p_adjusted));
-				json_object_object_add(eo, "effect", ej);
-				json_object_array_add(arr, eo);
-			}
-			json_object_object_add(o, "evidence", arr);
-			arr = json_object_new_array();
-			nd = env_diff(base->env, g->env, &d);
-			for (k = 0; k < nd; k++) {
-				json_object *eo = json_object_new_object();
-
-				json_object_object_add(eo, "key", json_object_new_string(d[k].key));
-				json_object_object_add(
-					eo, "impact",
-					json_object_new_string(env_impact_name(d[k].impact)));
-				json_object_object_add(eo, "baseline",
-						       d[k].a ? json_object_new_string(d[k].a)
-							      : NULL);
-				json_object_object_add(eo, "value",
-						       d[k].b ? json_object_new_string(d[k].b)
-							      : NULL);
-				json_object_array_add(arr, eo);
-			}
-			free(d);
-			json_object_object_add(o, "env_diff", arr);
-		}
-		json_object_array_add(groups, o);
-	}
+	for (i = 0; i < c->ngroups; i++)
+		json_object_array_add(groups, group_json(c, &c->groups[i]));
 	json_object_object_add(root, "groups", groups);
 	w = json_object_new_array();
 	for (i = 0; i < c->nwarn; i++)
