@@ -762,101 +762,131 @@ static int check_structure(sqlite3 *db, const char *path)
 	return -1;
 }
 
+/* An existing file: a store this user may use as asked. Its version in *version. */
+static int check_existing(const char *path, const struct stat *sb, bool ro, int *version)
+{
+	if (!S_ISREG(sb->st_mode))
+		return error("'%s' is not a wakebench store (not a regular file)", path);
+	if (check_header(path, sb->st_size, version))
+		return -1;
+	if (!ro && (access(path, W_OK) || !(sb->st_mode & 0222)))
+		return error("store '%s' is read-only (%s)", path,
+			     errno == EROFS ? strerror(EROFS) : "no write permission");
+	if (ro && *version < 0)
+		return error("store '%s' is empty: nothing stored yet", path);
+	if (!ro && dir_not_writable(path))
+		return error("store '%s' cannot be written: this user may not create files in "
+			     "its directory, where SQLite keeps the write-ahead log",
+			     path);
+	return 0;
+}
+
+/*
+ * A new store's file, created exclusively: of several writers starting at
+ * once only the one that created it (*created) may remove it on failure.
+ */
+static int create_file(const char *path, bool *created)
+{
+	int fd;
+
+	if (mkdir_parents(path))
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errno == EEXIST ? 0 : error_errno("cannot create store '%s'", path);
+	/*
+	 * It holds host names and command lines: owner only, whatever the umask
+	 * (SQLite gives its -wal and -shm the same mode).
+	 */
+	if (fchmod(fd, 0600)) {
+		error_errno("cannot create store '%s'", path);
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	close(fd);
+	*created = true;
+	return 0;
+}
+
+/* The connection, its schema checked and brought up to this version. */
+static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bool *immutable,
+		   int *version)
+{
+	int rc;
+
+	if (ro) {
+		/* a reader creates nothing: no -wal, no -shm (see read_mode()) */
+		if (stat(path, isb) || open_read(path, false, db, immutable))
+			return -1;
+	} else {
+		/* one connection per thread: SQLite's own mutexes are not needed */
+		rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+		if (rc != SQLITE_OK)
+			return *db ? db_error(*db, path, "cannot open")
+				   : error("store '%s': cannot open", path);
+		setup_connection(*db);
+	}
+	if (check_schema(*db, path, version))
+		return -1;
+	if (ro)
+		return *version < STORE_VERSION && (copy_to_memory(db, path, false) ||
+						    apply_migrations(*db, path, STORE_VERSION))
+			       ? -1
+			       : 0;
+	if (enable_wal(*db, path))
+		return -1;
+	/* WAL with NORMAL survives a killed process; only power loss may cost a commit. */
+	/* Only an old store takes the write lock here (concurrent runs open often). */
+	if (exec(*db, path, "PRAGMA synchronous = NORMAL") ||
+	    (*version < STORE_VERSION && apply_migrations(*db, path, STORE_VERSION)))
+		return -1;
+	return 0;
+}
+
+/* Remove a store this call created, unless another writer has filled it meanwhile. */
+static void remove_created(const char *path)
+{
+	char side[PATH_MAX];
+	struct stat sb;
+
+	if (stat(path, &sb) || sb.st_size)
+		return;
+	unlink(path);
+	snprintf(side, sizeof(side), "%s-wal", path);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", path);
+	unlink(side);
+}
+
 int store_open(const char *path, unsigned flags, struct store **out)
 {
 	bool ro = flags & STORE_READONLY, created = false, immutable = false;
-	struct stat isb = { 0 };
+	struct stat isb = { 0 }, sb;
 	struct store *st;
-	struct stat sb;
 	sqlite3 *db = NULL;
-	int version = -1, oflags, rc;
+	int version = -1;
 
 	*out = NULL;
 	if (!path || !*path)
 		return error("no store path given");
 	if (stat(path, &sb) == 0) {
-		if (!S_ISREG(sb.st_mode))
-			return error("'%s' is not a wakebench store (not a regular file)", path);
-		if (check_header(path, sb.st_size, &version))
+		if (check_existing(path, &sb, ro, &version))
 			return -1;
-		if (!ro && (access(path, W_OK) || !(sb.st_mode & 0222)))
-			return error("store '%s' is read-only (%s)", path,
-				     errno == EROFS ? strerror(EROFS) : "no write permission");
-		if (ro && version < 0)
-			return error("store '%s' is empty: nothing stored yet", path);
-		if (!ro && dir_not_writable(path))
-			return error(
-				"store '%s' cannot be written: this user may not create files in "
-				"its directory, where SQLite keeps the write-ahead log",
-				path);
-	} else if (errno == ENOENT) {
-		if (ro || !(flags & STORE_CREATE))
-			return error("no store at '%s': nothing stored yet", path);
-		int fd;
-
-		if (mkdir_parents(path))
-			return -1;
-		/*
-		 * Create the file exclusively: of several writers starting at once
-		 * only the one that created it may remove it again on failure.
-		 */
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0) {
-			/*
-			 * It holds host names and command lines: owner only, whatever
-			 * the umask (SQLite gives its -wal and -shm the same mode).
-			 */
-			if (fchmod(fd, 0600)) {
-				error_errno("cannot create store '%s'", path);
-				close(fd);
-				unlink(path);
-				return -1;
-			}
-			close(fd);
-			created = true;
-		} else if (errno != EEXIST) {
-			return error_errno("cannot create store '%s'", path);
-		}
-	} else {
+	} else if (errno != ENOENT) {
 		return error_errno("cannot open store '%s'", path);
+	} else if (ro || !(flags & STORE_CREATE)) {
+		return error("no store at '%s': nothing stored yet", path);
+	} else if (create_file(path, &created)) {
+		return -1;
 	}
-
-	if (ro) {
-		/* a reader creates nothing: no -wal, no -shm (see read_mode()) */
-		if (stat(path, &isb) || open_read(path, false, &db, &immutable))
-			goto fail;
-	} else {
-		/* one connection per thread: SQLite's own mutexes are not needed */
-		oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-		rc = sqlite3_open_v2(path, &db, oflags, NULL);
-		if (rc != SQLITE_OK) {
-			if (db)
-				db_error(db, path, "cannot open");
-			else
-				error("store '%s': cannot open", path);
-			goto fail;
-		}
-		setup_connection(db);
+	if (open_db(path, ro, &db, &isb, &immutable, &version) ||
+	    ((flags & STORE_CHECK) && check_structure(db, path))) {
+		sqlite3_close(db);
+		if (created)
+			remove_created(path);
+		return -1;
 	}
-	if (check_schema(db, path, &version))
-		goto fail;
-	if (ro) {
-		if (version < STORE_VERSION &&
-		    (copy_to_memory(&db, path, false) || apply_migrations(db, path, STORE_VERSION)))
-			goto fail;
-	} else {
-		if (enable_wal(db, path))
-			goto fail;
-		/* WAL with NORMAL survives a killed process; only power loss may cost a commit. */
-		/* Only an old store takes the write lock here (concurrent runs open often). */
-		if (exec(db, path, "PRAGMA synchronous = NORMAL") ||
-		    (version < STORE_VERSION && apply_migrations(db, path, STORE_VERSION)))
-			goto fail;
-	}
-
-	if ((flags & STORE_CHECK) && check_structure(db, path))
-		goto fail;
-
 	st = xcalloc(1, sizeof(*st));
 	st->db = db;
 	st->path = xstrdup(path);
@@ -871,19 +901,6 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	}
 	*out = st;
 	return 0;
-fail:
-	sqlite3_close(db);
-	/* Remove what we created, unless another writer has filled it meanwhile. */
-	if (created && !stat(path, &sb) && sb.st_size == 0) {
-		char side[PATH_MAX];
-
-		unlink(path);
-		snprintf(side, sizeof(side), "%s-wal", path);
-		unlink(side);
-		snprintf(side, sizeof(side), "%s-shm", path);
-		unlink(side);
-	}
-	return -1;
 }
 
 void store_close(struct store *st)
