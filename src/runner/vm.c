@@ -224,29 +224,11 @@ static void first_line_of(const char *path, char *buf, size_t len)
 	free(data);
 }
 
-int vm_run(const struct vm_boot *b, struct vm_outcome *out)
+/* qemu in a process group of its own, its output in the qemu log. */
+static pid_t spawn_qemu(const struct vm_boot *b, char **argv)
 {
-	char **argv = vm_qemu_argv(b), why[256], timeout[32];
-	uint64_t start, deadline;
-	int status = 0, killed = 0;
-	char *chan = NULL;
-	size_t chan_len = 0;
-	pid_t pid;
+	pid_t pid = fork();
 
-	memset(out, 0, sizeof(*out));
-	if (wb_verbosity > 0) {
-		size_t i;
-
-		for (i = 0; argv[i]; i++)
-			fprintf(stderr, "%s%s", i ? " " : "wakebench: debug: qemu: ", argv[i]);
-		fputc('\n', stderr);
-	}
-	start = now_ns();
-	pid = fork();
-	if (pid < 0) {
-		vm_argv_free(argv);
-		return error_errno("fork");
-	}
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDONLY);
 		int log = open(b->qemu_log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -268,82 +250,111 @@ int vm_run(const struct vm_boot *b, struct vm_outcome *out)
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	setpgid(pid, pid); /* also from here, so a kill right away reaches the group */
-	vm_argv_free(argv);
-	deadline = start + b->timeout_ns;
+	if (pid > 0)
+		setpgid(pid, pid); /* also from here, so a kill right away reaches the group */
+	return pid;
+}
+
+/*
+ * Until qemu exits, or is killed: a stop signal, the deadline, a flood of
+ * console or channel output. Returns 1 when it was killed (out->reason
+ * says why), 0 when it exited; its wait status in *status.
+ */
+static int watch_qemu(const struct vm_boot *b, pid_t pid, uint64_t start, struct vm_outcome *out,
+		      int *status)
+{
+	uint64_t deadline = start + b->timeout_ns;
+	char timeout[32];
+
 	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
+		pid_t r = waitpid(pid, status, WNOHANG);
 
 		if (r == pid)
-			break;
+			return 0;
 		if (r < 0 && errno != EINTR) {
 			error_errno("waitpid");
-			status = kill_group(pid);
-			killed = 1;
 			snprintf(out->reason, sizeof(out->reason), "lost track of qemu");
-			break;
-		}
-		if (vm_stop_signal()) {
-			status = kill_group(pid);
-			killed = 1;
+		} else if (vm_stop_signal()) {
 			out->interrupted = 1;
 			snprintf(out->reason, sizeof(out->reason), "interrupted by signal %d",
 				 vm_stop_signal());
-			break;
-		}
-		if (now_ns() >= deadline) {
-			status = kill_group(pid);
-			killed = 1;
+		} else if (now_ns() >= deadline) {
 			format_duration(b->timeout_ns, timeout, sizeof(timeout));
 			snprintf(out->reason, sizeof(out->reason),
 				 "no result within the deadline of %s (--timeout): the guest hung "
 				 "or is too slow",
 				 timeout);
-			break;
-		}
-		if (file_size(b->console_path) > CONSOLE_MAX_BYTES ||
-		    file_size(b->chan_path) > CHAN_MAX_BYTES) {
-			status = kill_group(pid);
-			killed = 1;
+		} else if (file_size(b->console_path) > CONSOLE_MAX_BYTES ||
+			   file_size(b->chan_path) > CHAN_MAX_BYTES) {
 			snprintf(out->reason, sizeof(out->reason),
 				 "the guest flooded its console or result channel");
-			break;
+		} else {
+			sleep_ns(POLL_NS);
+			continue;
 		}
-		sleep_ns(POLL_NS);
+		*status = kill_group(pid);
+		return 1;
 	}
-	out->wall_ns = now_ns() - start;
-	if (killed)
-		return 0;
+}
+
+/* What a guest that ran to its end left: its result, or why there is none. */
+static void read_outcome(const struct vm_boot *b, int status, struct vm_outcome *out)
+{
+	char why[256], panic[200], qemu_err[200], *chan = NULL;
+	size_t chan_len = 0;
+
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && file_size(b->console_path) == 0) {
 		first_line_of(b->qemu_log_path, why, sizeof(why));
 		snprintf(out->reason, sizeof(out->reason), "qemu did not start%s%s",
 			 why[0] ? ": " : "", why);
-		return 0;
+		return;
 	}
 	if (read_file(b->chan_path, &chan, &chan_len)) {
 		chan = NULL;
 		chan_len = 0;
 	}
-	if (vmchan_parse((const uint8_t *)chan, chan_len, &out->res, why, sizeof(why))) {
-		char panic[200], qemu_err[200];
-
-		vmchan_result_release(&out->res);
-		first_line_of(b->qemu_log_path, qemu_err, sizeof(qemu_err));
-		if (!vm_console_panic(b->console_path, panic, sizeof(panic)))
-			snprintf(out->reason, sizeof(out->reason), "%s (result channel: %s)", panic,
-				 why);
-		else if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && qemu_err[0])
-			snprintf(out->reason, sizeof(out->reason), "qemu failed: %s", qemu_err);
-		else if (file_size(b->console_path) == 0)
-			snprintf(out->reason, sizeof(out->reason),
-				 "the kernel printed nothing on its console (result channel: %s)",
-				 why);
-		else
-			snprintf(out->reason, sizeof(out->reason), "result channel: %s", why);
-	} else {
+	if (!vmchan_parse((const uint8_t *)chan, chan_len, &out->res, why, sizeof(why))) {
 		out->ok = 1;
+		free(chan);
+		return;
 	}
 	free(chan);
+	vmchan_result_release(&out->res);
+	first_line_of(b->qemu_log_path, qemu_err, sizeof(qemu_err));
+	if (!vm_console_panic(b->console_path, panic, sizeof(panic)))
+		snprintf(out->reason, sizeof(out->reason), "%s (result channel: %s)", panic, why);
+	else if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && qemu_err[0])
+		snprintf(out->reason, sizeof(out->reason), "qemu failed: %s", qemu_err);
+	else if (file_size(b->console_path) == 0)
+		snprintf(out->reason, sizeof(out->reason),
+			 "the kernel printed nothing on its console (result channel: %s)", why);
+	else
+		snprintf(out->reason, sizeof(out->reason), "result channel: %s", why);
+}
+
+int vm_run(const struct vm_boot *b, struct vm_outcome *out)
+{
+	char **argv = vm_qemu_argv(b);
+	uint64_t start;
+	int status = 0, killed;
+	pid_t pid;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (wb_verbosity > 0) {
+		for (i = 0; argv[i]; i++)
+			fprintf(stderr, "%s%s", i ? " " : "wakebench: debug: qemu: ", argv[i]);
+		fputc('\n', stderr);
+	}
+	start = now_ns();
+	pid = spawn_qemu(b, argv);
+	vm_argv_free(argv);
+	if (pid < 0)
+		return error_errno("fork");
+	killed = watch_qemu(b, pid, start, out, &status);
+	out->wall_ns = now_ns() - start;
+	if (!killed)
+		read_outcome(b, status, out);
 	return 0;
 }
 
