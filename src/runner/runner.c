@@ -1717,22 +1717,11 @@ static bool pending_stop(const sigset_t *pending)
 	return false;
 }
 
-int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct sample *out)
+/* A new sample in out, keeping its index and warm-up flag. */
+static void sample_begin(struct sample *out, const struct run_spec *spec, uint64_t duration_ns)
 {
-	const struct workload *wl = spec->wl;
-	struct run_state st;
-	struct sigaction sa, old_chld;
-	sigset_t block, orig_mask;
-	int cpus[CPU_SETSIZE], ncpus;
-	int ready[2] = { -1, -1 }, start[2] = { -1, -1 };
 	uint32_t index = out->index;
 	bool warmup = out->warmup;
-	size_t nstarted = 0;
-	uint64_t release_ns = 0;
-	int old_subreaper = 0;
-	char err[256];
-	unsigned i;
-	int ret = 0;
 
 	sample_init(out);
 	out->index = index;
@@ -1740,7 +1729,134 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 	out->duration_ns = duration_ns;
 	out->instances = (uint32_t)spec->rp->instances;
 	out->start_realtime_ns = realtime_ns();
+}
 
+/*
+ * Stop signals and SIGCHLD are only taken while sleeping in ppoll(): block
+ * them, keep the mask to restore in *orig and the one to wait with in st.
+ */
+static void signals_take(struct run_state *st, sigset_t *orig, struct sigaction *old_chld)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	runner_stop_sigset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, orig);
+	st->wait_mask = *orig;
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&block, s) == 1)
+			sigdelset(&st->wait_mask, s);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigchld;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, old_chld);
+	chld_flag = 0;
+}
+
+/* Fork every instance; a failure or a stop signal marks the sample and ends the forks. */
+static void fork_instances(struct run_state *st, const int *ready, const int *start,
+			   const sigset_t *orig_mask)
+{
+	const struct run_spec *spec = st->spec;
+	pid_t parent = getpid();
+	unsigned i;
+
+	fflush(NULL); /* nothing buffered may be written twice by a child */
+	for (i = 0; i < st->n; i++) {
+		struct instance_ctx ic = {
+			.spec = spec,
+			.pl = &st->pl,
+			.index = i,
+			.ntasks = st->tasks,
+			.ready_wr = ready[1],
+			.start_rd = start[0],
+			.ctl = st->ctl,
+			.hot = slot_hot(st, i),
+			.task_ops = slot_task_ops(st, i),
+			.line = st->line,
+			.cold = slot_cold(st, i),
+			.tasks = slot_tasks(st, i),
+			.shared = slot_shared(st, i),
+		};
+		sigset_t pending;
+		pid_t pid;
+
+		/* Hundreds of forks take a while: a stop signal (blocked here) ends them. */
+		if ((i & 15) == 15 && !sigpending(&pending) && pending_stop(&pending)) {
+			sample_fail(st->out, SAMPLE_INTERRUPTED,
+				    "interrupted while its tasks were created");
+			return;
+		}
+		pid = fork();
+		if (pid < 0) {
+			sample_fail(st->out, SAMPLE_FAILED, "cannot fork instance %u: %s", i,
+				    strerror(errno));
+			return;
+		}
+		if (pid == 0)
+			instance_main(&ic, parent, orig_mask, ready[0], start[1]);
+		st->pids[i] = pid;
+		ic.tasks[0].pid = pid;
+		ic.tasks[0].tid = pid;
+	}
+}
+
+/* Probes started for a sample that is void: stopped so that they release what they hold. */
+static void probes_discard(const struct run_spec *spec, size_t nstarted)
+{
+	struct sample scratch;
+
+	sample_init(&scratch);
+	for (size_t p = 0; p < nstarted; p++)
+		if (spec->probes[p].ops->stop)
+			spec->probes[p].ops->stop(spec->probes[p].state, &scratch);
+}
+
+/* The barrier, the release, the window, and the sample's numbers; or every task killed. */
+static void measure(struct run_state *st, int *ready, int *start, uint64_t duration_ns)
+{
+	struct sample *out = st->out;
+	size_t nstarted = 0;
+	uint64_t release_ns;
+	unsigned i;
+
+	if (out->status != SAMPLE_OK || wait_ready(st, ready[0]) || probes_start(st, &nstarted)) {
+		kill_all(st);
+		probes_discard(st->spec, nstarted);
+		return;
+	}
+	/* The release: every task's read of the start pipe returns 0 now. */
+	release_ns = now_ns();
+	out->start_realtime_ns = realtime_ns();
+	close(start[1]);
+	start[1] = -1;
+	run_window(st, release_ns, duration_ns);
+	if (out->status != SAMPLE_OK) {
+		kill_all(st);
+		probes_discard(st->spec, nstarted);
+		return;
+	}
+	for (i = 0; i < st->n; i++)
+		out->ops += slot_ops(st, i);
+	probes_stop(st->spec, out);
+	collect(st);
+}
+
+int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct sample *out)
+{
+	const struct workload *wl = spec->wl;
+	struct run_state st;
+	struct sigaction old_chld;
+	sigset_t orig_mask;
+	int cpus[CPU_SETSIZE], ncpus;
+	int ready[2] = { -1, -1 }, start[2] = { -1, -1 };
+	int old_subreaper = 0;
+	char err[256];
+	unsigned i;
+	int ret = 0;
+
+	sample_begin(out, spec, duration_ns);
 	memset(&st, 0, sizeof(st));
 	st.spec = spec;
 	st.out = out;
@@ -1772,98 +1888,12 @@ int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct samp
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	st.pids = xcalloc(st.n, sizeof(*st.pids));
 	st.exited = xcalloc(st.n, sizeof(*st.exited));
-
-	/* Stop signals and SIGCHLD are only taken while sleeping in ppoll(). */
-	runner_stop_sigset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &orig_mask);
-	st.wait_mask = orig_mask;
-	for (int s = 1; s < NSIG; s++)
-		if (sigismember(&block, s) == 1)
-			sigdelset(&st.wait_mask, s);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigchld;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCHLD, &sa, &old_chld);
-	chld_flag = 0;
-
-	fflush(NULL); /* nothing buffered may be written twice by a child */
-	for (i = 0; i < st.n; i++) {
-		struct instance_ctx ic = {
-			.spec = spec,
-			.pl = &st.pl,
-			.index = i,
-			.ntasks = st.tasks,
-			.ready_wr = ready[1],
-			.start_rd = start[0],
-			.ctl = st.ctl,
-			.hot = slot_hot(&st, i),
-			.task_ops = slot_task_ops(&st, i),
-			.line = st.line,
-			.cold = slot_cold(&st, i),
-			.tasks = slot_tasks(&st, i),
-			.shared = slot_shared(&st, i),
-		};
-		pid_t parent = getpid();
-		sigset_t pending;
-		pid_t pid;
-
-		/* Hundreds of forks take a while: a stop signal (blocked here) ends them. */
-		if ((i & 15) == 15 && !sigpending(&pending) && pending_stop(&pending)) {
-			sample_fail(out, SAMPLE_INTERRUPTED,
-				    "interrupted while its tasks were "
-				    "created");
-			break;
-		}
-		pid = fork();
-		if (pid < 0) {
-			sample_fail(out, SAMPLE_FAILED, "cannot fork instance %u: %s", i,
-				    strerror(errno));
-			break;
-		}
-		if (pid == 0)
-			instance_main(&ic, parent, &orig_mask, ready[0], start[1]);
-		st.pids[i] = pid;
-		ic.tasks[0].pid = pid;
-		ic.tasks[0].tid = pid;
-	}
+	signals_take(&st, &orig_mask, &old_chld);
+	fork_instances(&st, ready, start, &orig_mask);
 	close(ready[1]);
 	close(start[0]);
 	ready[1] = start[0] = -1;
-
-	if (out->status != SAMPLE_OK || wait_ready(&st, ready[0]) || probes_start(&st, &nstarted)) {
-		kill_all(&st);
-		goto out_probes;
-	}
-
-	/* The release: every task's read of the start pipe returns 0 now. */
-	release_ns = now_ns();
-	out->start_realtime_ns = realtime_ns();
-	close(start[1]);
-	start[1] = -1;
-
-	run_window(&st, release_ns, duration_ns);
-
-	if (out->status == SAMPLE_OK) {
-		for (i = 0; i < st.n; i++)
-			out->ops += slot_ops(&st, i);
-		probes_stop(spec, out);
-		nstarted = 0;
-		collect(&st);
-	} else {
-		kill_all(&st);
-	}
-
-out_probes:
-	if (nstarted) {
-		/* Stopped so that they release their resources; the sample is void. */
-		struct sample scratch;
-
-		sample_init(&scratch);
-		for (size_t p = 0; p < nstarted; p++)
-			if (spec->probes[p].ops->stop)
-				spec->probes[p].ops->stop(spec->probes[p].state, &scratch);
-	}
+	measure(&st, ready, start, duration_ns);
 	sigaction(SIGCHLD, &old_chld, NULL);
 	sigprocmask(SIG_SETMASK, &orig_mask, NULL);
 	prctl(PR_SET_CHILD_SUBREAPER, old_subreaper);
