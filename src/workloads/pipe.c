@@ -261,17 +261,142 @@ static void writer_failed(struct instance_ctx *ic, ssize_t n)
 		instance_failed(ic, "write failed: %s", n < 0 ? strerror(errno) : "wrote nothing");
 }
 
+/* The pipe, packet mode unless --no-packet, of --pipe-size. -1 after saying why (closed). */
+static int open_pipe(struct instance_ctx *ic, const struct pipe_params *pp, int *fds)
+{
+	if (pp->no_packet ? pipe(fds) < 0 : pipe2(fds, O_DIRECT) < 0 && pipe(fds) < 0) {
+		instance_failed(ic, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pp->pipe_size && (set_pipe_size(ic, fds[0], pp->pipe_size) ||
+			      set_pipe_size(ic, fds[1], pp->pipe_size))) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The buffers: 0.15's one buffer of the data size, shared by fork (copy on
+ * write); later versions' two of twice the pipe's size, random-filled.
+ */
+static int map_buffers(struct instance_ctx *ic, const struct pipe_params *pp, int wfd,
+		       unsigned char **wbuf, unsigned char **rbuf, size_t *buf_len)
+{
+	int psize;
+
+	if (pp->variant == PIPE_V0_15) {
+		*buf_len = pp->data_size;
+		*wbuf = *rbuf = map_buffer(ic, *buf_len, false);
+		return *wbuf ? 0 : -1;
+	}
+	psize = fcntl(wfd, F_GETPIPE_SZ);
+	*buf_len = 2 * (size_t)(psize > 0 ? psize : 65536);
+	if (*buf_len < pp->data_size)
+		*buf_len = pp->data_size;
+	if (!(*wbuf = map_buffer(ic, *buf_len, true)))
+		return -1;
+	if (!(*rbuf = map_buffer(ic, *buf_len, true))) {
+		munmap(*wbuf, *buf_len);
+		return -1;
+	}
+	fill_random(*wbuf, *buf_len, now_ns() ^ (uint64_t)getpid());
+	fill_random(*rbuf, *buf_len, now_ns() ^ ((uint64_t)getpid() << 20));
+	return 0;
+}
+
+/* 0.15's writer: the buffer filled with the next pattern before every write. */
+static int write_loop_015(struct instance_ctx *ic, int fd, unsigned char *wbuf, size_t size,
+			  uint64_t *ops)
+{
+	unsigned char val = 0;
+
+	do {
+		ssize_t n;
+
+		fill_pattern(wbuf, val++, size);
+		n = write(fd, wbuf, size);
+		if (n <= 0) {
+			if (n < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			writer_failed(ic, n);
+			return -1;
+		}
+		(*ops)++;
+	} while (instance_running(ic));
+	return 0;
+}
+
+/* Later versions' writer: the same buffer, written again and again. */
+static int write_loop(struct instance_ctx *ic, int fd, const unsigned char *wbuf, size_t size,
+		      uint64_t *ops)
+{
+	do {
+		ssize_t n = write(fd, wbuf, size);
+
+		if (n <= 0) {
+			if (n < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			writer_failed(ic, n);
+			return -1;
+		}
+		(*ops)++;
+	} while (instance_running(ic));
+	return 0;
+}
+
+/*
+ * The reader's end: 0.15's stop token and SIGKILL, later versions' EOF and
+ * SIGPIPE; its status checked. Closes the write end.
+ */
+static int stop_reader(struct instance_ctx *ic, const struct pipe_params *pp, pid_t pid, int wfd,
+		       unsigned char *wbuf, int rc)
+{
+	int status;
+
+	if (pp->variant == PIPE_V0_15) {
+		/*
+		 * The stop token fills a whole packet, as 0.15's memset + memcpy.
+		 * Like 0.15, a failed token write (EINTR from the re-armed alarm
+		 * when the reader is slow to drain) is not an error: the SIGKILL
+		 * ends the reader anyway.
+		 */
+		memset(wbuf, 0, pp->data_size);
+		memcpy(wbuf, pipe_stop, sizeof(pipe_stop));
+		if (rc == 0) {
+			ssize_t n = write(wfd, wbuf, pp->data_size);
+
+			(void)n;
+		}
+		kill(pid, SIGKILL);
+		status = instance_reap_child(ic, pid);
+		close(wfd);
+		if (rc == 0 && status >= 0 && !reader_ended_well(status)) {
+			instance_failed(ic, "reader ended with status 0x%x", status);
+			rc = -1;
+		}
+		return rc;
+	}
+	close(wfd);
+	kill(pid, SIGPIPE);
+	status = instance_reap_child(ic, pid);
+	if (rc == 0 && status >= 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		instance_failed(ic, "reader ended with status 0x%x", status);
+		rc = -1;
+	}
+	return rc;
+}
+
 static int pipe_instance(const void *params, struct instance_ctx *ic)
 {
 	const struct pipe_params *pp = params;
-	const bool v015 = pp->variant == PIPE_V0_15;
 	const size_t size = pp->data_size;
 	struct sigaction sa;
 	unsigned char *wbuf, *rbuf;
 	size_t buf_len;
-	uint64_t *ops, t0, loop_ns;
-	unsigned char val = 0;
-	int fds[2], status, rc = 0;
+	uint64_t *ops, t0;
+	int fds[2], rc;
 	pid_t pid;
 
 	/* A dead reader must give EPIPE (a reason), not kill the writer. */
@@ -279,45 +404,10 @@ static int pipe_instance(const void *params, struct instance_ctx *ic)
 	sa.sa_handler = on_sigpipe;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
-
-	if (pp->no_packet) {
-		if (pipe(fds) < 0) {
-			instance_failed(ic, "cannot create a pipe: %s", strerror(errno));
-			return -1;
-		}
-	} else if (pipe2(fds, O_DIRECT) < 0 && pipe(fds) < 0) {
-		instance_failed(ic, "cannot create a pipe: %s", strerror(errno));
+	if (open_pipe(ic, pp, fds))
 		return -1;
-	}
-	if (pp->pipe_size &&
-	    (set_pipe_size(ic, fds[0], pp->pipe_size) || set_pipe_size(ic, fds[1], pp->pipe_size)))
+	if (map_buffers(ic, pp, fds[1], &wbuf, &rbuf, &buf_len))
 		goto fail_close;
-
-	if (v015) {
-		/* One buffer of the data size, shared by fork (copy on write). */
-		buf_len = size;
-		wbuf = map_buffer(ic, buf_len, false);
-		if (!wbuf)
-			goto fail_close;
-		rbuf = wbuf;
-	} else {
-		int psize = fcntl(fds[1], F_GETPIPE_SZ);
-
-		buf_len = 2 * (size_t)(psize > 0 ? psize : 65536);
-		if (buf_len < size)
-			buf_len = size;
-		wbuf = map_buffer(ic, buf_len, true);
-		if (!wbuf)
-			goto fail_close;
-		rbuf = map_buffer(ic, buf_len, true);
-		if (!rbuf) {
-			munmap(wbuf, buf_len);
-			goto fail_close;
-		}
-		fill_random(wbuf, buf_len, now_ns() ^ (uint64_t)getpid());
-		fill_random(rbuf, buf_len, now_ns() ^ ((uint64_t)getpid() << 20));
-	}
-
 	pid = instance_fork(ic);
 	if (pid < 0)
 		goto fail_unmap;
@@ -325,78 +415,18 @@ static int pipe_instance(const void *params, struct instance_ctx *ic)
 		pipe_reader(pp, ic, fds[0], fds[1], rbuf);
 	close(fds[0]);
 	fds[0] = -1;
-
 	if (instance_ready(ic)) {
 		kill(pid, SIGKILL);
 		instance_reap_child(ic, pid);
 		goto fail_unmap;
 	}
-
 	ops = instance_ops(ic);
 	t0 = now_ns();
-	if (v015) {
-		do {
-			ssize_t n;
-
-			fill_pattern(wbuf, val++, size);
-			n = write(fds[1], wbuf, size);
-			if (n <= 0) {
-				if (n < 0 && (errno == EAGAIN || errno == EINTR))
-					continue;
-				writer_failed(ic, n);
-				rc = -1;
-				break;
-			}
-			(*ops)++;
-		} while (instance_running(ic));
-	} else {
-		do {
-			ssize_t n = write(fds[1], wbuf, size);
-
-			if (n <= 0) {
-				if (n < 0 && (errno == EAGAIN || errno == EINTR))
-					continue;
-				writer_failed(ic, n);
-				rc = -1;
-				break;
-			}
-			(*ops)++;
-		} while (instance_running(ic));
-	}
-	loop_ns = now_ns() - t0;
+	rc = pp->variant == PIPE_V0_15 ? write_loop_015(ic, fds[1], wbuf, size, ops)
+				       : write_loop(ic, fds[1], wbuf, size, ops);
+	instance_set_loop_ns(ic, now_ns() - t0);
 	*instance_bytes(ic) = *ops * size;
-	instance_set_loop_ns(ic, loop_ns);
-
-	if (v015) {
-		/*
-		 * The stop token fills a whole packet, as 0.15's memset + memcpy.
-		 * Like 0.15, a failed token write (EINTR from the re-armed alarm
-		 * when the reader is slow to drain) is not an error: the SIGKILL
-		 * ends the reader anyway.
-		 */
-		memset(wbuf, 0, size);
-		memcpy(wbuf, pipe_stop, sizeof(pipe_stop));
-		if (rc == 0) {
-			ssize_t n = write(fds[1], wbuf, size);
-
-			(void)n;
-		}
-		kill(pid, SIGKILL);
-		status = instance_reap_child(ic, pid);
-		close(fds[1]);
-		if (rc == 0 && status >= 0 && !reader_ended_well(status)) {
-			instance_failed(ic, "reader ended with status 0x%x", status);
-			rc = -1;
-		}
-	} else {
-		close(fds[1]);
-		kill(pid, SIGPIPE);
-		status = instance_reap_child(ic, pid);
-		if (rc == 0 && status >= 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-			instance_failed(ic, "reader ended with status 0x%x", status);
-			rc = -1;
-		}
-	}
+	rc = stop_reader(ic, pp, pid, fds[1], wbuf, rc);
 	munmap(wbuf, buf_len);
 	if (rbuf != wbuf)
 		munmap(rbuf, buf_len);
