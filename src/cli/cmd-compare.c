@@ -294,22 +294,23 @@ static void print_csv(const struct compare *c)
 		const struct group *g = &c->groups[i];
 		bool eff = !g->baseline && g->eff.valid;
 
-		csv_field(g->value, true);
-		csv_field(g->split, false);
+		csv_field(stdout, g->value, true);
+		csv_field(stdout, g->split, false);
 		printf(",%d,%zu", g->baseline ? 1 : 0, g->n);
-		csv_number(g->sum.median);
-		csv_number(g->sum.ci_valid ? g->sum.ci_lo : NAN);
-		csv_number(g->sum.ci_valid ? g->sum.ci_hi : NAN);
-		csv_number(eff ? g->eff.est : NAN);
-		csv_number(eff ? g->eff.lo : NAN);
-		csv_number(eff ? g->eff.hi : NAN);
-		csv_number(eff ? g->eff.p : NAN);
-		csv_field(g->baseline ? "baseline" : stats_verdict_name(g->verdict), false);
+		csv_number(stdout, g->sum.median);
+		csv_number(stdout, g->sum.ci_valid ? g->sum.ci_lo : NAN);
+		csv_number(stdout, g->sum.ci_valid ? g->sum.ci_hi : NAN);
+		csv_number(stdout, eff ? g->eff.est : NAN);
+		csv_number(stdout, eff ? g->eff.lo : NAN);
+		csv_number(stdout, eff ? g->eff.hi : NAN);
+		csv_number(stdout, eff ? g->eff.p : NAN);
+		csv_field(stdout, g->baseline ? "baseline" : stats_verdict_name(g->verdict), false);
 		printf(",%zu", g->nboots);
-		csv_field(g->baseline ? NULL : compare_unit_name(g->unit, false), false);
-		csv_field(g->baseline ? NULL : stats_effect_level_key(g->beff.level), false);
-		csv_field(c->primary->name, false);
-		csv_field(metric_better_name(c->primary->better), false);
+		csv_field(stdout, g->baseline ? NULL : compare_unit_name(g->unit, false), false);
+		csv_field(stdout, g->baseline ? NULL : stats_effect_level_key(g->beff.level),
+			  false);
+		csv_field(stdout, c->primary->name, false);
+		csv_field(stdout, metric_better_name(c->primary->better), false);
 		fputc('\n', stdout);
 	}
 }

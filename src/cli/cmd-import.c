@@ -11,7 +11,7 @@
  * merged as that export.
  */
 #include "cli/cli.h"
-#include "cli/farm.h"
+#include "engine/farm.h"
 #include "render/render.h"
 #include "store/store.h"
 

@@ -19,7 +19,7 @@
 #include "engine/bisect.h"
 #include "cli/cli.h"
 #include "engine/compare.h"
-#include "cli/export.h"
+#include "engine/export.h"
 #include "cli/filter.h"
 #include "engine/report.h"
 #include "store/store.h"
@@ -169,7 +169,7 @@ static char *auto_by(struct store *st, const int64_t *ids, size_t n)
 	return by;
 }
 
-/* ---- the raw data: export's document, captured from stdout ---- */
+/* ---- the raw data: export's document ---- */
 
 static int capture_export(struct store *st, const struct store_experiment *exps, size_t n,
 			  struct sbuf *doc)
@@ -179,26 +179,15 @@ static int capture_export(struct store *st, const struct store_experiment *exps,
 	size_t ncfg = 0, got;
 	FILE *tmp = tmpfile();
 	char buf[65536];
-	int saved = -1, ret = -1;
+	int ret = -1;
 
 	if (!tmp)
 		return error_errno("report: cannot create a temporary file for the raw data");
 	if (store_list_configs(st, &all, &cfgs, &ncfg))
 		goto out;
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	if (saved < 0 || dup2(fileno(tmp), STDOUT_FILENO) < 0) {
-		error_errno("report: cannot redirect the raw data to a temporary file");
-		goto out;
-	}
-	ret = export_json(st, exps, n, cfgs, ncfg);
-	if (fflush(stdout) || ferror(stdout)) {
-		error_errno("report: cannot write the raw data to a temporary file");
-		clearerr(stdout);
-		ret = -1;
-	}
-	if (dup2(saved, STDOUT_FILENO) < 0)
-		die_errno("report: cannot restore standard output");
+	ret = export_json(tmp, st, exps, n, cfgs, ncfg);
+	if (!ret && (fflush(tmp) || ferror(tmp)))
+		ret = error_errno("report: cannot write the raw data to a temporary file");
 	if (ret)
 		goto out;
 	rewind(tmp);
@@ -207,8 +196,6 @@ static int capture_export(struct store *st, const struct store_experiment *exps,
 	if (ferror(tmp))
 		ret = error_errno("report: cannot read the raw data back");
 out:
-	if (saved >= 0)
-		close(saved);
 	fclose(tmp);
 	store_configs_free(cfgs, ncfg);
 	return ret;

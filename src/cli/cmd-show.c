@@ -10,7 +10,7 @@
  * (util/text.h); JSON keeps it exact.
  */
 #include "cli/cli.h"
-#include "cli/export.h"
+#include "engine/export.h"
 #include "core/metrics.h"
 #include "engine/ab.h"
 #include "render/ab.h"
@@ -267,7 +267,7 @@ static int show_json(struct store *st, int64_t exp_id)
 		store_read_end(st);
 		return EXIT_RUNTIME;
 	}
-	ret = export_json(st, e, n, cfgs, ncfg) ? EXIT_RUNTIME : EXIT_OK;
+	ret = export_json(stdout, st, e, n, cfgs, ncfg) ? EXIT_RUNTIME : EXIT_OK;
 	store_configs_free(cfgs, ncfg);
 	store_experiments_free(e, n);
 	store_read_end(st);

@@ -6,7 +6,6 @@
 #include "cli/filter.h"
 #include "util/util.h"
 
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,31 +63,4 @@ void filter_resolve(const char *cmd, const struct filter_params *fp, struct stor
 		die_usage("%s: option '--since': not a date or duration: '%s', allowed "
 			  "YYYY-MM-DD[THH:MM[:SS]] or a duration such as 2h",
 			  cmd, fp->since);
-}
-
-void csv_field(const char *s, bool first)
-{
-	if (!first)
-		fputc(',', stdout);
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	fputc('"', stdout);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', stdout);
-		fputc(*s, stdout);
-	}
-	fputc('"', stdout);
-}
-
-void csv_number(double v)
-{
-	if (isfinite(v))
-		printf(",%.15g", v);
-	else
-		fputc(',', stdout);
 }

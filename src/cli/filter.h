@@ -21,9 +21,4 @@ struct opt_group filter_group(struct filter_params *fp);
 /* Fill f from fp; exit 2 naming '--since' when its value is malformed. */
 void filter_resolve(const char *cmd, const struct filter_params *fp, struct store_filter *f);
 
-/* One CSV field (RFC 4180 quoting), preceded by a comma unless first; NULL is empty. */
-void csv_field(const char *s, bool first);
-/* ",%.15g", or an empty field when v is not finite. */
-void csv_number(double v);
-
 #endif

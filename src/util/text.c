@@ -6,6 +6,7 @@
 #include "util/text.h"
 #include "util/util.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -134,4 +135,31 @@ static void file_emit(void *arg, const char *text, size_t len)
 void text_fput(FILE *f, const char *s, unsigned flags)
 {
 	walk(s, flags, file_emit, f);
+}
+
+void csv_field(FILE *f, const char *s, bool first)
+{
+	if (!first)
+		fputc(',', f);
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void csv_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.15g", v);
+	else
+		fputc(',', f);
 }

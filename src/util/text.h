@@ -32,4 +32,9 @@ char *text_printable(const char *s, unsigned flags);
 /* The same, written to f. */
 void text_fput(FILE *f, const char *s, unsigned flags);
 
+/* One CSV field (RFC 4180 quoting), preceded by a comma unless first; NULL is empty. */
+void csv_field(FILE *f, const char *s, bool first);
+/* ",%.15g", or an empty field when v is not finite. */
+void csv_number(FILE *f, double v);
+
 #endif

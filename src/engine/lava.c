@@ -28,8 +28,7 @@
  * transaction, by UUID, with lava.job_id, lava.device and lava.lab added to
  * the start fingerprint), and each broken one is named with the reason.
  */
-#include "cli/cli.h"
-#include "cli/farm.h"
+#include "engine/farm.h"
 #include "runner/vmchan.h"
 #include "util/digest.h"
 

@@ -4,8 +4,8 @@
  * and the results a LAVA job carries home in its log, which
  * `import JOB.log` finds, verifies and merges (lava.c).
  */
-#ifndef WAKEBENCH_FARM_H
-#define WAKEBENCH_FARM_H
+#ifndef WAKEBENCH_ENGINE_FARM_H
+#define WAKEBENCH_ENGINE_FARM_H
 
 #include <stdbool.h>
 #include <stddef.h>

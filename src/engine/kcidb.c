@@ -23,9 +23,7 @@
  * ORIGIN:<experiment uuid>.<config or token> for tests, so that
  * re-exporting the same store gives the same ids (KCIDB merges them).
  */
-#include "cli/cli.h"
-#include "cli/farm.h"
-#include "cli/results.h"
+#include "engine/farm.h"
 #include "core/metrics.h"
 #include "engine/ab.h"
 #include "util/digest.h"
@@ -40,6 +38,7 @@
 #include <time.h>
 
 #define KCIDB_MAX_ARMS 4
+#define KCIDB_CONF     0.95 /* the median CIs, as run and compare give them */
 
 bool kcidb_origin_valid(const char *origin)
 {
@@ -249,7 +248,7 @@ static void config_test(struct kcidb_doc *d, const struct store_experiment *e, c
 	json_object_object_add(misc, "metric", json_str_or_null(pm->name));
 	json_object_object_add(misc, "better", json_str_or_null(metric_better_name(pm->better)));
 	json_object_object_add(misc, "samples", json_object_new_int64((int64_t)n));
-	if (n && !stats_summarize(x, n, REPORT_CONF, &sum, NULL)) {
+	if (n && !stats_summarize(x, n, KCIDB_CONF, &sum, NULL)) {
 		json_object *num = json_object_new_object();
 
 		json_object_object_add(t, "status", json_str_or_null("DONE"));
