@@ -19,7 +19,6 @@
 #include "engine/bisect.h"
 #include "cli/cli.h"
 #include "engine/compare.h"
-#include "engine/export.h"
 #include "cli/filter.h"
 #include "engine/report.h"
 #include "store/store.h"
@@ -115,163 +114,6 @@ static const char report_description[] =
 	"that reproduce each experiment, and the raw data, which 'wakebench import FILE'\n"
 	"merges into another store. Self-contained: no script, font or link outside it.";
 
-/* ---- grouping of explicit experiments ---- */
-
-/* The feature an `ab` experiment toggles: its first config's name up to '='. */
-static char *ab_feature(struct store *st, int64_t exp_id)
-{
-	struct store_filter f = { .exp_id = exp_id };
-	struct store_config *cfgs;
-	size_t n;
-	char *name = NULL;
-
-	if (store_list_configs(st, &f, &cfgs, &n))
-		return NULL;
-	if (n && cfgs[0].name && strchr(cfgs[0].name, '='))
-		name = xasprintf("feature:%.*s", (int)strcspn(cfgs[0].name, "=,"), cfgs[0].name);
-	store_configs_free(cfgs, n);
-	return name;
-}
-
-static bool differ(const char *a, const char *b)
-{
-	return (a == NULL) != (b == NULL) || (a && strcmp(a, b));
-}
-
-/* What sets the experiments apart, as a --by key (malloc'd). */
-static char *auto_by(struct store *st, const int64_t *ids, size_t n)
-{
-	struct store_experiment *all, *first = NULL;
-	bool all_ab = true, kernel = false, label = false, host = false;
-	size_t nall, i, k;
-	char *by = NULL;
-
-	if (store_list_experiments(st, NULL, &all, &nall))
-		return xstrdup("kernel");
-	for (i = 0; i < n; i++)
-		for (k = 0; k < nall; k++) {
-			const struct store_experiment *e = &all[k];
-
-			if (e->id != ids[i])
-				continue;
-			all_ab &= !strcmp(e->kind, "ab");
-			if (!first)
-				first = &all[k];
-			kernel |= differ(e->kernel, first->kernel);
-			label |= differ(e->label, first->label);
-			host |= differ(e->host, first->host);
-		}
-	if (all_ab && n)
-		by = ab_feature(st, ids[0]);
-	if (!by)
-		by = xstrdup(kernel ? "kernel" : label ? "label" : host ? "host" : "kernel");
-	store_experiments_free(all, nall);
-	return by;
-}
-
-/* ---- the raw data: export's document ---- */
-
-static int capture_export(struct store *st, const struct store_experiment *exps, size_t n,
-			  struct sbuf *doc)
-{
-	struct store_config *cfgs = NULL;
-	struct store_filter all = { 0 };
-	size_t ncfg = 0, got;
-	FILE *tmp = tmpfile();
-	char buf[65536];
-	int ret = -1;
-
-	if (!tmp)
-		return error_errno("report: cannot create a temporary file for the raw data");
-	if (store_list_configs(st, &all, &cfgs, &ncfg))
-		goto out;
-	ret = export_json(tmp, st, exps, n, cfgs, ncfg);
-	if (!ret && (fflush(tmp) || ferror(tmp)))
-		ret = error_errno("report: cannot write the raw data to a temporary file");
-	if (ret)
-		goto out;
-	rewind(tmp);
-	while ((got = fread(buf, 1, sizeof(buf), tmp)) > 0)
-		sbuf_add(doc, buf, got);
-	if (ferror(tmp))
-		ret = error_errno("report: cannot read the raw data back");
-out:
-	fclose(tmp);
-	store_configs_free(cfgs, ncfg);
-	return ret;
-}
-
-/*
- * With a limit and many experiments, the size of the encoded data is
- * first estimated from the first experiment's (per stored sample), so that
- * a report far over the limit does not export and compress everything
- * only to leave it out. Returns the estimate, 0 when there is none.
- */
-static size_t estimate_encoded(struct store *st, const struct store_experiment *exps, size_t n)
-{
-	struct sbuf one = { 0 }, enc = { 0 };
-	size_t i, total = 0, bytes = 0, est = 0;
-
-	for (i = 0; i < n; i++)
-		total += exps[i].nsamples > 0 ? (size_t)exps[i].nsamples : 0;
-	if (n < 4 || exps[0].nsamples <= 0 || (size_t)exps[0].nsamples * 4 > total)
-		return 0;
-	if (!capture_export(st, exps, 1, &one) &&
-	    !embed_write(&enc, one.buf ? one.buf : "", one.len, 0, &bytes))
-		est = (size_t)((double)bytes / (double)exps[0].nsamples * (double)total);
-	sbuf_release(&one);
-	sbuf_release(&enc);
-	return est;
-}
-
-static void embed_data(struct store *st, const struct report_params *p, struct rep *r, int *ret)
-{
-	struct store_experiment *shown = xcalloc(r->nexps + 1, sizeof(*shown));
-	struct sbuf doc = { 0 };
-	size_t encoded = 0, n = 0, i, est = 0;
-	char limit[32], size[32];
-
-	if (p->no_data) {
-		r->data_why = xstrdup("--no-data was given; 'wakebench export' writes the data");
-		free(shown);
-		return;
-	}
-	for (i = 0; i < r->nexps; i++)
-		if (r->exp_n[i])
-			shown[n++] = r->exps[i]; /* borrowed: never freed from here */
-	format_size(p->data_limit, limit, sizeof(limit));
-	/* far over the limit (a fifth more than it, estimated): not exported at all */
-	if (p->data_limit)
-		est = estimate_encoded(st, shown, n);
-	if (est > p->data_limit / 5 * 6) {
-		snprintf(size, sizeof(size), "%.1f MB", (double)est / 1e6);
-		r->data_why =
-			xasprintf("encoded, the raw data would take about %s (estimated from "
-				  "its first experiment), more than --data-limit %s; "
-				  "'wakebench export' with the same filters writes it, or raise "
-				  "--data-limit (0: no limit)",
-				  size, limit);
-		warning("report: the raw data is not embedded: about %s, more than --data-limit %s "
-			"(--data-limit 0 embeds it whatever its size)",
-			size, limit);
-	} else if (capture_export(st, shown, n, &doc)) {
-		*ret = EXIT_RUNTIME;
-	} else if (embed_write(&r->data, doc.buf ? doc.buf : "", doc.len, (size_t)p->data_limit,
-			       &encoded)) {
-		r->data_why = xasprintf("encoded, the raw data (%zu bytes of JSON) would exceed "
-					"--data-limit %s; 'wakebench export' with the same filters "
-					"writes it, or raise --data-limit (0: no limit)",
-					doc.len, limit);
-		warning("report: the raw data is not embedded: it would exceed --data-limit %s "
-			"(--data-limit 0 embeds it whatever its size)",
-			limit);
-	}
-	sbuf_release(&doc);
-	free(shown);
-}
-
-/* ---- output ---- */
-
 static int write_out(const char *path, const struct sbuf *b)
 {
 	FILE *f = path ? fopen(path, "w") : stdout;
@@ -311,7 +153,7 @@ static int make_report(struct store *st, const struct report_params *p,
 		return EXIT_RUNTIME;
 	}
 	if (!rq.by && nids)
-		rq.by = by = auto_by(st, ids, nids);
+		rq.by = by = rep_auto_by(st, ids, nids);
 	ret = compare_document(st, &rq, &doc);
 	if (ret != EXIT_OK)
 		goto out;
@@ -323,7 +165,7 @@ static int make_report(struct store *st, const struct report_params *p,
 		goto out;
 	}
 	if (p->format == REPORT_HTML)
-		embed_data(st, p, &r, &ret);
+		rep_embed_data(st, &r, p->no_data, p->data_limit, &ret);
 	store_read_end(st);
 	if (ret != EXIT_OK)
 		goto done;

@@ -12,6 +12,7 @@
  */
 #include "engine/report.h"
 #include "core/metrics.h"
+#include "engine/export.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -243,3 +244,160 @@ void rep_release(struct rep *r)
 		json_object_put(r->doc);
 	memset(r, 0, sizeof(*r));
 }
+
+/* ---- grouping of explicit experiments ---- */
+
+/* The feature an `ab` experiment toggles: its first config's name up to '='. */
+static char *ab_feature(struct store *st, int64_t exp_id)
+{
+	struct store_filter f = { .exp_id = exp_id };
+	struct store_config *cfgs;
+	size_t n;
+	char *name = NULL;
+
+	if (store_list_configs(st, &f, &cfgs, &n))
+		return NULL;
+	if (n && cfgs[0].name && strchr(cfgs[0].name, '='))
+		name = xasprintf("feature:%.*s", (int)strcspn(cfgs[0].name, "=,"), cfgs[0].name);
+	store_configs_free(cfgs, n);
+	return name;
+}
+
+static bool differ(const char *a, const char *b)
+{
+	return (a == NULL) != (b == NULL) || (a && strcmp(a, b));
+}
+
+/* What sets the experiments apart, as a --by key (malloc'd). */
+char *rep_auto_by(struct store *st, const int64_t *ids, size_t n)
+{
+	struct store_experiment *all, *first = NULL;
+	bool all_ab = true, kernel = false, label = false, host = false;
+	size_t nall, i, k;
+	char *by = NULL;
+
+	if (store_list_experiments(st, NULL, &all, &nall))
+		return xstrdup("kernel");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < nall; k++) {
+			const struct store_experiment *e = &all[k];
+
+			if (e->id != ids[i])
+				continue;
+			all_ab &= !strcmp(e->kind, "ab");
+			if (!first)
+				first = &all[k];
+			kernel |= differ(e->kernel, first->kernel);
+			label |= differ(e->label, first->label);
+			host |= differ(e->host, first->host);
+		}
+	if (all_ab && n)
+		by = ab_feature(st, ids[0]);
+	if (!by)
+		by = xstrdup(kernel ? "kernel" : label ? "label" : host ? "host" : "kernel");
+	store_experiments_free(all, nall);
+	return by;
+}
+
+/* ---- the raw data: export's document ---- */
+
+static int capture_export(struct store *st, const struct store_experiment *exps, size_t n,
+			  struct sbuf *doc)
+{
+	struct store_config *cfgs = NULL;
+	struct store_filter all = { 0 };
+	size_t ncfg = 0, got;
+	FILE *tmp = tmpfile();
+	char buf[65536];
+	int ret = -1;
+
+	if (!tmp)
+		return error_errno("report: cannot create a temporary file for the raw data");
+	if (store_list_configs(st, &all, &cfgs, &ncfg))
+		goto out;
+	ret = export_json(tmp, st, exps, n, cfgs, ncfg);
+	if (!ret && (fflush(tmp) || ferror(tmp)))
+		ret = error_errno("report: cannot write the raw data to a temporary file");
+	if (ret)
+		goto out;
+	rewind(tmp);
+	while ((got = fread(buf, 1, sizeof(buf), tmp)) > 0)
+		sbuf_add(doc, buf, got);
+	if (ferror(tmp))
+		ret = error_errno("report: cannot read the raw data back");
+out:
+	fclose(tmp);
+	store_configs_free(cfgs, ncfg);
+	return ret;
+}
+
+/*
+ * With a limit and many experiments, the size of the encoded data is
+ * first estimated from the first experiment's (per stored sample), so that
+ * a report far over the limit does not export and compress everything
+ * only to leave it out. Returns the estimate, 0 when there is none.
+ */
+static size_t estimate_encoded(struct store *st, const struct store_experiment *exps, size_t n)
+{
+	struct sbuf one = { 0 }, enc = { 0 };
+	size_t i, total = 0, bytes = 0, est = 0;
+
+	for (i = 0; i < n; i++)
+		total += exps[i].nsamples > 0 ? (size_t)exps[i].nsamples : 0;
+	if (n < 4 || exps[0].nsamples <= 0 || (size_t)exps[0].nsamples * 4 > total)
+		return 0;
+	if (!capture_export(st, exps, 1, &one) &&
+	    !embed_write(&enc, one.buf ? one.buf : "", one.len, 0, &bytes))
+		est = (size_t)((double)bytes / (double)exps[0].nsamples * (double)total);
+	sbuf_release(&one);
+	sbuf_release(&enc);
+	return est;
+}
+
+void rep_embed_data(struct store *st, struct rep *r, bool no_data, uint64_t data_limit, int *ret)
+{
+	struct store_experiment *shown = xcalloc(r->nexps + 1, sizeof(*shown));
+	struct sbuf doc = { 0 };
+	size_t encoded = 0, n = 0, i, est = 0;
+	char limit[32], size[32];
+
+	if (no_data) {
+		r->data_why = xstrdup("--no-data was given; 'wakebench export' writes the data");
+		free(shown);
+		return;
+	}
+	for (i = 0; i < r->nexps; i++)
+		if (r->exp_n[i])
+			shown[n++] = r->exps[i]; /* borrowed: never freed from here */
+	format_size(data_limit, limit, sizeof(limit));
+	/* far over the limit (a fifth more than it, estimated): not exported at all */
+	if (data_limit)
+		est = estimate_encoded(st, shown, n);
+	if (est > data_limit / 5 * 6) {
+		snprintf(size, sizeof(size), "%.1f MB", (double)est / 1e6);
+		r->data_why =
+			xasprintf("encoded, the raw data would take about %s (estimated from "
+				  "its first experiment), more than --data-limit %s; "
+				  "'wakebench export' with the same filters writes it, or raise "
+				  "--data-limit (0: no limit)",
+				  size, limit);
+		warning("report: the raw data is not embedded: about %s, more than --data-limit %s "
+			"(--data-limit 0 embeds it whatever its size)",
+			size, limit);
+	} else if (capture_export(st, shown, n, &doc)) {
+		*ret = EXIT_RUNTIME;
+	} else if (embed_write(&r->data, doc.buf ? doc.buf : "", doc.len, (size_t)data_limit,
+			       &encoded)) {
+		r->data_why = xasprintf("encoded, the raw data (%zu bytes of JSON) would exceed "
+					"--data-limit %s; 'wakebench export' with the same filters "
+					"writes it, or raise --data-limit (0: no limit)",
+					doc.len, limit);
+		warning("report: the raw data is not embedded: it would exceed --data-limit %s "
+			"(--data-limit 0 embeds it whatever its size)",
+			limit);
+	}
+	sbuf_release(&doc);
+	free(shown);
+}
+
+/* ---- output ---- */

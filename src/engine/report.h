@@ -19,4 +19,18 @@
 int rep_load(struct store *st, json_object *doc, const struct store_filter *f, struct rep *r);
 void rep_release(struct rep *r);
 
+/*
+ * The grouping of explicit experiments: what sets them apart, an ab's
+ * feature ("feature:NAME"), else the kernel, the label or the host
+ * (malloc'd; NULL when nothing does).
+ */
+char *rep_auto_by(struct store *st, const int64_t *ids, size_t n);
+/*
+ * The raw data the HTML embeds (export's document, compressed and
+ * encoded) into r->data, or why it is left out in r->data_why: no_data,
+ * or more than data_limit bytes encoded (0: no limit). *ret becomes
+ * EXIT_RUNTIME when it cannot be made.
+ */
+void rep_embed_data(struct store *st, struct rep *r, bool no_data, uint64_t data_limit, int *ret);
+
 #endif
