@@ -8,6 +8,7 @@
  * README's workload and metric lists are generated from this output.
  */
 #include "cli/cli.h"
+#include "render/metrics.h"
 #include "cli/experiment.h"
 #include "cli/results.h"
 #include "core/metrics.h"
@@ -40,79 +41,6 @@ static const struct opt list_opts[] = {
 	OPT_END_ROW,
 };
 
-/* "evidence,per-op": the kinds a metric's flags say, "-" for none. */
-static void kind_text(const struct metric_def *d, char *buf, size_t len)
-{
-	static const struct {
-		unsigned flag;
-		const char *name;
-	} kinds[] = {
-		{ METRIC_PRIMARY, "primary" },
-		{ METRIC_EVIDENCE, "evidence" },
-		{ METRIC_PER_OP, "per-op" },
-		{ METRIC_RAW, "raw" },
-	};
-	size_t i, used = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(kinds); i++)
-		if (d->flags & kinds[i].flag)
-			used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
-						 used ? "," : "", kinds[i].name);
-	if (!used)
-		snprintf(buf, len, "-");
-}
-
-static const char *agg_name(enum metric_agg a)
-{
-	switch (a) {
-	case AGG_SUM:
-		return "sum";
-	case AGG_RATE:
-		return "rate";
-	case AGG_RATIO:
-		return "ratio";
-	case AGG_MEAN:
-		return "mean";
-	case AGG_MAX:
-		return "max";
-	case AGG_HIST:
-		return "histogram";
-	case AGG_FLAG:
-		return "flag";
-	}
-	return "?";
-}
-
-/* One metric of a workload: its unit as the workload's tables show it. */
-static void metric_line(const struct workload *wl, const char *mark, const struct metric_def *d)
-{
-	const char *unit;
-	char kind[64], ubuf[64];
-
-	kind_text(d, kind, sizeof(kind));
-	unit = metric_unit(d, wl->name, ubuf, sizeof(ubuf));
-	printf("      %s%-26s %-30s %-13s %-7s %-16s %s\n", mark, d->name, d->label,
-	       unit[0] ? unit : "-", metric_better_name(d->better), kind, d->help);
-}
-
-/* The whole registry, in display order, with its source and aggregation. */
-static void metrics_text(void)
-{
-	const struct metric_def *d;
-	char kind[64];
-	size_t i;
-
-	printf("%-26s %-30s %-6s %-7s %-16s %-11s %-9s %s\n", "name", "label", "unit", "better",
-	       "kind", "source", "aggregate", "what it is");
-	for (i = 0; (d = metric_def_at(i)); i++) {
-		kind_text(d, kind, sizeof(kind));
-		printf("%-26s %-30s %-6s %-7s %-16s %-11s %-9s %s\n", d->name, d->label,
-		       d->unit[0] ? d->unit : "-", metric_better_name(d->better), kind, d->source,
-		       agg_name(d->agg), d->help);
-	}
-}
-
 /*
  * A workload's metrics: its primary (marked *), then its own; every
  * workload also records the common metrics of `list --metrics`.
@@ -123,42 +51,10 @@ static void workload_metrics_text(const struct workload *wl)
 
 	printf("    metrics (* primary; every workload also records the common metrics of "
 	       "'list --metrics'):\n");
-	metric_line(wl, "* ", p);
+	render_metric_line(stdout, wl->name, "* ", p);
 	for (d = wl->metrics; d && d->name; d++)
 		if (d != p)
-			metric_line(wl, "  ", d);
-}
-
-static json_object *metric_json(const struct metric_def *d)
-{
-	json_object *o = json_object_new_object();
-	char kind[64];
-
-	kind_text(d, kind, sizeof(kind));
-	json_object_object_add(o, "name", json_object_new_string(d->name));
-	json_object_object_add(o, "label", json_object_new_string(d->label));
-	json_object_object_add(o, "unit", json_object_new_string(d->unit));
-	json_object_object_add(o, "better", json_object_new_string(metric_better_name(d->better)));
-	json_object_object_add(o, "evidence", json_object_new_boolean(d->flags & METRIC_EVIDENCE));
-	json_object_object_add(o, "per_op", json_object_new_boolean(d->flags & METRIC_PER_OP));
-	json_object_object_add(o, "raw", json_object_new_boolean(d->flags & METRIC_RAW));
-	json_object_object_add(o, "may_be_primary",
-			       json_object_new_boolean(d->flags & METRIC_PRIMARY));
-	json_object_object_add(o, "aggregate", json_object_new_string(agg_name(d->agg)));
-	json_object_object_add(o, "source", json_object_new_string(d->source));
-	json_object_object_add(o, "help", json_object_new_string(d->help));
-	return o;
-}
-
-static json_object *metrics_json(void)
-{
-	json_object *a = json_object_new_array();
-	const struct metric_def *d;
-	size_t i;
-
-	for (i = 0; (d = metric_def_at(i)); i++)
-		json_object_array_add(a, metric_json(d));
-	return a;
+			render_metric_line(stdout, wl->name, "  ", d);
 }
 
 static const char *type_name(enum opt_type t)
@@ -331,10 +227,10 @@ static void list_json(struct opt_group *common, size_t ncommon)
 			json_object_object_add(
 				w, "better",
 				json_object_new_string(metric_better_name(pm->better)));
-			json_object_array_add(ms, metric_json(pm));
+			json_object_array_add(ms, render_metric_json(pm));
 			for (d = wl->metrics; d && d->name; d++)
 				if (d != pm)
-					json_object_array_add(ms, metric_json(d));
+					json_object_array_add(ms, render_metric_json(d));
 			json_object_object_add(w, "metrics", ms);
 		}
 		for (p = wl->profiles; p && p->name; p++) {
@@ -361,7 +257,7 @@ static void list_json(struct opt_group *common, size_t ncommon)
 		json_object_array_add(groups, gj);
 	}
 	json_object_object_add(o, "option_groups", groups);
-	json_object_object_add(o, "metrics", metrics_json());
+	json_object_object_add(o, "metrics", render_metrics_json());
 	json_print(stdout, o);
 	json_object_put(o);
 }
@@ -393,11 +289,11 @@ int cmd_list(int argc, const char **argv, struct ctx *ctx)
 		if (ctx->format == FMT_JSON) {
 			json_object *o = json_object_new_object();
 
-			json_object_object_add(o, "metrics", metrics_json());
+			json_object_object_add(o, "metrics", render_metrics_json());
 			json_print(stdout, o);
 			json_object_put(o);
 		} else {
-			metrics_text();
+			render_metrics_text(stdout);
 		}
 		opts_result_release(&res);
 		return EXIT_OK;
