@@ -690,112 +690,62 @@ static void print_header(const struct ab_state *st)
 	fflush(stdout);
 }
 
-/* What the command line asked for: the option groups, the workload, the spec. */
-struct ab_opts {
-	struct run_params rp, rp_defaults;
-	struct ab_params ap;
-	struct probe_params pp;
-	struct experiment_opts eo;
-	struct opts_result res;
-	struct opt_group groups[6];
-	const struct workload *wl;
-	void *parsed, *wlp; /* the workload's parameters: as given, as resolved */
-	char title[96], profile[160];
-	const char *base_profile;
-	struct run_spec spec;
+/* ab's runner defaults: pairs, short samples, a warm-up after every toggle. */
+static void ab_runner_defaults(struct run_params *rp)
+{
+	rp->samples = 10; /* pairs, when -n asks for a fixed length */
+	rp->duration_ns = AB_DEFAULT_DURATION_NS;
+	rp->warmup_ns = AB_DEFAULT_WARMUP_NS;
+}
+
+static const struct opt_group ab_group = {
+	.title = "ab options", .opts = ab_opts, .base = NULL, .defaults = &ab_defaults
 };
 
-static void ab_parse(struct ab_opts *o, int argc, const char **argv, struct ctx *ctx)
+static const struct experiment_cmd_spec ab_cmd = {
+	.cmd = "ab",
+	.usage = ab_usage,
+	.description = ab_description,
+	.own = &ab_group,
+	.runner_title = "runner options (-n N: exactly N pairs instead of until decided; "
+			"--warmup runs after every toggle)",
+	.formats = (1u << FMT_TEXT) | (1u << FMT_JSON),
+	.defaults = ab_runner_defaults,
+};
+
+/* ab's own checks of the options, then the workload resolved. */
+static void ab_parse(struct experiment_cmd *o, struct ab_params *ap, int argc, const char **argv,
+		     struct ctx *ctx)
 {
-	struct opt_group fixed[4];
-	struct opt_group *g = o->groups;
+	struct opt_group own = ab_group;
+	const struct opt_group *g;
 
-	memset(o, 0, sizeof(*o));
-	o->rp = o->rp_defaults = runner_defaults;
-	o->ap = ab_defaults;
-	o->pp = probe_defaults;
-	o->rp.samples = o->rp_defaults.samples = 10; /* pairs */
-	fixed[0] = (struct opt_group){
-		.title = "ab options", .opts = ab_opts, .base = &o->ap, .defaults = &ab_defaults
-	};
-	fixed[1] = (struct opt_group){ .title = "runner options (-n N: exactly N pairs instead of "
-						"until decided; --warmup runs after every toggle)",
-				       .opts = runner_opts,
-				       .base = &o->rp,
-				       .defaults = &o->rp_defaults };
-	fixed[2] = (struct opt_group){ .title = "probe options",
-				       .opts = probe_opts,
-				       .base = &o->pp,
-				       .defaults = &probe_defaults };
-	fixed[3] = cli_common_group_for(ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON));
-	o->wl = experiment_pick_workload("ab", fixed, ARRAY_SIZE(fixed), argc, argv);
-	experiment_runner_defaults(o->wl, &o->rp_defaults);
-	o->rp_defaults.samples = 10; /* pairs, when -n asks for a fixed length */
-	o->rp_defaults.duration_ns = AB_DEFAULT_DURATION_NS;
-	o->rp_defaults.warmup_ns = AB_DEFAULT_WARMUP_NS;
-	o->rp = o->rp_defaults;
+	*ap = ab_defaults;
+	own.base = ap;
+	{
+		struct experiment_cmd_spec cs = ab_cmd;
 
-	o->parsed = xmalloc(o->wl->params_size);
-	o->wlp = xmalloc(o->wl->params_size);
-	memcpy(o->parsed, o->wl->defaults, o->wl->params_size);
-	snprintf(o->title, sizeof(o->title), "workload options (%s)", o->wl->name);
-	g[0] = fixed[0];
-	g[1] = fixed[1];
-	g[2] = (struct opt_group){ .title = o->title,
-				   .opts = o->wl->opts,
-				   .base = o->parsed,
-				   .defaults = o->wl->defaults };
-	g[3] = experiment_opts_group(&o->eo, o->wl);
-	g[4] = fixed[2];
-	g[5] = fixed[3];
-	cli_parse("ab", ab_usage, ab_description, g, ARRAY_SIZE(o->groups), argc, argv, 0, &o->res,
-		  ctx);
-	if (o->res.npos > 1)
-		die_usage("ab: unexpected argument '%s': one workload at most", o->res.pos[1]);
-	cli_require_format("ab", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
-	if (given(&g[0], "seed") && o->ap.order != ORDER_RANDOM)
+		cs.own = &own;
+		experiment_cmd_parse(o, &cs, argc, argv, ctx);
+	}
+	g = o->groups;
+	if (given(&g[o->own], "seed") && ap->order != ORDER_RANDOM)
 		die_usage("ab: option '--seed' needs '--order random'");
-	if (given(&g[1], "samples") && o->ap.until_decided)
+	if (given(&g[o->runner], "samples") && ap->until_decided)
 		die_usage(
 			"ab: options '-n' (a fixed number of pairs) and '--until-decided' exclude "
 			"each other");
-	if (given(&g[1], "samples") && (given(&g[0], "max-samples") || given(&g[0], "max-time")))
+	if (given(&g[o->runner], "samples") &&
+	    (given(&g[o->own], "max-samples") || given(&g[o->own], "max-time")))
 		die_usage("ab: options '--max-samples' and '--max-time' bound a run until decided; "
 			  "'-n' asks for a fixed length instead");
-	o->ap.until_decided = !given(&g[1], "samples");
+	ap->until_decided = !given(&g[o->runner], "samples");
 	/* a time budget alone: the clock, not a count, bounds the run (the engine plans it) */
-	if (given(&g[0], "max-time") && o->ap.max_time_ns && !given(&g[0], "max-samples"))
-		o->ap.max_samples = STATS_SEQ_MAX_UNITS;
-	experiment_resolve(o->wl, &o->eo, &g[2], o->wlp, o->profile, sizeof(o->profile),
-			   &o->base_profile);
-	experiment_spec("ab", o->wl, o->wlp, &o->rp, &o->spec);
-	if (o->ap.order == ORDER_RANDOM && !o->ap.seed)
-		o->ap.seed = (realtime_ns() ^ (uint64_t)getpid() << 32) % 1000000000ull + 1;
-}
-
-static void ab_opts_release(struct ab_opts *o)
-{
-	experiment_opts_release(&o->eo);
-	opts_result_release(&o->res);
-	opts_release(o->groups, ARRAY_SIZE(o->groups));
-	free(o->parsed);
-	free(o->wlp);
-}
-
-/* The parameters stored with the experiment: every option as resolved. */
-static json_object *ab_params_json(const struct ab_opts *o, const struct probe_set *ps)
-{
-	struct opt_group pg[4] = { o->groups[0], o->groups[1], o->groups[2], o->groups[4] };
-	json_object *params;
-
-	pg[2].base = o->wlp;
-	params = experiment_params_json(pg, ARRAY_SIZE(pg));
-	/* what --trace resolved to: the tracer that ran, or off */
-	if (o->pp.trace)
-		json_object_object_add(
-			params, "tracer",
-			json_object_new_string(probes_tracer(ps) ? probes_tracer(ps) : "off"));
-	return params;
+	if (given(&g[o->own], "max-time") && ap->max_time_ns && !given(&g[o->own], "max-samples"))
+		ap->max_samples = STATS_SEQ_MAX_UNITS;
+	experiment_cmd_resolve(o, "ab");
+	if (ap->order == ORDER_RANDOM && !ap->seed)
+		ap->seed = (realtime_ns() ^ (uint64_t)getpid() << 32) % 1000000000ull + 1;
 }
 
 /* The sequential engine and the result's design, before the first unit. */
@@ -944,7 +894,8 @@ static int ab_finish(struct ab_state *st, json_object *params, int ret, bool res
 
 int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 {
-	struct ab_opts o;
+	struct experiment_cmd o;
+	struct ab_params ap;
 	struct probe_set ps = { 0 };
 	struct ceiling_shape ceiling;
 	struct ab_state st;
@@ -953,18 +904,18 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	int ret = EXIT_OK, rc;
 	unsigned m;
 
-	ab_parse(&o, argc, argv, ctx);
+	ab_parse(&o, &ap, argc, argv, ctx);
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
 	st.current = -1;
 	st.warmup_ns = o.rp.warmup_ns; /* --warmup: the discarded sample after every toggle */
-	st.rng = o.ap.seed;
+	st.rng = ap.seed;
 	st.wl = o.wl;
 	st.primary = metric_primary(o.wl->name);
 	metric_unit(st.primary, o.wl->name, st.punit, sizeof(st.punit));
 	metric_title(st.primary, o.wl->name, st.ptitle, sizeof(st.ptitle));
 	st.rp = &o.rp;
-	st.ap = &o.ap;
+	st.ap = &ap;
 	st.spec = &o.spec;
 	if (o.pp.ceiling && ceiling_shape_of(&o.spec, &ceiling, err, sizeof(err)))
 		die_usage("ab: %s", err);
@@ -974,7 +925,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		CLI_NEED_DEBUGFS | CLI_CHANGES_FEATURES |
 			(o.pp.trace && o.pp.trace != TRACE_BPF ? CLI_NEED_TRACEFS : 0));
 	if (!rc)
-		rc = check_features(&st, &o.ap.features);
+		rc = check_features(&st, &ap.features);
 	if (rc) {
 		ret = rc;
 		goto out_parse;
@@ -996,7 +947,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	}
 	build_arms(&st);
 	ab_engine_init(&st);
-	params = ab_params_json(&o, &ps);
+	params = experiment_cmd_params(&o, &ps);
 	if (experiment_begin(&st.ex, ctx, "ab", o.wl, o.profile[0] ? o.profile : NULL,
 			     o.base_profile, o.eo.v.label, params)) {
 		ab_restore(&st);
@@ -1026,6 +977,6 @@ out_parse:
 	free(st.sample_arm);
 	free(st.samples);
 	free(st.unit);
-	ab_opts_release(&o);
+	experiment_cmd_release(&o);
 	return ret;
 }

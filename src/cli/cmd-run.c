@@ -252,89 +252,13 @@ static void print_json(struct run_state *st, json_object *params, const struct r
 	json_object_put(o);
 }
 
-/* What the command line asked for: the option groups, the workload, the spec. */
-struct run_opts {
-	struct run_params rp, rp_defaults;
-	struct probe_params pp;
-	struct experiment_opts eo;
-	struct opts_result res;
-	struct opt_group fixed[3], groups[5];
-	size_t ngroups;
-	const struct workload *wl;
-	void *parsed, *wlp; /* the workload's parameters: as given, as resolved */
-	char title[96], profile[160];
-	const char *base_profile;
-	struct run_spec spec;
+static const struct experiment_cmd_spec run_cmd = {
+	.cmd = "run",
+	.usage = run_usage,
+	.description = run_description,
+	.runner_title = "runner options",
+	.formats = (1u << FMT_TEXT) | (1u << FMT_JSON) | (1u << FMT_METRICS_BRIEF),
 };
-
-static void run_parse(struct run_opts *o, int argc, const char **argv, struct ctx *ctx)
-{
-	struct opt_group *g = o->groups, *fixed = o->fixed;
-
-	memset(o, 0, sizeof(*o));
-	o->rp = o->rp_defaults = runner_defaults;
-	o->pp = probe_defaults;
-	fixed[0] = (struct opt_group){ .title = "runner options",
-				       .opts = runner_opts,
-				       .base = &o->rp,
-				       .defaults = &o->rp_defaults };
-	fixed[1] = (struct opt_group){ .title = "probe options",
-				       .opts = probe_opts,
-				       .base = &o->pp,
-				       .defaults = &probe_defaults };
-	fixed[2] = cli_common_group_for(
-		ctx, COMMON_ALL, (1u << FMT_TEXT) | (1u << FMT_JSON) | (1u << FMT_METRICS_BRIEF));
-	o->wl = experiment_pick_workload("run", fixed, ARRAY_SIZE(o->fixed), argc, argv);
-	experiment_runner_defaults(o->wl, &o->rp_defaults);
-	o->rp = o->rp_defaults;
-
-	o->parsed = xmalloc(o->wl->params_size);
-	o->wlp = xmalloc(o->wl->params_size);
-	memcpy(o->parsed, o->wl->defaults, o->wl->params_size);
-	snprintf(o->title, sizeof(o->title), "workload options (%s)", o->wl->name);
-	g[0] = fixed[0];
-	g[1] = (struct opt_group){ .title = o->title,
-				   .opts = o->wl->opts,
-				   .base = o->parsed,
-				   .defaults = o->wl->defaults };
-	g[2] = experiment_opts_group(&o->eo, o->wl);
-	o->ngroups = 3;
-	if (probe_opts[0].type != OPT_END)
-		g[o->ngroups++] = fixed[1];
-	g[o->ngroups++] = fixed[2];
-	cli_parse("run", run_usage, run_description, g, o->ngroups, argc, argv, 0, &o->res, ctx);
-	if (o->res.npos > 1)
-		die_usage("run: unexpected argument '%s': one workload at most", o->res.pos[1]);
-	cli_require_format("run", ctx, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_METRICS_BRIEF);
-	experiment_resolve(o->wl, &o->eo, &g[1], o->wlp, o->profile, sizeof(o->profile),
-			   &o->base_profile);
-	experiment_spec("run", o->wl, o->wlp, &o->rp, &o->spec);
-}
-
-static void run_opts_release(struct run_opts *o)
-{
-	experiment_opts_release(&o->eo);
-	opts_release(o->groups, o->ngroups);
-	opts_result_release(&o->res);
-	free(o->parsed);
-	free(o->wlp);
-}
-
-/* The parameters actually used: the resolved workload set, not the parsed one. */
-static json_object *run_params_json(const struct run_opts *o, const struct probe_set *ps)
-{
-	struct opt_group pg[3] = { o->groups[0], o->groups[1], o->fixed[1] };
-	json_object *params;
-
-	pg[1].base = o->wlp;
-	params = experiment_params_json(pg, ARRAY_SIZE(pg));
-	/* what --trace resolved to: the tracer that ran, or off */
-	if (o->pp.trace)
-		json_object_object_add(
-			params, "tracer",
-			json_object_new_string(probes_tracer(ps) ? probes_tracer(ps) : "off"));
-	return params;
-}
 
 /* The warm-up, the samples, then the tracer's overhead. Returns -1 on a setup failure. */
 static int run_samples(struct run_state *st, const struct run_spec *spec,
@@ -418,7 +342,7 @@ static int run_finish(struct run_state *st, json_object *params, bool setup_fail
 
 int cmd_run(int argc, const char **argv, struct ctx *ctx)
 {
-	struct run_opts o;
+	struct experiment_cmd o;
 	struct probe_set ps = { 0 };
 	struct ceiling_shape ceiling;
 	struct run_state st;
@@ -426,7 +350,8 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	char err[512], overhead[512] = "";
 	int ret, failed;
 
-	run_parse(&o, argc, argv, ctx);
+	experiment_cmd_parse(&o, &run_cmd, argc, argv, ctx);
+	experiment_cmd_resolve(&o, "run");
 	memset(&st, 0, sizeof(st));
 	if (o.pp.ceiling && ceiling_shape_of(&o.spec, &ceiling, err, sizeof(err)))
 		die_usage("run: %s", err);
@@ -439,7 +364,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 		die_skip("run: %s", err);
 	o.spec.probes = ps.probes;
 	o.spec.nprobes = ps.n;
-	params = run_params_json(&o, &ps);
+	params = experiment_cmd_params(&o, &ps);
 
 	runner_signals_install();
 	st.ctx = ctx;
@@ -465,6 +390,6 @@ out:
 	json_object_put(params);
 	free(st.samples);
 	probes_release(&ps);
-	run_opts_release(&o);
+	experiment_cmd_release(&o);
 	return ret;
 }

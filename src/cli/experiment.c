@@ -340,6 +340,103 @@ json_object *experiment_params_json(const struct opt_group *groups, size_t ngrou
 	return o;
 }
 
+/* ---- the command line of run and ab ---- */
+
+void experiment_cmd_parse(struct experiment_cmd *o, const struct experiment_cmd_spec *cs, int argc,
+			  const char **argv, struct ctx *ctx)
+{
+	struct opt_group fixed[4], *g = o->groups;
+	size_t nfixed = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->rp = o->rp_defaults = runner_defaults;
+	o->pp = probe_defaults;
+	if (cs->defaults)
+		cs->defaults(&o->rp_defaults);
+	o->rp = o->rp_defaults;
+	if (cs->own)
+		fixed[nfixed++] = *cs->own;
+	fixed[nfixed++] = (struct opt_group){ .title = cs->runner_title,
+					      .opts = runner_opts,
+					      .base = &o->rp,
+					      .defaults = &o->rp_defaults };
+	fixed[nfixed++] = (struct opt_group){ .title = "probe options",
+					      .opts = probe_opts,
+					      .base = &o->pp,
+					      .defaults = &probe_defaults };
+	fixed[nfixed++] = cli_common_group_for(ctx, COMMON_ALL, cs->formats);
+	o->wl = experiment_pick_workload(cs->cmd, fixed, nfixed, argc, argv);
+	experiment_runner_defaults(o->wl, &o->rp_defaults);
+	if (cs->defaults)
+		cs->defaults(&o->rp_defaults);
+	o->rp = o->rp_defaults;
+
+	o->parsed = xmalloc(o->wl->params_size);
+	o->wlp = xmalloc(o->wl->params_size);
+	memcpy(o->parsed, o->wl->defaults, o->wl->params_size);
+	snprintf(o->title, sizeof(o->title), "workload options (%s)", o->wl->name);
+	o->own = cs->own ? (int)o->ngroups : -1;
+	if (cs->own)
+		g[o->ngroups++] = fixed[0];
+	o->runner = (int)o->ngroups;
+	g[o->ngroups++] = fixed[nfixed - 3];
+	o->workload = (int)o->ngroups;
+	g[o->ngroups++] = (struct opt_group){ .title = o->title,
+					      .opts = o->wl->opts,
+					      .base = o->parsed,
+					      .defaults = o->wl->defaults };
+	g[o->ngroups++] = experiment_opts_group(&o->eo, o->wl);
+	o->probes = -1;
+	if (probe_opts[0].type != OPT_END) {
+		o->probes = (int)o->ngroups;
+		g[o->ngroups++] = fixed[nfixed - 2];
+	}
+	g[o->ngroups++] = fixed[nfixed - 1];
+	cli_parse(cs->cmd, cs->usage, cs->description, g, o->ngroups, argc, argv, 0, &o->res, ctx);
+	if (o->res.npos > 1)
+		die_usage("%s: unexpected argument '%s': one workload at most", cs->cmd,
+			  o->res.pos[1]);
+	cli_require_format(cs->cmd, ctx, cs->formats);
+}
+
+void experiment_cmd_resolve(struct experiment_cmd *o, const char *cmd)
+{
+	experiment_resolve(o->wl, &o->eo, &o->groups[o->workload], o->wlp, o->profile,
+			   sizeof(o->profile), &o->base_profile);
+	experiment_spec(cmd, o->wl, o->wlp, &o->rp, &o->spec);
+}
+
+void experiment_cmd_release(struct experiment_cmd *o)
+{
+	experiment_opts_release(&o->eo);
+	opts_result_release(&o->res);
+	opts_release(o->groups, o->ngroups);
+	free(o->parsed);
+	free(o->wlp);
+}
+
+json_object *experiment_cmd_params(const struct experiment_cmd *o, const struct probe_set *ps)
+{
+	struct opt_group pg[4];
+	size_t n = 0;
+	json_object *params;
+
+	if (o->own >= 0)
+		pg[n++] = o->groups[o->own];
+	pg[n++] = o->groups[o->runner];
+	pg[n] = o->groups[o->workload];
+	pg[n++].base = o->wlp;
+	if (o->probes >= 0)
+		pg[n++] = o->groups[o->probes];
+	params = experiment_params_json(pg, n);
+	/* what --trace resolved to: the tracer that ran, or off */
+	if (o->pp.trace)
+		json_object_object_add(
+			params, "tracer",
+			json_object_new_string(probes_tracer(ps) ? probes_tracer(ps) : "off"));
+	return params;
+}
+
 /* ---- the lifecycle ---- */
 
 bool experiment_profile_has_mbps(const char *base_profile)

@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "cli/cli.h"
+#include "runner/probes.h"
 #include "runner/runner.h"
 #include "store/store.h"
 #include "sys/env.h"
@@ -142,5 +143,43 @@ static inline int experiment_signal_status(int sig)
 {
 	return 128 + sig;
 }
+
+/*
+ * The command line of a command that measures (run, ab): its own options
+ * (NULL for run), the runner's, the workload's, the experiment's, the
+ * probes' and the common ones, parsed; the workload's parameters resolved
+ * against its profile; the spec of a sample.
+ */
+struct experiment_cmd {
+	struct run_params rp, rp_defaults;
+	struct probe_params pp;
+	struct experiment_opts eo;
+	struct opts_result res;
+	struct opt_group groups[6];
+	size_t ngroups;
+	int own, runner, workload, probes; /* their indices in groups (own: -1 none) */
+	const struct workload *wl;
+	void *parsed, *wlp; /* the workload's parameters: as given, as resolved */
+	char title[96], profile[160];
+	const char *base_profile;
+	struct run_spec spec;
+};
+
+struct experiment_cmd_spec {
+	const char *cmd, *usage, *description;
+	const struct opt_group *own; /* the command's own options first, or NULL */
+	const char *runner_title;
+	unsigned formats; /* 1 << FMT_* */
+	/* the command's runner defaults over the workload's (may be NULL) */
+	void (*defaults)(struct run_params *rp);
+};
+
+void experiment_cmd_parse(struct experiment_cmd *o, const struct experiment_cmd_spec *cs, int argc,
+			  const char **argv, struct ctx *ctx);
+/* After the command's own checks: the workload's parameters resolved, the spec. */
+void experiment_cmd_resolve(struct experiment_cmd *o, const char *cmd);
+void experiment_cmd_release(struct experiment_cmd *o);
+/* The parameters stored with the experiment: every option as resolved, and the tracer. */
+json_object *experiment_cmd_params(const struct experiment_cmd *o, const struct probe_set *ps);
 
 #endif
