@@ -34,7 +34,8 @@
  */
 #include "cli/cli.h"
 #include "cli/experiment.h"
-#include "cli/results.h"
+#include "engine/summary.h"
+#include "render/results.h"
 #include "engine/ab.h"
 #include "render/ab.h"
 #include "render/json.h"

@@ -10,7 +10,8 @@
 #include "cli/cli.h"
 #include "render/metrics.h"
 #include "cli/experiment.h"
-#include "cli/results.h"
+#include "engine/summary.h"
+#include "render/results.h"
 #include "core/metrics.h"
 #include "runner/probes.h"
 

@@ -12,7 +12,9 @@
  */
 #include "cli/cli.h"
 #include "cli/experiment.h"
-#include "cli/results.h"
+#include "engine/summary.h"
+#include "stats/stats.h"
+#include "render/results.h"
 #include "runner/ceiling.h"
 #include "core/metrics.h"
 #include "runner/probes.h"

@@ -6,7 +6,8 @@
  * environment at both ends; and it commits each sample as it completes.
  */
 #include "cli/experiment.h"
-#include "cli/results.h"
+#include "engine/summary.h"
+#include "render/results.h"
 #include "core/metrics.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
- * effect.h: the numbers a comparison ends in (an effect with its interval
- * and p-value, a verdict, the sequential engine's effect and why it
+ * effect.h: the numbers a comparison ends in (a summary of one config, an
+ * effect with its interval and p-value, a verdict, the sequential engine's effect and why it
  * stopped), shared by stats/ that computes them, the engines that keep
  * them in result structs and render/ that draws them.
  *
@@ -12,6 +12,21 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+struct summary {
+	size_t n;
+	double median;
+	/* distribution-free CI of the median from order statistics */
+	bool ci_valid;	    /* false when n is too small (n < 5 at 95%) */
+	bool ci_below_conf; /* [min, max], the widest there is, attains less than asked (n = 5) */
+	double ci_lo, ci_hi;
+	double ci_level; /* the attained coverage (>= the requested level unless ci_below_conf) */
+	double mean, stddev, cv; /* stddev with n-1; cv = stddev / mean */
+	double min, max;
+	double sem;	  /* standard error of the mean: stddev / sqrt(n) */
+	double mad;	  /* raw median absolute deviation (not scaled by 1.4826) */
+	size_t noutliers; /* flagged by MAD, never dropped */
+};
 
 struct effect {
 	bool valid;	    /* false: insufficient samples (see why) */

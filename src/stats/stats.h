@@ -20,21 +20,6 @@
 /* From this many values on a median CI is given, if need be [min, max] below the level asked. */
 #define STATS_MEDIAN_CI_MIN_N 5
 
-struct summary {
-	size_t n;
-	double median;
-	/* distribution-free CI of the median from order statistics */
-	bool ci_valid;	    /* false when n is too small (n < 5 at 95%) */
-	bool ci_below_conf; /* [min, max], the widest there is, attains less than asked (n = 5) */
-	double ci_lo, ci_hi;
-	double ci_level; /* the attained coverage (>= the requested level unless ci_below_conf) */
-	double mean, stddev, cv; /* stddev with n-1; cv = stddev / mean */
-	double min, max;
-	double sem;	  /* standard error of the mean: stddev / sqrt(n) */
-	double mad;	  /* raw median absolute deviation (not scaled by 1.4826) */
-	size_t noutliers; /* flagged by MAD, never dropped */
-};
-
 /* The CV above which a summary is called noisy (DESIGN section 5). */
 #define STATS_NOISE_CV_DEFAULT 0.05
 

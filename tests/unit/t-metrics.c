@@ -26,7 +26,8 @@
 
 #include "harness.h"
 
-#include "cli/results.h"
+#include "engine/summary.h"
+#include "render/results.h"
 #include "core/metrics.h"
 #include "core/sample.h"
 #include "stats/stats.h"

@@ -17,7 +17,8 @@
 #include <cmocka.h>
 
 #include "cli/experiment.h"
-#include "cli/results.h"
+#include "engine/summary.h"
+#include "render/results.h"
 
 /* Render with a printer into a malloc'd string. */
 static char *render_begin(FILE **f, char **buf, size_t *len)

@@ -9,8 +9,8 @@
  * Shared by `run` and `ab`: every printer takes a title (the config or arm
  * name, or NULL) so that an A/B comparison prints each arm the same way.
  */
-#ifndef WAKEBENCH_CLI_RESULTS_H
-#define WAKEBENCH_CLI_RESULTS_H
+#ifndef WAKEBENCH_RENDER_RESULTS_H
+#define WAKEBENCH_RENDER_RESULTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,15 +19,10 @@
 
 #include <json-c/json.h>
 
+#include "core/env.h"
 #include "core/sample.h"
-#include "stats/stats.h"
-#include "sys/env.h"
+#include "core/summary.h"
 #include "util/json.h"
-
-/* Default noise threshold: a CV above it earns a warning. */
-#define REPORT_CV_WARN 0.05
-/* Confidence level of the summaries' intervals. */
-#define REPORT_CONF 0.95
 
 /* ---- one sample ---- */
 
@@ -50,44 +45,6 @@ void report_sample_text(FILE *f, const char *title, const struct sample *s, unsi
  */
 void report_metrics_brief(FILE *f, long pid, const char *name, const struct sample *s,
 			  bool misc_mbps);
-
-/* ---- the summary of one config ---- */
-
-struct metric_summary {
-	char name[METRIC_NAME_MAX];
-	int better;
-	bool available;		  /* measured in at least one usable sample */
-	char why[METRIC_WHY_MAX]; /* when unavailable: the first reason given */
-	struct summary sum;
-	/* sample indices (struct sample.index) flagged as outliers */
-	uint32_t *outliers;
-	size_t noutliers;
-};
-
-struct report_summary {
-	size_t nsamples; /* usable: status ok and not a warm-up */
-	size_t nwarmup;
-	size_t nfailed;
-	size_t ninterrupted;
-	size_t nmetrics;
-	struct metric_summary *m; /* the primary, ops_per_s, ops_per_cpu_s, then named metrics */
-	double cv_warn;
-	char primary[METRIC_NAME_MAX]; /* the registry name of the primary metric */
-};
-
-/*
- * Summarise the usable samples of s[0..n) (warm-ups, failed and
- * interrupted samples are counted but excluded). primary is the registry
- * name of the workload's primary metric (NULL: ops_per_s): it comes first
- * and decides the noise warning. Returns 0, or -1 when the
- * statistics could not be computed (already reported).
- */
-int report_summarize(const struct sample *s, size_t n, const char *primary,
-		     struct report_summary *rs);
-void report_summary_release(struct report_summary *rs);
-const struct metric_summary *report_summary_get(const struct report_summary *rs, const char *name);
-/* True when the primary metric's CV exceeds rs->cv_warn. */
-bool report_noisy(const struct report_summary *rs);
 
 /*
  * The unit of a workload's primary metric as tables show it ("ops/s",
