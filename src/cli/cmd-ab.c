@@ -897,6 +897,8 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 {
 	struct experiment_cmd o;
 	struct ab_params ap;
+	struct experiment_where where;
+	char *cmdline = NULL;
 	struct probe_set ps = { 0 };
 	struct ceiling_shape ceiling;
 	struct ab_state st;
@@ -949,7 +951,9 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	build_arms(&st);
 	ab_engine_init(&st);
 	params = experiment_cmd_params(&o, &ps);
-	if (experiment_begin(&st.ex, ctx, "ab", o.wl, o.profile[0] ? o.profile : NULL,
+	cmdline = cli_cmdline(ctx);
+	where = experiment_where_of(ctx, cmdline);
+	if (experiment_begin(&st.ex, &where, "ab", o.wl, o.profile[0] ? o.profile : NULL,
 			     o.base_profile, o.eo.v.label, params)) {
 		ab_restore(&st);
 		ret = EXIT_RUNTIME;
@@ -974,6 +978,7 @@ out_probes:
 out_parse:
 	stats_seq_release(&st.engine);
 	json_object_put(params);
+	free(cmdline);
 	free(st.obs);
 	free(st.sample_arm);
 	free(st.samples);

@@ -345,6 +345,8 @@ static int run_finish(struct run_state *st, json_object *params, bool setup_fail
 int cmd_run(int argc, const char **argv, struct ctx *ctx)
 {
 	struct experiment_cmd o;
+	struct experiment_where where;
+	char *cmdline = NULL;
 	struct probe_set ps = { 0 };
 	struct ceiling_shape ceiling;
 	struct run_state st;
@@ -375,7 +377,9 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	st.ceiling = o.pp.ceiling ? &ceiling : NULL;
 	st.tracer = probes_tracer(&ps);
 	st.samples = xcalloc(o.rp.samples + 1, sizeof(*st.samples));
-	if (experiment_begin(&st.ex, ctx, "run", o.wl, o.profile[0] ? o.profile : NULL,
+	cmdline = cli_cmdline(ctx);
+	where = experiment_where_of(ctx, cmdline);
+	if (experiment_begin(&st.ex, &where, "run", o.wl, o.profile[0] ? o.profile : NULL,
 			     o.base_profile, o.eo.v.label, params) ||
 	    experiment_add_config(&st.ex, "default", NULL, &st.config_id)) {
 		experiment_release(&st.ex);
@@ -390,6 +394,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	experiment_release(&st.ex);
 out:
 	json_object_put(params);
+	free(cmdline);
 	free(st.samples);
 	probes_release(&ps);
 	experiment_cmd_release(&o);

@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "cli/cli.h"
+#include "engine/experiment.h"
 #include "runner/probes.h"
 #include "runner/runner.h"
 #include "store/store.h"
@@ -81,59 +82,21 @@ void experiment_resolve(const struct workload *wl, const struct experiment_opts 
  */
 json_object *experiment_params_json(const struct opt_group *groups, size_t ngroups);
 
-struct experiment {
-	struct ctx *ctx;
-	const char *kind; /* "run", "ab" */
-	const struct workload *wl;
-	const char *profile; /* label: "stress-ng-0.15" or "custom (based on ...)" */
-	const char *base_profile;
-	const char *label;
-	char *params_json;
-	char *cmdline;
-
-	struct store *store; /* NULL with --no-store */
-	int64_t exp_id;
-	struct experiment_info info;
-	char host[256];
-	char kernel[256];
-
-	struct env env_start, env_end;
-	bool have_env_end;
-	uint32_t next_index; /* index of the next sample, warm-ups included */
-	bool store_failed;   /* a write to the store failed (already reported) */
-};
-
 /*
  * The provenance every JSON result starts with: version, command, cmdline,
  * workload, unit, profile.
  */
 void experiment_json_provenance(const struct experiment *ex, json_object *o);
 
-/*
- * Start: collect the environment, open the store (unless --no-store),
- * record the experiment and the start environment. params is the JSON
- * object of experiment_params_json() (the profile is added to it; the
- * caller keeps its reference). Returns 0, or -1 after reporting.
- */
-int experiment_begin(struct experiment *ex, struct ctx *ctx, const char *kind,
-		     const struct workload *wl, const char *profile, const char *base_profile,
-		     const char *label, json_object *params);
-/* A config (arm) of the experiment: "default", "DELAY_DEQUEUE=off". */
-int experiment_add_config(struct experiment *ex, const char *name, const char *features,
-			  int64_t *config_id);
-/*
- * Number the sample (s->index) and store it, committed at once. Returns 0,
- * or -1 when the store failed (reported; ex->store_failed is set).
- */
-int experiment_add_sample(struct experiment *ex, int64_t config_id, struct sample *s);
-/*
- * End: collect the environment again, store it and the final status
- * ("complete", "interrupted", "failed"), close the store. Returns 0 or -1.
- */
-/* Replace the stored parameters (what the run resolved them to, e.g. ab's design). */
-int experiment_set_params(struct experiment *ex, json_object *params);
-int experiment_end(struct experiment *ex, const char *status);
-void experiment_release(struct experiment *ex);
+/* Where an experiment of this command runs and is kept; cmdline stays the caller's. */
+static inline struct experiment_where experiment_where_of(const struct ctx *ctx,
+							  const char *cmdline)
+{
+	return (struct experiment_where){ .db = ctx->no_store ? NULL : cli_db_path(ctx),
+					  .root = ctx->root,
+					  .debugfs = ctx->debugfs,
+					  .cmdline = cmdline };
+}
 
 /* Does this profile print stress-ng 0.15's MB/s line under --metrics-brief? */
 bool experiment_profile_has_mbps(const char *base_profile);
