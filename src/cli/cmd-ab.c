@@ -37,6 +37,7 @@
 #include "engine/summary.h"
 #include "render/results.h"
 #include "engine/ab.h"
+#include "engine/abrun.h"
 #include "render/ab.h"
 #include "render/json.h"
 #include "core/metrics.h"
@@ -61,27 +62,7 @@ static const char ab_description[] =
 	"By default pairs are added until the verdict is decided (at most --max-samples,\n"
 	"within --max-time); -n N runs exactly N pairs (blocks of four with two features).";
 
-/*
- * Defaults measured on a shared 2-vCPU VM (doc/statistics.md, "Defaults"):
- * short, many, interleaved samples decide; 10 pairs of 5 s did not. Until
- * decided, at most 64 pairs: about 40 s for pipe at these lengths.
- */
-#define AB_DEFAULT_DURATION_NS 250000000ull
-#define AB_DEFAULT_WARMUP_NS   50000000ull
-
-enum ab_order { ORDER_ABBA = 0, ORDER_RANDOM };
 static const char *const order_names[] = { "abba", "random", NULL };
-
-struct ab_params {
-	struct strlist features;
-	int order;
-	uint64_t seed;
-	double margin;
-	bool until_decided;
-	uint64_t max_samples;
-	uint64_t max_time_ns;
-	bool fail_on_regression;
-};
 
 static const struct ab_params ab_defaults = {
 	.order = ORDER_ABBA,
@@ -141,348 +122,62 @@ static const struct opt ab_opts[] = {
 	OPT_END_ROW,
 };
 
-struct ab_arm {
-	char name[256];			/* "DELAY_DEQUEUE=off,PREEMPT_SHORT=on" */
-	char code[AB_MAX_FEATURES + 1]; /* "10": which tokens are applied */
-	char tok[AB_MAX_FEATURES][FEATURE_NAME_MAX + 4];
-	const char *tokv[AB_MAX_FEATURES];
-	char vector[FEATURES_LINE_MAX]; /* the full feature line in this arm */
-	int64_t config_id;
-	bool have_env;
-	struct env env;
-};
+/* ---- what the command prints while ab runs (engine/abrun.c's hooks) ---- */
 
-struct ab_state {
-	struct ctx *ctx;
-	const struct workload *wl;
-	const struct metric_def *primary; /* the workload's: the verdict's metric and direction */
-	char punit[64];			  /* its unit as tables show it */
-	char ptitle[64];		  /* its name in text: "ops/s", "run time s" */
-	const struct run_params *rp;
-	const struct ab_params *ap;
-	const struct run_spec *spec;
-	uint64_t warmup_ns;
-	const struct ceiling_shape *ceiling; /* --ceiling: measured after each sample */
-
-	struct features_session fs;
-	unsigned nfeat, narms;
-	char token[AB_MAX_FEATURES][FEATURE_NAME_MAX + 4]; /* as validated */
-	struct ab_arm arms[AB_MAX_ARMS];
-	int current; /* arm now applied, -1 before the first */
-	unsigned ntoggles;
-
-	struct experiment ex;
-	struct sample *samples; /* warm-ups included */
-	unsigned *sample_arm;	/* the arm of each */
-	struct ab_obs *obs;	/* for the engine: samples[i] in arm sample_arm[i] */
-	size_t nsamples, cap;
-	long (*unit)[AB_MAX_ARMS]; /* per unit: index into samples, -1 when none */
-	size_t nunits, ucap;
-	int seq[AB_MAX_ARMS]; /* order of the last unit */
-	uint64_t rng;
-	bool setup_failed;
+struct ab_cli {
+	const struct ctx *ctx;
 	struct progress progress;
-	struct stats_seq engine; /* the sequential engine: units, looks, levels, stopping */
-	struct ab_design design; /* what the result is computed with */
+	unsigned total; /* units planned */
 };
 
-/* A stop signal arrived (SIGPIPE too: `wakebench ab | head`): restore and end. */
-static bool stopping(void)
+/* A sample with -v, or one that failed. */
+static void print_sample(void *arg, const struct ab_state *st, unsigned m, const struct sample *s)
 {
-	return runner_stop_signal() != 0;
+	struct ab_cli *c = arg;
+
+	if (c->ctx->format != FMT_TEXT || !(c->ctx->verbose || s->status != SAMPLE_OK))
+		return;
+	progress_clear(&c->progress);
+	report_sample_text(stdout, st->arms[m].name, s, (unsigned)st->nunits, c->total,
+			   st->wl->name);
 }
 
-/* ---- order ---- */
-
-static uint64_t rng_next(uint64_t *s)
+static void show_next(void *arg, const struct ab_state *st, size_t u, unsigned m)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull); /* splitmix64 */
+	struct ab_cli *c = arg;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	progress_show(&c->progress, st->arms[m].name, (unsigned)u + 1, 0, st->punit);
 }
 
-/* Arm order of unit u: even units choose, odd units mirror the previous one. */
-static void unit_order(struct ab_state *st, size_t u, int *seq)
+static void print_unit(void *arg, const struct ab_state *st, size_t u)
 {
-	static const int gray[4] = { 0, 1, 3, 2 }; /* 00 10 11 01: one toggle per step */
-	unsigned i, n = st->narms;
-
-	if (u % 2) {
-		for (i = 0; i < n; i++)
-			seq[i] = st->seq[n - 1 - i];
-	} else if (st->nfeat == 1) {
-		bool flip = st->ap->order == ORDER_RANDOM && (rng_next(&st->rng) & 1);
-
-		seq[0] = flip ? 1 : 0;
-		seq[1] = flip ? 0 : 1;
-	} else {
-		unsigned rot = 0, rev = 0;
-
-		if (st->ap->order == ORDER_RANDOM) {
-			uint64_t r = rng_next(&st->rng);
-
-			rot = (unsigned)(r & 3);
-			rev = (unsigned)((r >> 2) & 1);
-		}
-		for (i = 0; i < 4; i++)
-			seq[i] = gray[(rot + (rev ? 4 - i : i)) % 4];
-	}
-	memcpy(st->seq, seq, sizeof(int) * n);
-}
-
-/* ---- arms ---- */
-
-static void build_arms(struct ab_state *st)
-{
-	unsigned m, j;
-
-	st->narms = 1u << st->nfeat;
-	for (m = 0; m < st->narms; m++) {
-		struct ab_arm *a = &st->arms[m];
-		struct features vec = st->fs.original;
-		size_t used = 0;
-
-		for (j = 0; j < st->nfeat; j++) {
-			const char *t = st->token[j];
-			bool applied = (m >> j) & 1, tok_on = strncmp(t, "NO_", 3) != 0;
-			const char *name = tok_on ? t : t + 3;
-			bool on = applied ? tok_on : !tok_on;
-			int k = features_find(&vec, name);
-
-			if (k >= 0)
-				vec.on[k] = on;
-			snprintf(a->tok[j], sizeof(a->tok[j]), "%s%.*s", on ? "" : "NO_",
-				 FEATURE_NAME_MAX - 1, name);
-			a->tokv[j] = a->tok[j];
-			a->code[j] = applied ? '1' : '0';
-			used += (size_t)snprintf(a->name + used, sizeof(a->name) - used, "%s%s=%s",
-						 j ? "," : "", name, on ? "on" : "off");
-		}
-		a->code[st->nfeat] = '\0';
-		features_format(&vec, a->vector, sizeof(a->vector));
-		rtrim(a->vector);
-	}
-}
-
-/* A short label: "A"/"B" for one feature, the code ("10") for two. */
-static const char *arm_label(const struct ab_state *st, unsigned m)
-{
-	if (st->nfeat == 1)
-		return m ? "B" : "A";
-	return st->arms[m].code;
-}
-
-/* ---- running ---- */
-
-static struct sample *new_sample(struct ab_state *st)
-{
-	if (st->nsamples == st->cap) {
-		st->cap = st->cap ? st->cap * 2 : 64;
-		st->samples = xrealloc(st->samples, st->cap * sizeof(*st->samples));
-		st->sample_arm = xrealloc(st->sample_arm, st->cap * sizeof(*st->sample_arm));
-	}
-	sample_init(&st->samples[st->nsamples]);
-	return &st->samples[st->nsamples];
-}
-
-/* Run, store and (with -v) print one sample of arm m. Returns its index or -1. */
-static long one_sample(struct ab_state *st, unsigned m, bool warmup)
-{
-	struct sample *s = new_sample(st);
-	long idx;
-
-	if (runner_sample(st->spec, warmup ? st->warmup_ns : st->rp->duration_ns, s)) {
-		st->setup_failed = true;
-		return -1;
-	}
-	s->warmup = warmup;
-	if (st->ceiling && !warmup && s->status == SAMPLE_OK)
-		ceiling_sample(st->spec, st->ceiling, st->rp->duration_ns, s);
-	if (experiment_add_sample(&st->ex, st->arms[m].config_id, s)) {
-		/* lost (the store's own line said why): neither counted nor printed */
-		progress_clear(&st->progress);
-		error("ab: the %s of arm %s in unit %zu was measured but could not be stored: it "
-		      "is "
-		      "lost; the %zu sample%s stored before it (warm-ups included) %s kept in '%s'",
-		      warmup ? "warm-up sample" : "sample", st->arms[m].name, st->nunits,
-		      st->nsamples, st->nsamples == 1 ? "" : "s", st->nsamples == 1 ? "is" : "are",
-		      cli_db_path(st->ctx));
-		return -1;
-	}
-	st->sample_arm[st->nsamples] = m;
-	idx = (long)st->nsamples++;
-	if (st->ctx->format == FMT_TEXT && (st->ctx->verbose || s->status != SAMPLE_OK)) {
-		progress_clear(&st->progress);
-		/* run_unit() counted this unit already: nunits is its 1-based number */
-		report_sample_text(
-			stdout, st->arms[m].name, s, (unsigned)st->nunits,
-			(unsigned)(st->ap->until_decided ? st->ap->max_samples : st->rp->samples),
-			st->wl->name);
-	}
-	return idx;
-}
-
-/* Apply arm m (one token per write, verified), then a discarded warm-up. */
-static int enter_arm(struct ab_state *st, unsigned m)
-{
-	struct ab_arm *a = &st->arms[m];
-	char why[2048];
-
-	if (st->current == (int)m)
-		return 0;
-	if (features_session_apply(&st->fs, a->tokv, st->nfeat, why, sizeof(why))) {
-		error("ab: %s", why);
-		st->setup_failed = true;
-		return -1;
-	}
-	if (st->current >= 0)
-		st->ntoggles++;
-	st->current = (int)m;
-	debug("ab: arm %s applied", a->name);
-	if (!a->have_env) {
-		struct env_opts eo = { .root = st->ctx->root, .debugfs = st->ctx->debugfs };
-
-		env_collect(&a->env, &eo);
-		a->have_env = true;
-	}
-	if (stopping())
-		return 0;
-	if (st->warmup_ns && one_sample(st, m, true) < 0)
-		return -1;
-	return 0;
-}
-
-static double unit_ratio(const struct ab_state *st, size_t u);
-
-static void print_unit(struct ab_state *st, size_t u, unsigned total)
-{
+	struct ab_cli *c = arg;
 	unsigned m;
 
-	if (st->ctx->format != FMT_TEXT || st->ctx->quiet)
+	c->progress.done++;
+	if (c->ctx->format != FMT_TEXT || c->ctx->quiet)
 		return;
-	progress_clear(&st->progress);
-	printf("%s %zu/%u:", st->nfeat == 1 ? "pair" : "block", u + 1, total);
+	progress_clear(&c->progress);
+	printf("%s %zu/%u:", st->nfeat == 1 ? "pair" : "block", u + 1, c->total);
 	for (m = 0; m < st->narms; m++) {
 		long i = st->unit[u][st->seq[m]];
 		const struct sample *s = i >= 0 ? &st->samples[i] : NULL;
 		double v;
 
 		if (s && s->status == SAMPLE_OK && sample_value(s, st->primary->name, &v))
-			printf(" %s %.2f", arm_label(st, (unsigned)st->seq[m]), v);
+			printf(" %s %.2f", ab_arm_code(st, (unsigned)st->seq[m]), v);
 		else
-			printf(" %s %s", arm_label(st, (unsigned)st->seq[m]),
+			printf(" %s %s", ab_arm_code(st, (unsigned)st->seq[m]),
 			       s ? sample_status_name(s->status) : "not run");
 	}
 	printf(" %s", st->punit);
-	if (st->nfeat == 1 && isfinite(unit_ratio(st, u)))
-		printf(", B/A %+.2f%%", (unit_ratio(st, u) - 1.0) * 100.0);
+	if (st->nfeat == 1 && isfinite(ab_unit_ratio(st, u)))
+		printf(", B/A %+.2f%%", (ab_unit_ratio(st, u) - 1.0) * 100.0);
 	printf("\n");
 	fflush(stdout);
 }
 
-/* Run one unit in the next counterbalanced order. Returns -1 on a setup error. */
-static int run_unit(struct ab_state *st, unsigned total)
-{
-	int seq[AB_MAX_ARMS];
-	size_t u = st->nunits;
-	unsigned i;
-
-	if (st->nunits == st->ucap) {
-		st->ucap = st->ucap ? st->ucap * 2 : 32;
-		st->unit = xrealloc(st->unit, st->ucap * sizeof(*st->unit));
-	}
-	for (i = 0; i < AB_MAX_ARMS; i++)
-		st->unit[u][i] = -1;
-	unit_order(st, u, seq);
-	st->nunits++;
-	for (i = 0; i < st->narms; i++) {
-		long idx;
-
-		if (stopping())
-			break;
-		progress_show(&st->progress, st->arms[seq[i]].name, (unsigned)u + 1, 0, st->punit);
-		if (enter_arm(st, (unsigned)seq[i]))
-			return -1;
-		if (stopping())
-			break;
-		idx = one_sample(st, (unsigned)seq[i], false);
-		if (idx < 0)
-			return -1;
-		st->unit[u][seq[i]] = idx;
-		if (st->samples[idx].status == SAMPLE_INTERRUPTED)
-			break;
-	}
-	st->progress.done++;
-	print_unit(st, u, total);
-	return 0;
-}
-
-/* ---- statistics: the engine's (engine/ab.c) ---- */
-
-/* The primary values of every arm of unit u, for the sequential engine; false when incomplete. */
-static bool unit_values(const struct ab_state *st, size_t u, double *y)
-{
-	unsigned m;
-
-	for (m = 0; m < st->narms; m++) {
-		long i = st->unit[u][m];
-		const struct sample *s = i >= 0 ? &st->samples[i] : NULL;
-
-		if (!s || s->status != SAMPLE_OK || s->warmup ||
-		    !sample_value(s, st->primary->name, &y[m]))
-			return false;
-	}
-	return true;
-}
-
-static double unit_ratio(const struct ab_state *st, size_t u)
-{
-	double y[AB_MAX_ARMS];
-
-	if (!unit_values(st, u, y) || !(y[0] > 0))
-		return NAN;
-	return y[1] / y[0];
-}
-
-/*
- * The result every output renders: the engine's analysis of the samples
- * just run, with the design the sequential engine ended in. st->obs must
- * outlive r.
- */
-static void analyse(struct ab_state *st, struct ab_result *r)
-{
-	size_t i;
-
-	st->obs = xcalloc(st->nsamples + 1, sizeof(*st->obs));
-	for (i = 0; i < st->nsamples; i++) {
-		st->obs[i].arm = st->sample_arm[i];
-		st->obs[i].s = &st->samples[i];
-	}
-	ab_design_end(&st->design, &st->engine);
-	ab_analyze(&st->design, st->obs, st->nsamples, r);
-}
-
 /* ---- output ---- */
-
-/* Keys that differ between arm 0 and arm m, apart from the features and per-run facts. */
-static size_t env_extra(const struct ab_state *st, unsigned m, struct env_delta **out)
-{
-	struct env_delta *d = NULL;
-	size_t n, i, k = 0;
-
-	if (!st->arms[0].have_env || !st->arms[m].have_env) {
-		*out = NULL;
-		return 0;
-	}
-	n = env_diff(&st->arms[0].env, &st->arms[m].env, &d);
-	for (i = 0; i < n; i++)
-		if (d[i].impact != IMPACT_RUN && strncmp(d[i].key, "sched.features", 14))
-			d[k++] = d[i];
-	*out = d;
-	return k;
-}
 
 static void print_text(struct ab_state *st, const struct ab_result *r,
 		       const struct report_summary *rs, bool interrupted)
@@ -495,7 +190,7 @@ static void print_text(struct ab_state *st, const struct ab_result *r,
 	for (m = 0; m < st->narms; m++) {
 		char title[300];
 
-		snprintf(title, sizeof(title), "%s: %s", arm_label(st, m), st->arms[m].name);
+		snprintf(title, sizeof(title), "%s: %s", ab_arm_code(st, m), st->arms[m].name);
 		report_summary_text(stdout, title, &rs[m]);
 		if (st->ceiling) {
 			const struct metric_summary *ms = report_summary_get(&rs[m], "sched_share");
@@ -508,17 +203,17 @@ static void print_text(struct ab_state *st, const struct ab_result *r,
 	render_ab_text(stdout, r, st->ptitle, interrupted);
 	for (m = 1; m < st->narms; m++) {
 		struct env_delta *d;
-		size_t n = env_extra(st, m, &d);
+		size_t n = ab_env_extra(st, m, &d);
 
 		if (!st->arms[m].have_env)
 			continue;
 		if (!n)
 			printf("environment: arm %s differs from arm %s only in sched.features\n",
-			       arm_label(st, m), arm_label(st, 0));
+			       ab_arm_code(st, m), ab_arm_code(st, 0));
 		for (i = 0; i < n; i++)
 			printf("environment: WARNING: %s differs between arms %s and %s "
 			       "(%s: '%s' vs '%s')\n",
-			       d[i].key, arm_label(st, 0), arm_label(st, m),
+			       d[i].key, ab_arm_code(st, 0), ab_arm_code(st, m),
 			       env_impact_name(d[i].impact), d[i].a ? d[i].a : "absent",
 			       d[i].b ? d[i].b : "absent");
 		free(d);
@@ -535,12 +230,13 @@ static json_object *env_differences_json(const struct ab_state *st)
 
 	for (m = 1; m < st->narms; m++) {
 		struct env_delta *d;
-		size_t n = env_extra(st, m, &d);
+		size_t n = ab_env_extra(st, m, &d);
 
 		for (i = 0; i < n; i++) {
 			json_object *x = json_object_new_object();
 
-			json_object_object_add(x, "arms", json_object_new_string(arm_label(st, m)));
+			json_object_object_add(x, "arms",
+					       json_object_new_string(ab_arm_code(st, m)));
 			json_object_object_add(x, "key", json_object_new_string(d[i].key));
 			json_object_object_add(x, "a", json_str_or_null(d[i].a));
 			json_object_object_add(x, "b", json_str_or_null(d[i].b));
@@ -573,7 +269,7 @@ static void print_json(struct ab_state *st, const struct ab_result *r,
 	for (m = 0; m < st->narms; m++) {
 		json_object *a = json_object_new_object();
 
-		json_object_object_add(a, "label", json_object_new_string(arm_label(st, m)));
+		json_object_object_add(a, "label", json_object_new_string(ab_arm_code(st, m)));
 		json_object_object_add(a, "name", json_object_new_string(st->arms[m].name));
 		json_object_object_add(a, "features", json_object_new_string(st->arms[m].vector));
 		json_object_object_add(a, "summary", report_summary_json(&rs[m]));
@@ -586,7 +282,7 @@ static void print_json(struct ab_state *st, const struct ab_result *r,
 		for (m = 0; m < st->narms; m++) {
 			long i = r->unit[u][m];
 
-			json_object_object_add(row, arm_label(st, m),
+			json_object_object_add(row, ab_arm_code(st, m),
 					       i >= 0 ? report_sample_json(&st->samples[i]) : NULL);
 		}
 		json_object_array_add(units, row);
@@ -605,7 +301,7 @@ static void print_json(struct ab_state *st, const struct ab_result *r,
  * cannot be read, the read-only view, so a misspelling is still exit 2),
  * then insist that the file itself is usable (exit 77 otherwise).
  */
-static int check_features(struct ab_state *st, const struct strlist *fl)
+static int check_features(struct ab_state *st, const struct ctx *ctx, const struct strlist *fl)
 {
 	struct features live;
 	char why[4096], btf[4096];
@@ -620,8 +316,8 @@ static int check_features(struct ab_state *st, const struct strlist *fl)
 		die_usage("ab: option '--feature' given %zu times, allowed at most %d (the 2x2 "
 			  "factorial)",
 			  fl->n, AB_MAX_FEATURES);
-	cli_btf_path(st->ctx, btf, sizeof(btf));
-	rc = features_read_any(st->ctx->debugfs, btf[0] ? btf : NULL, &live, why, sizeof(why));
+	cli_btf_path(ctx, btf, sizeof(btf));
+	rc = features_read_any(ctx->debugfs, btf[0] ? btf : NULL, &live, why, sizeof(why));
 	if (rc) {
 		error("ab: %s", why);
 		return features_fail_exit(live.fail);
@@ -656,19 +352,19 @@ static bool given(const struct opt_group *g, const char *long_name)
 	return o && (g->seen & (1ull << (o - g->opts)));
 }
 
-static void print_header(const struct ab_state *st)
+static void print_header(const struct ctx *ctx, const struct ab_state *st)
 {
 	const struct run_params *rp = st->rp;
 	char dur[32], warm[32];
 	unsigned m;
 
-	if (st->ctx->format != FMT_TEXT || st->ctx->quiet)
+	if (ctx->format != FMT_TEXT || ctx->quiet)
 		return;
 	format_duration(rp->duration_ns, dur, sizeof(dur));
 	format_duration(st->warmup_ns, warm, sizeof(warm));
 	report_profile_text(stdout, st->wl->name, st->ex.profile);
 	for (m = 0; m < st->narms; m++)
-		printf("arm %s: %s\n", arm_label(st, m), st->arms[m].name);
+		printf("arm %s: %s\n", ab_arm_code(st, m), st->arms[m].name);
 	if (st->ap->until_decided) {
 		printf("until decided: up to %llu %s, ", (unsigned long long)st->ap->max_samples,
 		       st->nfeat == 1 ? "pairs" : "blocks");
@@ -749,101 +445,12 @@ static void ab_parse(struct experiment_cmd *o, struct ab_params *ap, int argc, c
 		ap->seed = (realtime_ns() ^ (uint64_t)getpid() << 32) % 1000000000ull + 1;
 }
 
-/* The sequential engine and the result's design, before the first unit. */
-static void ab_engine_init(struct ab_state *st)
-{
-	const struct ab_params *ap = st->ap;
-	struct stats_seq_params sp = {
-		.nfeat = st->nfeat,
-		.margin = ap->margin,
-		.better = st->primary->better,
-		.until_decided = ap->until_decided,
-		.units = st->rp->samples,
-		.max_units = ap->max_samples,
-		.max_time_ns = ap->max_time_ns,
-	};
-	const char *tokv[AB_MAX_FEATURES] = { st->token[0], st->token[1] };
-
-	stats_seq_init(&st->engine, &sp);
-	ab_design_init(&st->design, st->nfeat, tokv, st->primary->name, st->primary->better,
-		       ap->margin, ap->until_decided ? ap->max_samples : 0);
-}
-
-/* Units while the sequential engine wants them and nothing stops the run. */
-static void ab_loop(struct ab_state *st)
-{
-	const struct ab_params *ap = st->ap;
-	unsigned total = (unsigned)(ap->until_decided ? ap->max_samples : st->rp->samples);
-	uint64_t start_ns;
-
-	print_header(st);
-	start_ns = now_ns();
-	progress_init(&st->progress, cli_progress_enabled(st->ctx), total);
-	while (stats_seq_wants_unit(&st->engine)) {
-		double y[AB_MAX_ARMS];
-		bool complete;
-
-		if (stopping() || st->setup_failed || st->ex.store_failed || run_unit(st, total))
-			break;
-		complete = unit_values(st, st->nunits - 1, y);
-		stats_seq_add_unit(&st->engine, complete ? y : NULL, now_ns() - start_ns);
-	}
-	stats_seq_end(&st->engine);
-	if (st->engine.stop == STATS_SEQ_DECIDED)
-		info("ab: decided after %zu %s (look %zu of at most %zu, each at %.4g%% "
-		     "confidence, 95%% over all looks)",
-		     st->nunits, ab_unit_word(&st->design, st->nunits), st->engine.looks,
-		     st->engine.nplan, (1 - st->engine.alpha_two) * 100.0);
-	else if (st->engine.stop == STATS_SEQ_TIME)
-		info("ab: --max-time reached after %zu %s: not decided", st->nunits,
-		     ab_unit_word(&st->design, st->nunits));
-	else if (st->engine.stop == STATS_SEQ_BUDGET)
-		info("ab: --max-samples reached: not decided");
-	progress_clear(&st->progress);
-}
-
-/* Put the kernel back the way it was found, before anything else. */
-static int ab_restore(struct ab_state *st)
-{
-	const char *dbg = st->ctx->debugfs;
-	char why[2048];
-
-	if (features_session_restore(&st->fs, why, sizeof(why))) {
-		error("ab: %s", why);
-		error("ab: the scheduler features are NOT restored; the journal is kept: run "
-		      "'wakebench features restore%s%s'",
-		      strcmp(dbg, "/sys/kernel/debug") ? " --debugfs " : "",
-		      strcmp(dbg, "/sys/kernel/debug") ? dbg : "");
-		return -1;
-	}
-	if (st->ntoggles || st->current > 0)
-		info("ab: scheduler features restored as found");
-	return 0;
-}
-
-/* Arm m's measured samples, summarised as run summarises a config. */
-static int arm_summary(const struct ab_state *st, unsigned m, struct report_summary *rs)
-{
-	struct sample *arm_s = xcalloc(st->nsamples + 1, sizeof(*arm_s));
-	size_t n = 0, i, u;
-	int ret;
-
-	for (i = 0; i < st->nsamples; i++)
-		for (u = 0; u < st->nunits; u++)
-			if (st->unit[u][m] == (long)i) {
-				arm_s[n++] = st->samples[i];
-				break;
-			}
-	ret = report_summarize(arm_s, n, st->primary->name, rs);
-	free(arm_s);
-	return ret;
-}
-
 /*
  * After the restore: the result (the engine's, with the design kept in the
  * stored parameters), the experiment's end, the output, the exit status.
  */
-static int ab_finish(struct ab_state *st, json_object *params, int ret, bool restored)
+static int ab_finish(const struct ctx *ctx, struct ab_state *st, json_object *params, int ret,
+		     bool restored)
 {
 	struct report_summary rs[AB_MAX_ARMS];
 	struct ab_result r;
@@ -853,9 +460,9 @@ static int ab_finish(struct ab_state *st, json_object *params, int ret, bool res
 	size_t i;
 
 	for (m = 0; m < st->narms; m++)
-		if (arm_summary(st, m, &rs[m]))
+		if (ab_arm_summary(st, m, &rs[m]))
 			ret = EXIT_RUNTIME;
-	analyse(st, &r);
+	ab_run_analyse(st, &r);
 	json_object_object_add(params, "design", ab_design_json(&st->design));
 	if (experiment_set_params(&st->ex, params))
 		st->ex.store_failed = true;
@@ -870,14 +477,13 @@ static int ab_finish(struct ab_state *st, json_object *params, int ret, bool res
 	}
 	if (experiment_end(&st->ex, status))
 		st->ex.store_failed = true;
-	if (st->ctx->format == FMT_JSON) {
+	if (ctx->format == FMT_JSON) {
 		print_json(st, &r, rs, status, sig, restored);
 	} else {
 		print_text(st, &r, rs, sig != 0);
 		report_env_text(stdout, st->ex.have_env_end ? &st->ex.env_end : &st->ex.env_start);
-		if (!st->ctx->no_store && !st->ex.store_failed && !st->ctx->quiet)
-			printf("stored: experiment %s in %s\n", st->ex.info.uuid,
-			       cli_db_path(st->ctx));
+		if (!ctx->no_store && !st->ex.store_failed && !ctx->quiet)
+			printf("stored: experiment %s in %s\n", st->ex.info.uuid, cli_db_path(ctx));
 	}
 	for (m = 0; m < st->narms; m++)
 		report_summary_release(&rs[m]);
@@ -898,6 +504,10 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	struct experiment_cmd o;
 	struct ab_params ap;
 	struct experiment_where where;
+	struct ab_cli cli = { .ctx = ctx };
+	const struct ab_hooks hooks = {
+		.arg = &cli, .sample = print_sample, .next = show_next, .unit = print_unit
+	};
 	char *cmdline = NULL;
 	struct probe_set ps = { 0 };
 	struct ceiling_shape ceiling;
@@ -909,7 +519,10 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 
 	ab_parse(&o, &ap, argc, argv, ctx);
 	memset(&st, 0, sizeof(st));
-	st.ctx = ctx;
+	st.hooks = &hooks;
+	st.db = cli_db_path(ctx);
+	st.root = ctx->root;
+	st.debugfs = ctx->debugfs;
 	st.current = -1;
 	st.warmup_ns = o.rp.warmup_ns; /* --warmup: the discarded sample after every toggle */
 	st.rng = ap.seed;
@@ -928,7 +541,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		CLI_NEED_DEBUGFS | CLI_CHANGES_FEATURES |
 			(o.pp.trace && o.pp.trace != TRACE_BPF ? CLI_NEED_TRACEFS : 0));
 	if (!rc)
-		rc = check_features(&st, &ap.features);
+		rc = check_features(&st, ctx, &ap.features);
 	if (rc) {
 		ret = rc;
 		goto out_parse;
@@ -948,7 +561,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		ret = features_fail_exit(st.fs.fail);
 		goto out_probes;
 	}
-	build_arms(&st);
+	ab_build_arms(&st);
 	ab_engine_init(&st);
 	params = experiment_cmd_params(&o, &ps);
 	cmdline = cli_cmdline(ctx);
@@ -963,12 +576,17 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		if (experiment_add_config(&st.ex, st.arms[m].name, st.arms[m].vector,
 					  &st.arms[m].config_id))
 			ret = EXIT_RUNTIME;
-	if (!ret)
+	if (!ret) {
+		cli.total = (unsigned)(ap.until_decided ? ap.max_samples : o.rp.samples);
+		print_header(ctx, &st);
+		progress_init(&cli.progress, cli_progress_enabled(ctx), cli.total);
 		ab_loop(&st);
+		progress_clear(&cli.progress);
+	}
 	rc = ab_restore(&st);
 	if (rc && !ret)
 		ret = EXIT_RUNTIME;
-	ret = ab_finish(&st, params, ret, !rc);
+	ret = ab_finish(ctx, &st, params, ret, !rc);
 	experiment_release(&st.ex);
 out_probes:
 	for (m = 0; m < AB_MAX_ARMS; m++)

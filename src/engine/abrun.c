@@ -1,0 +1,371 @@
+/*
+ * abrun.c: running an ab (abrun.h).
+ *
+ * Arms. Each --feature token names the treatment: `--feature NO_DELAY_DEQUEUE`
+ * compares A = DELAY_DEQUEUE with B = NO_DELAY_DEQUEUE, and the effect is
+ * B versus A, i.e. what applying the token does. Two tokens give the 2x2
+ * factorial: arms 00 (neither applied), 10, 01, 11.
+ *
+ * Order. A unit is one sample of every arm: a pair (one feature) or a block
+ * of four (two features). Units are counterbalanced: A B | B A | A B ...
+ * (and Gray-code blocks 00 10 11 01 | 01 11 10 00 for two features, so each
+ * step toggles one feature); `--order random --seed N` draws, for every two
+ * units, which of the two mirrored orders comes first (and for two features
+ * the rotation of the Gray cycle). After every toggle one discarded warm-up
+ * sample runs in the new arm, because a toggle does not dequeue entities
+ * that are already delayed.
+ */
+#include "engine/abrun.h"
+#include "core/metrics.h"
+#include "engine/summary.h"
+#include "sys/env.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A stop signal arrived (SIGPIPE too: `wakebench ab | head`): restore and end. */
+static bool stopping(void)
+{
+	return runner_stop_signal() != 0;
+}
+
+/* ---- order ---- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull); /* splitmix64 */
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Arm order of unit u: even units choose, odd units mirror the previous one. */
+static void unit_order(struct ab_state *st, size_t u, int *seq)
+{
+	static const int gray[4] = { 0, 1, 3, 2 }; /* 00 10 11 01: one toggle per step */
+	unsigned i, n = st->narms;
+
+	if (u % 2) {
+		for (i = 0; i < n; i++)
+			seq[i] = st->seq[n - 1 - i];
+	} else if (st->nfeat == 1) {
+		bool flip = st->ap->order == ORDER_RANDOM && (rng_next(&st->rng) & 1);
+
+		seq[0] = flip ? 1 : 0;
+		seq[1] = flip ? 0 : 1;
+	} else {
+		unsigned rot = 0, rev = 0;
+
+		if (st->ap->order == ORDER_RANDOM) {
+			uint64_t r = rng_next(&st->rng);
+
+			rot = (unsigned)(r & 3);
+			rev = (unsigned)((r >> 2) & 1);
+		}
+		for (i = 0; i < 4; i++)
+			seq[i] = gray[(rot + (rev ? 4 - i : i)) % 4];
+	}
+	memcpy(st->seq, seq, sizeof(int) * n);
+}
+
+/* ---- arms ---- */
+
+void ab_build_arms(struct ab_state *st)
+{
+	unsigned m, j;
+
+	st->narms = 1u << st->nfeat;
+	for (m = 0; m < st->narms; m++) {
+		struct ab_arm *a = &st->arms[m];
+		struct features vec = st->fs.original;
+		size_t used = 0;
+
+		for (j = 0; j < st->nfeat; j++) {
+			const char *t = st->token[j];
+			bool applied = (m >> j) & 1, tok_on = strncmp(t, "NO_", 3) != 0;
+			const char *name = tok_on ? t : t + 3;
+			bool on = applied ? tok_on : !tok_on;
+			int k = features_find(&vec, name);
+
+			if (k >= 0)
+				vec.on[k] = on;
+			snprintf(a->tok[j], sizeof(a->tok[j]), "%s%.*s", on ? "" : "NO_",
+				 FEATURE_NAME_MAX - 1, name);
+			a->tokv[j] = a->tok[j];
+			a->code[j] = applied ? '1' : '0';
+			used += (size_t)snprintf(a->name + used, sizeof(a->name) - used, "%s%s=%s",
+						 j ? "," : "", name, on ? "on" : "off");
+		}
+		a->code[st->nfeat] = '\0';
+		features_format(&vec, a->vector, sizeof(a->vector));
+		rtrim(a->vector);
+	}
+}
+
+/* A short label: "A"/"B" for one feature, the code ("10") for two. */
+const char *ab_arm_code(const struct ab_state *st, unsigned m)
+{
+	if (st->nfeat == 1)
+		return m ? "B" : "A";
+	return st->arms[m].code;
+}
+
+/* ---- running ---- */
+
+static struct sample *new_sample(struct ab_state *st)
+{
+	if (st->nsamples == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 64;
+		st->samples = xrealloc(st->samples, st->cap * sizeof(*st->samples));
+		st->sample_arm = xrealloc(st->sample_arm, st->cap * sizeof(*st->sample_arm));
+	}
+	sample_init(&st->samples[st->nsamples]);
+	return &st->samples[st->nsamples];
+}
+
+/* Run, store and hand over one sample of arm m. Returns its index or -1. */
+static long one_sample(struct ab_state *st, unsigned m, bool warmup)
+{
+	struct sample *s = new_sample(st);
+	long idx;
+
+	if (runner_sample(st->spec, warmup ? st->warmup_ns : st->rp->duration_ns, s)) {
+		st->setup_failed = true;
+		return -1;
+	}
+	s->warmup = warmup;
+	if (st->ceiling && !warmup && s->status == SAMPLE_OK)
+		ceiling_sample(st->spec, st->ceiling, st->rp->duration_ns, s);
+	if (experiment_add_sample(&st->ex, st->arms[m].config_id, s)) {
+		/* lost (the store's own line said why): neither counted nor printed */
+		error("ab: the %s of arm %s in unit %zu was measured but could not be stored: it "
+		      "is "
+		      "lost; the %zu sample%s stored before it (warm-ups included) %s kept in '%s'",
+		      warmup ? "warm-up sample" : "sample", st->arms[m].name, st->nunits,
+		      st->nsamples, st->nsamples == 1 ? "" : "s", st->nsamples == 1 ? "is" : "are",
+		      st->db);
+		return -1;
+	}
+	st->sample_arm[st->nsamples] = m;
+	idx = (long)st->nsamples++;
+	if (st->hooks && st->hooks->sample)
+		st->hooks->sample(st->hooks->arg, st, m, s);
+	return idx;
+}
+
+/* Apply arm m (one token per write, verified), then a discarded warm-up. */
+static int enter_arm(struct ab_state *st, unsigned m)
+{
+	struct ab_arm *a = &st->arms[m];
+	char why[2048];
+
+	if (st->current == (int)m)
+		return 0;
+	if (features_session_apply(&st->fs, a->tokv, st->nfeat, why, sizeof(why))) {
+		error("ab: %s", why);
+		st->setup_failed = true;
+		return -1;
+	}
+	if (st->current >= 0)
+		st->ntoggles++;
+	st->current = (int)m;
+	debug("ab: arm %s applied", a->name);
+	if (!a->have_env) {
+		struct env_opts eo = { .root = st->root, .debugfs = st->debugfs };
+
+		env_collect(&a->env, &eo);
+		a->have_env = true;
+	}
+	if (stopping())
+		return 0;
+	if (st->warmup_ns && one_sample(st, m, true) < 0)
+		return -1;
+	return 0;
+}
+
+/* Run one unit in the next counterbalanced order. Returns -1 on a setup error. */
+static int run_unit(struct ab_state *st)
+{
+	int seq[AB_MAX_ARMS];
+	size_t u = st->nunits;
+	unsigned i;
+
+	if (st->nunits == st->ucap) {
+		st->ucap = st->ucap ? st->ucap * 2 : 32;
+		st->unit = xrealloc(st->unit, st->ucap * sizeof(*st->unit));
+	}
+	for (i = 0; i < AB_MAX_ARMS; i++)
+		st->unit[u][i] = -1;
+	unit_order(st, u, seq);
+	st->nunits++;
+	for (i = 0; i < st->narms; i++) {
+		long idx;
+
+		if (stopping())
+			break;
+		if (st->hooks && st->hooks->next)
+			st->hooks->next(st->hooks->arg, st, u, (unsigned)seq[i]);
+		if (enter_arm(st, (unsigned)seq[i]))
+			return -1;
+		if (stopping())
+			break;
+		idx = one_sample(st, (unsigned)seq[i], false);
+		if (idx < 0)
+			return -1;
+		st->unit[u][seq[i]] = idx;
+		if (st->samples[idx].status == SAMPLE_INTERRUPTED)
+			break;
+	}
+	if (st->hooks && st->hooks->unit)
+		st->hooks->unit(st->hooks->arg, st, u);
+	return 0;
+}
+
+/* ---- statistics: the engine's (engine/ab.c) ---- */
+
+/* The primary values of every arm of unit u, for the sequential engine; false when incomplete. */
+static bool unit_values(const struct ab_state *st, size_t u, double *y)
+{
+	unsigned m;
+
+	for (m = 0; m < st->narms; m++) {
+		long i = st->unit[u][m];
+		const struct sample *s = i >= 0 ? &st->samples[i] : NULL;
+
+		if (!s || s->status != SAMPLE_OK || s->warmup ||
+		    !sample_value(s, st->primary->name, &y[m]))
+			return false;
+	}
+	return true;
+}
+
+double ab_unit_ratio(const struct ab_state *st, size_t u)
+{
+	double y[AB_MAX_ARMS];
+
+	if (!unit_values(st, u, y) || !(y[0] > 0))
+		return NAN;
+	return y[1] / y[0];
+}
+
+/*
+ * The result every output renders: the engine's analysis of the samples
+ * just run, with the design the sequential engine ended in. st->obs must
+ * outlive r.
+ */
+void ab_run_analyse(struct ab_state *st, struct ab_result *r)
+{
+	size_t i;
+
+	st->obs = xcalloc(st->nsamples + 1, sizeof(*st->obs));
+	for (i = 0; i < st->nsamples; i++) {
+		st->obs[i].arm = st->sample_arm[i];
+		st->obs[i].s = &st->samples[i];
+	}
+	ab_design_end(&st->design, &st->engine);
+	ab_analyze(&st->design, st->obs, st->nsamples, r);
+}
+
+/* Keys that differ between arm 0 and arm m, apart from the features and per-run facts. */
+size_t ab_env_extra(const struct ab_state *st, unsigned m, struct env_delta **out)
+{
+	struct env_delta *d = NULL;
+	size_t n, i, k = 0;
+
+	if (!st->arms[0].have_env || !st->arms[m].have_env) {
+		*out = NULL;
+		return 0;
+	}
+	n = env_diff(&st->arms[0].env, &st->arms[m].env, &d);
+	for (i = 0; i < n; i++)
+		if (d[i].impact != IMPACT_RUN && strncmp(d[i].key, "sched.features", 14))
+			d[k++] = d[i];
+	*out = d;
+	return k;
+}
+
+/* The sequential engine and the result's design, before the first unit. */
+void ab_engine_init(struct ab_state *st)
+{
+	const struct ab_params *ap = st->ap;
+	struct stats_seq_params sp = {
+		.nfeat = st->nfeat,
+		.margin = ap->margin,
+		.better = st->primary->better,
+		.until_decided = ap->until_decided,
+		.units = st->rp->samples,
+		.max_units = ap->max_samples,
+		.max_time_ns = ap->max_time_ns,
+	};
+	const char *tokv[AB_MAX_FEATURES] = { st->token[0], st->token[1] };
+
+	stats_seq_init(&st->engine, &sp);
+	ab_design_init(&st->design, st->nfeat, tokv, st->primary->name, st->primary->better,
+		       ap->margin, ap->until_decided ? ap->max_samples : 0);
+}
+
+/* Units while the sequential engine wants them and nothing stops the run. */
+void ab_loop(struct ab_state *st)
+{
+	uint64_t start_ns = now_ns();
+	while (stats_seq_wants_unit(&st->engine)) {
+		double y[AB_MAX_ARMS];
+		bool complete;
+
+		if (stopping() || st->setup_failed || st->ex.store_failed || run_unit(st))
+			break;
+		complete = unit_values(st, st->nunits - 1, y);
+		stats_seq_add_unit(&st->engine, complete ? y : NULL, now_ns() - start_ns);
+	}
+	stats_seq_end(&st->engine);
+	if (st->engine.stop == STATS_SEQ_DECIDED)
+		info("ab: decided after %zu %s (look %zu of at most %zu, each at %.4g%% "
+		     "confidence, 95%% over all looks)",
+		     st->nunits, ab_unit_word(&st->design, st->nunits), st->engine.looks,
+		     st->engine.nplan, (1 - st->engine.alpha_two) * 100.0);
+	else if (st->engine.stop == STATS_SEQ_TIME)
+		info("ab: --max-time reached after %zu %s: not decided", st->nunits,
+		     ab_unit_word(&st->design, st->nunits));
+	else if (st->engine.stop == STATS_SEQ_BUDGET)
+		info("ab: --max-samples reached: not decided");
+}
+
+/* Put the kernel back the way it was found, before anything else. */
+int ab_restore(struct ab_state *st)
+{
+	const char *dbg = st->debugfs;
+	char why[2048];
+
+	if (features_session_restore(&st->fs, why, sizeof(why))) {
+		error("ab: %s", why);
+		error("ab: the scheduler features are NOT restored; the journal is kept: run "
+		      "'wakebench features restore%s%s'",
+		      strcmp(dbg, "/sys/kernel/debug") ? " --debugfs " : "",
+		      strcmp(dbg, "/sys/kernel/debug") ? dbg : "");
+		return -1;
+	}
+	if (st->ntoggles || st->current > 0)
+		info("ab: scheduler features restored as found");
+	return 0;
+}
+
+/* Arm m's measured samples, summarised as run summarises a config. */
+int ab_arm_summary(const struct ab_state *st, unsigned m, struct report_summary *rs)
+{
+	struct sample *arm_s = xcalloc(st->nsamples + 1, sizeof(*arm_s));
+	size_t n = 0, i, u;
+	int ret;
+
+	for (i = 0; i < st->nsamples; i++)
+		for (u = 0; u < st->nunits; u++)
+			if (st->unit[u][m] == (long)i) {
+				arm_s[n++] = st->samples[i];
+				break;
+			}
+	ret = report_summarize(arm_s, n, st->primary->name, rs);
+	free(arm_s);
+	return ret;
+}
