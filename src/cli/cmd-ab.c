@@ -499,6 +499,27 @@ static int ab_finish(const struct ctx *ctx, struct ab_state *st, json_object *pa
 	return ret;
 }
 
+/* The run's state from the command line, before the kernel is touched. */
+static void ab_state_init(struct ab_state *st, const struct ctx *ctx, struct experiment_cmd *o,
+			  const struct ab_params *ap, const struct ab_hooks *hooks)
+{
+	memset(st, 0, sizeof(*st));
+	st->hooks = hooks;
+	st->db = cli_db_path(ctx);
+	st->root = ctx->root;
+	st->debugfs = ctx->debugfs;
+	st->current = -1;
+	st->warmup_ns = o->rp.warmup_ns; /* --warmup: the discarded sample after every toggle */
+	st->rng = ap->seed;
+	st->wl = o->wl;
+	st->primary = metric_primary(o->wl->name);
+	metric_unit(st->primary, o->wl->name, st->punit, sizeof(st->punit));
+	metric_title(st->primary, o->wl->name, st->ptitle, sizeof(st->ptitle));
+	st->rp = &o->rp;
+	st->ap = ap;
+	st->spec = &o->spec;
+}
+
 int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 {
 	struct experiment_cmd o;
@@ -518,21 +539,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	unsigned m;
 
 	ab_parse(&o, &ap, argc, argv, ctx);
-	memset(&st, 0, sizeof(st));
-	st.hooks = &hooks;
-	st.db = cli_db_path(ctx);
-	st.root = ctx->root;
-	st.debugfs = ctx->debugfs;
-	st.current = -1;
-	st.warmup_ns = o.rp.warmup_ns; /* --warmup: the discarded sample after every toggle */
-	st.rng = ap.seed;
-	st.wl = o.wl;
-	st.primary = metric_primary(o.wl->name);
-	metric_unit(st.primary, o.wl->name, st.punit, sizeof(st.punit));
-	metric_title(st.primary, o.wl->name, st.ptitle, sizeof(st.ptitle));
-	st.rp = &o.rp;
-	st.ap = &ap;
-	st.spec = &o.spec;
+	ab_state_init(&st, ctx, &o, &ap, &hooks);
 	if (o.pp.ceiling && ceiling_shape_of(&o.spec, &ceiling, err, sizeof(err)))
 		die_usage("ab: %s", err);
 	st.ceiling = o.pp.ceiling ? &ceiling : NULL;

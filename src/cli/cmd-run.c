@@ -1,14 +1,10 @@
 /*
- * cmd-run.c: `wakebench run [WORKLOAD] [options]`: samples of one config.
- *
- * It parses the runner's, the workload's, the experiment's and the common
- * options from their tables, resolves the profile, checks what can only be
- * checked against this machine, then runs an optional warm-up and -n
- * samples, printing each as it completes (text line, stress-ng's
- * --metrics-brief table, or nothing until the final JSON) and storing each
- * at once. Ctrl-C or SIGTERM stops the run: the completed samples are
- * summarised and stored as an interrupted experiment, and the exit status
- * is 128 + the signal.
+ * cmd-run.c: `wakebench run [WORKLOAD] [options]`: samples of one config: an
+ * optional warm-up and -n samples, each printed as it completes (a text
+ * line, stress-ng's --metrics-brief table, or nothing until the final JSON)
+ * and stored at once. Ctrl-C or SIGTERM stops the run: the completed samples
+ * are summarised and stored as an interrupted experiment, and the exit
+ * status is 128 + the signal.
  */
 #include "cli/cli.h"
 #include "cli/experiment.h"
