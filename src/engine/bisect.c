@@ -1099,3 +1099,284 @@ out:
 	free(rows);
 	return ret;
 }
+
+/* ------------------------------------------------------------------- run */
+
+static char *image_label(const struct strlist *k, size_t i)
+{
+	const char *base = strrchr(k->v[i], '/');
+	size_t j;
+
+	base = base ? base + 1 : k->v[i];
+	for (j = 0; j < k->n; j++) {
+		const char *b = strrchr(k->v[j], '/');
+
+		b = b ? b + 1 : k->v[j];
+		if (j != i && !strcmp(b, base))
+			return xasprintf("%zu:%s", i + 1, base);
+	}
+	return xstrdup(base);
+}
+
+struct run_state {
+	const struct bisect_settings *set;
+	FILE *out; /* the steps and the result */
+	struct bisect_run_ctx rc;
+	char **labels;
+	char id[37];
+	long nstep;
+};
+
+/* A step on image i; prints its line; returns its verdict or -1 to stop. */
+static int run_one_step(struct run_state *rs, const struct bisect_refs *refs, size_t i,
+			const char *role, enum bisect_verdict *v)
+{
+	struct bisect_run_ctx *rc = &rs->rc;
+	struct bisect_step s;
+	struct expset ids = { 0 };
+	char why[512], desc[512];
+	enum measure_outcome o;
+	struct step_record r = { .id = rs->id,
+				 .kind = "run",
+				 .role = role,
+				 .candidate = rs->set->kernels->v[i],
+				 .metric = rc->p->metric,
+				 .step = ++rs->nstep,
+				 .index = (long)i };
+
+	o = bisect_run_step(rc, refs, rs->set->kernels->v[i], rs->labels[i],
+			    (size_t)rs->set->max_boots, &s, &ids, why, sizeof(why));
+	if (o == MEASURE_ENV || o == MEASURE_CANNOT) {
+		fprintf(rs->out, "step %ld (%s): image %zu/%zu %s: skip: %s\n", rs->nstep, role,
+			i + 1, rs->set->kernels->n, rs->labels[i], why);
+		*v = BISECT_UNDECIDED;
+		bisect_store_step_keys(rc->st, &ids, &r);
+		expset_release(&ids);
+		return 0;
+	}
+	if (o != MEASURE_OK) {
+		error("bisect: run: image %zu '%s': %s", i + 1, rs->set->kernels->v[i], why);
+		bisect_store_step_keys(rc->st, &ids, &r);
+		expset_release(&ids);
+		return -1;
+	}
+	r.s = &s;
+	bisect_store_step_keys(rc->st, &ids, &r);
+	expset_release(&ids);
+	bisect_describe(&s, desc, sizeof(desc));
+	*v = s.d.v;
+	fprintf(rs->out, "step %ld (%s): image %zu/%zu %s: %s: %s\n", rs->nstep, role, i + 1,
+		rs->set->kernels->n, rs->labels[i],
+		s.nc ? (s.d.v == BISECT_UNDECIDED ? "skip (undecided)" : bisect_verdict_key(s.d.v))
+		     : "skip (every boot failed)",
+		desc);
+	fflush(rs->out);
+	return 0;
+}
+
+static int run_refs(struct run_state *rs, struct bisect_refs_seq *seq)
+{
+	struct bisect_run_ctx *rc = &rs->rc;
+	size_t last = rs->set->kernels->n - 1, k;
+	struct expset gids = { 0 }, bids = { 0 };
+	char why[512];
+	int ret = 0;
+
+	bisect_refs_seq_init(seq, rc->p->alpha, (size_t)rs->set->max_ref_boots);
+	while (bisect_refs_seq_wants_pair(seq) && !ret) {
+		double lv[2];
+		size_t which;
+
+		for (which = 0; which < 2; which++) {
+			size_t i = which ? last : 0;
+			enum measure_outcome o = bisect_measure_once(
+				rc, rs->set->kernels->v[i], rs->labels[i], &lv[which],
+				which ? &bids : &gids, why, sizeof(why));
+
+			if (o == MEASURE_BOOT_FAILED) {
+				warning("bisect: run: reference '%s': a boot failed",
+					rs->labels[i]);
+			} else if (o == MEASURE_OK) {
+				info("bisect: reference %s: boot %zu: %s %.4g (median)",
+				     rs->labels[i], seq->pairs + 1, rc->p->metric, exp(lv[which]));
+			} else {
+				error("bisect: run: reference image %zu '%s': %s", i + 1,
+				      rs->set->kernels->v[i], why);
+				ret = -1;
+				break;
+			}
+		}
+		if (!ret)
+			bisect_refs_seq_add_pair(seq, lv[0], lv[1]);
+	}
+	for (k = 0; k < 2; k++) {
+		struct step_record r = { .id = rs->id,
+					 .kind = "run",
+					 .role = k ? "bad-reference" : "good-reference",
+					 .candidate = rs->set->kernels->v[k ? last : 0],
+					 .metric = rc->p->metric,
+					 .index = (long)(k ? last : 0) };
+
+		bisect_store_step_keys(rc->st, k ? &bids : &gids, &r);
+	}
+	if (gids.n)
+		rc->good_exp = gids.ids[0];
+	if (bids.n)
+		rc->bad_exp = bids.ids[0];
+	expset_release(&gids);
+	expset_release(&bids);
+	return ret;
+}
+
+/* The result line, stored on a marker: the experiments of the confirmation. */
+static void store_result(struct run_state *rs, const char *result)
+{
+	struct bisect_run_ctx *rc = &rs->rc;
+	struct store_filter f = { 0 };
+	struct store_experiment *v;
+	size_t n, i;
+	char *key;
+
+	/* on the bisection's last experiment */
+	if (store_list_experiments(rc->st, &f, &v, &n))
+		return;
+	for (i = n; i-- > 0;) {
+		struct env e = { 0 };
+		const char *bid;
+
+		if (store_load_env(rc->st, v[i].id, "end", &e))
+			break;
+		bid = env_get(&e, "bisect.id");
+		if (bid && !strcmp(bid, rs->id)) {
+			key = xstrdup(result);
+			if (store_add_env_entry(rc->st, v[i].id, "end", "bisect.result", key,
+						IMPACT_RUN))
+				warning("bisect: cannot store the result");
+			free(key);
+			env_release(&e);
+			break;
+		}
+		env_release(&e);
+	}
+	store_experiments_free(v, n);
+}
+
+/*
+ * The search between the references, then the confirmation of the first
+ * bad image and its predecessor. Fills result; returns EXIT_OK for a
+ * confirmed result, EXIT_RUNTIME otherwise, -1 when stopped (nothing to add).
+ */
+static int run_search(struct run_state *rs, const struct bisect_refs *refs, char *result,
+		      size_t len)
+{
+	const struct strlist *k = rs->set->kernels;
+	struct bisect_search srch = { 0 };
+	enum bisect_verdict v_bad = BISECT_UNDECIDED, v_good = BISECT_UNDECIDED;
+	ssize_t next;
+	size_t fb, n = k->n;
+	int ret = -1;
+
+	bisect_search_init(&srch, n);
+	while ((next = bisect_search_next(&srch)) >= 0) {
+		enum bisect_verdict v;
+
+		if (run_one_step(rs, refs, (size_t)next, "step", &v))
+			goto out;
+		bisect_search_record(&srch, (size_t)next, v);
+	}
+	ret = EXIT_RUNTIME;
+	if (!bisect_search_found(&srch)) {
+		snprintf(result, len,
+			 "no result: the first bad image is one of images %zu..%zu (%s .. %s): "
+			 "every candidate between was undecided",
+			 srch.last_good + 2, srch.first_bad + 1, rs->labels[srch.last_good + 1],
+			 rs->labels[srch.first_bad]);
+		goto out;
+	}
+	fb = srch.first_bad;
+	fprintf(rs->out, "first bad image: %zu/%zu %s; confirming it and its predecessor\n", fb + 1,
+		n, rs->labels[fb]);
+	fflush(rs->out);
+	if (run_one_step(rs, refs, fb, "confirm", &v_bad) ||
+	    run_one_step(rs, refs, fb - 1, "confirm", &v_good)) {
+		ret = -1;
+		goto out;
+	}
+	if (v_bad == BISECT_BAD && v_good == BISECT_GOOD) {
+		snprintf(result, len, "first bad image: %zu/%zu %s (%s), after %s; confirmed",
+			 fb + 1, n, rs->labels[fb], k->v[fb], rs->labels[fb - 1]);
+		ret = EXIT_OK;
+	} else {
+		snprintf(result, len,
+			 "no result: image %zu/%zu %s was found first bad but the confirmation "
+			 "said %s for it and %s for its predecessor %s",
+			 fb + 1, n, rs->labels[fb], bisect_verdict_key(v_bad),
+			 bisect_verdict_key(v_good), rs->labels[fb - 1]);
+	}
+out:
+	bisect_search_release(&srch);
+	return ret;
+}
+
+int bisect_run(const struct bisect_settings *set, const char *db, const char *const *wl_args,
+	       size_t nwl, FILE *out)
+{
+	struct run_state rs = { .set = set, .out = out };
+	struct bisect_run_ctx *rc = &rs.rc;
+	struct bisect_refs_seq seq;
+	struct bisect_refs refs;
+	char result[1024];
+	size_t i, n = set->kernels->n;
+	uuid_t u;
+	int ret = EXIT_RUNTIME;
+
+	rc->p = set;
+	rc->wl_args = wl_args;
+	rc->nwl = nwl;
+	if (bisect_find_qemu(rc))
+		return EXIT_RUNTIME;
+	rc->db = db;
+	if (store_open(rc->db, STORE_CREATE | STORE_CHECK, &rc->st))
+		return EXIT_RUNTIME;
+	bisect_signals_install();
+	uuid_generate_random(u);
+	uuid_unparse_lower(u, rs.id);
+	rs.labels = xcalloc(n, sizeof(*rs.labels));
+	for (i = 0; i < n; i++)
+		rs.labels[i] = image_label(set->kernels, i);
+	fprintf(out, "bisection %s: %zu images, metric %s, alpha %g per step\n", rs.id, n,
+		set->metric, set->alpha);
+	fflush(out);
+
+	if (run_refs(&rs, &seq))
+		goto out;
+	bisect_refs_seq_refs(&seq, &refs);
+	if (seq.d.valid)
+		fprintf(out,
+			"references: %s (%zu boots) and %s (%zu boots): bad vs good %+.1f%% "
+			"[%+.1f%%, %+.1f%%] at %.2f%%, between-boot sd %.1f%%\n",
+			rs.labels[0], seq.ng, rs.labels[n - 1], seq.nb,
+			100 * expm1(seq.d.separation), 100 * expm1(seq.d.sep_lo),
+			100 * expm1(seq.d.sep_hi), 100 * seq.d.level, 100 * expm1(seq.d.sd));
+	if (seq.d.v != BISECT_BAD)
+		snprintf(result, sizeof(result),
+			 "no result: the first and the last image are not apart on %s (%s)",
+			 set->metric, seq.d.why ? seq.d.why : "undecided");
+	else if ((ret = run_search(&rs, &refs, result, sizeof(result))) < 0) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	fprintf(out, "%s\n", result);
+	store_result(&rs, result);
+out:
+	if (bisect_stop_sig) {
+		error("bisect: run: interrupted by %s; the boots measured so far are stored",
+		      strsignal(bisect_stop_sig));
+		ret = 128 + bisect_stop_sig;
+	}
+	for (i = 0; i < n; i++)
+		free(rs.labels[i]);
+	free(rs.labels);
+	store_close(rc->st);
+	return ret;
+}

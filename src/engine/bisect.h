@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <json-c/json.h>
@@ -31,6 +32,9 @@ struct bisect_settings {
 	const char *accel; /* "auto", "kvm" or "tcg", as vm's --accel */
 	const char *append, *qemu;
 	bool quiet, verbose; /* the measurements' own -q, -v */
+	/* bisect run: the images in order, and the boots of a step and of each reference */
+	const struct strlist *kernels;
+	uint64_t max_boots, max_ref_boots;
 };
 
 /* The first stop signal, and the child it is passed on to (0: none). */
@@ -111,5 +115,15 @@ void expset_release(struct expset *s);
  */
 int bisect_document(struct store *st, const char *id_prefix, const char *opt, const char *db,
 		    json_object **out);
+
+/*
+ * bisect run: the references (the first and the last image) measured until
+ * apart, then the search between them and the confirmation of the first
+ * bad image and its predecessor, each step on out and in the store at db.
+ * Returns EXIT_OK for a confirmed result, EXIT_RUNTIME otherwise, 128 + N
+ * after stop signal N.
+ */
+int bisect_run(const struct bisect_settings *set, const char *db, const char *const *wl_args,
+	       size_t nwl, FILE *out);
 
 #endif
