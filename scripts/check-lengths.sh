@@ -16,7 +16,6 @@ MAX_COMMAND=400
 # list): FILE LINES-AT-MOST. A listed file that grows fails too.
 known="
 cli/cmd-ab.c 620
-cli/cmd-bisect.c 760
 "
 
 fail=0

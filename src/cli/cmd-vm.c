@@ -17,8 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const accel_names[] = { "auto", "kvm", "tcg", NULL };
-
 static const struct vm_params vm_defaults = {
 	.rounds = 1,
 	.cpus = 2,
@@ -73,7 +71,7 @@ static const struct opt vm_opts[] = {
 	  .offset = offsetof(struct vm_params, accel),
 	  .argh = "ACCEL",
 	  .help = "KVM when usable, else TCG (emulated)",
-	  .choices = accel_names },
+	  .choices = vm_accel_names },
 	{ .type = OPT_STRING,
 	  .long_name = "qemu",
 	  .offset = offsetof(struct vm_params, qemu),

@@ -36,6 +36,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+const char *const vm_accel_names[] = { "auto", "kvm", "tcg", NULL };
+
 /* Subcommands that make sense in a fresh guest; those that store get --db. */
 static const struct {
 	const char *name;

@@ -19,6 +19,8 @@
 #include "util/opts.h"
 
 enum accel_choice { ACCEL_AUTO = 0, ACCEL_KVM, ACCEL_TCG };
+/* --accel's names, in the order of enum accel_choice, NULL-terminated (option choices) */
+extern const char *const vm_accel_names[];
 
 struct vm_params {
 	struct strlist kernels;

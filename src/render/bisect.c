@@ -9,6 +9,7 @@
  * the bad one's; "closer to good" is the whole interval below 1/2.
  */
 #include "render/render.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -348,4 +349,29 @@ void rep_bisect_markdown(const struct rep_bisect *r, struct sbuf *out)
 		       "whole interval is below 1/2, bad when above, else undecided.\n\n");
 	rep_fmt_when(r->made_ns, when, sizeof(when));
 	sbuf_addf(out, "<sub>wakebench %s, report made %s</sub>\n", r->version, when);
+}
+
+static void print_step(FILE *f, json_object *s)
+{
+	char *cand = text_printable(rep_str(s, "candidate") ?: "?", 0), out[512];
+
+	rep_bisect_outcome(s, out, sizeof(out));
+	fprintf(f, "  %-15s %s: %s\n", rep_str(s, "role") ?: "?", cand, out);
+	free(cand);
+}
+
+void rep_bisect_text(FILE *f, json_object *doc)
+{
+	char *res = text_printable(rep_str(doc, "result") ?: rep_str(doc, "no_result"), 0);
+	json_object *steps;
+	size_t i;
+
+	fprintf(f, "bisection %s (%s), metric %s\n", rep_str(doc, "id"),
+		*rep_str(doc, "kind") ? rep_str(doc, "kind") : "?",
+		*rep_str(doc, "metric") ? rep_str(doc, "metric") : "?");
+	if (json_object_object_get_ex(doc, "steps", &steps))
+		for (i = 0; i < json_object_array_length(steps); i++)
+			print_step(f, json_object_array_get_idx(steps, i));
+	fprintf(f, "result: %s\n", res);
+	free(res);
 }

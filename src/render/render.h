@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <json-c/json.h>
 
@@ -149,6 +150,8 @@ struct rep_bisect {
 /* A step's outcome: "good, position 0.12 [-0.20, 0.44] at 99.00%, ..., 4 boots". */
 void rep_bisect_outcome(json_object *step, char *buf, size_t len);
 void rep_bisect_html(const struct rep_bisect *r, struct sbuf *out);
+/* The text `bisect report` prints: the bisection, one line per step, the result. */
+void rep_bisect_text(FILE *f, json_object *doc);
 void rep_bisect_email(const struct rep_bisect *r, struct sbuf *out);
 void rep_bisect_markdown(const struct rep_bisect *r, struct sbuf *out);
 
