@@ -5,9 +5,12 @@
  *
  * Adding a command: one file src/cli/cmd-<verb>.c with
  * int cmd_<verb>(int argc, const char **argv, struct ctx *ctx), its
- * prototype in cli/cli.h and one row here.
+ * prototype in cli/cli.h and one row here, whose flags say what it sets
+ * up: CMD_READS_STORE (cli_store() opens the store read-only, main closes
+ * it), CMD_TOUCHES_KERNEL (it may write the scheduler features).
  */
 #include "cli/cli.h"
+#include "store/store.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,26 +20,28 @@
 struct command {
 	const char *name;
 	int (*fn)(int argc, const char **argv, struct ctx *ctx);
+	unsigned flags; /* CMD_*: what it sets up */
 	const char *summary;
 };
 
 static const struct command commands[] = {
-	{ "run", cmd_run, "run samples of one config, print them and a summary, store them" },
-	{ "ab", cmd_ab,
+	{ "run", cmd_run, 0, "run samples of one config, print them and a summary, store them" },
+	{ "ab", cmd_ab, CMD_TOUCHES_KERNEL,
 	  "interleave a scheduler feature on and off, restore it, give a paired verdict" },
-	{ "compare", cmd_compare,
+	{ "compare", cmd_compare, CMD_READS_STORE,
 	  "stored results grouped by kernel, label, feature, host or profile" },
-	{ "env", cmd_env,
+	{ "env", cmd_env, 0,
 	  "print the environment fingerprint, or what differs between two experiments" },
-	{ "features", cmd_features, "read the scheduler features; set one safely; undo" },
-	{ "list", cmd_list, "workloads, profiles, their parameters and defaults" },
-	{ "show", cmd_show, "one stored experiment in full" },
-	{ "export", cmd_export, "stored data as JSON or CSV for other tools" },
-	{ "import", cmd_import, "merge another store (another machine's) by experiment UUID" },
-	{ "report", cmd_report,
+	{ "features", cmd_features, CMD_TOUCHES_KERNEL,
+	  "read the scheduler features; set one safely; undo" },
+	{ "list", cmd_list, 0, "workloads, profiles, their parameters and defaults" },
+	{ "show", cmd_show, CMD_READS_STORE, "one stored experiment in full" },
+	{ "export", cmd_export, CMD_READS_STORE, "stored data as JSON or CSV for other tools" },
+	{ "import", cmd_import, 0, "merge another store (another machine's) by experiment UUID" },
+	{ "report", cmd_report, CMD_READS_STORE,
 	  "one shareable file: plots, verdicts, evidence, environment, raw data" },
-	{ "vm", cmd_vm, "boot kernels with qemu, run a subcommand inside, import the results" },
-	{ "bisect", cmd_bisect,
+	{ "vm", cmd_vm, 0, "boot kernels with qemu, run a subcommand inside, import the results" },
+	{ "bisect", cmd_bisect, CMD_READS_STORE,
 	  "find the kernel that changed a metric: a step for git bisect run, or a list of images" },
 };
 
@@ -89,8 +94,15 @@ int main(int argc, const char **argv)
 		return finish(EXIT_OK);
 	}
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return finish(commands[i].fn(argc - 2, argv + 2, &ctx));
+		if (!strcmp(argv[1], commands[i].name)) {
+			int status;
+
+			ctx.cmd_flags = commands[i].flags;
+			status = commands[i].fn(argc - 2, argv + 2, &ctx);
+			if (ctx.store)
+				store_close(ctx.store);
+			return finish(status);
+		}
 	fprintf(stderr, "wakebench: error: unknown command '%s', allowed ", argv[1]);
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(stderr, "%s%s", i ? "|" : "", commands[i].name);

@@ -26,6 +26,8 @@ enum output_format {
 
 extern const char *const format_names[];
 
+struct store;
+
 struct ctx {
 	int argc; /* the whole command line, for provenance */
 	const char **argv;
@@ -37,10 +39,28 @@ struct ctx {
 	const char *debugfs; /* --debugfs, default /sys/kernel/debug */
 	bool quiet, verbose;
 
+	/* the command's row in main.c's table: what it sets up (CMD_*) */
+	unsigned cmd_flags;
+	struct store *store; /* cli_store(): opened on first use, closed by main */
+
 	/* environment overrides used by tests (documented in the README) */
 	const char *root;      /* WAKEBENCH_ROOT: where /proc and /sys are read, default "/" */
 	const char *state_dir; /* WAKEBENCH_STATE_DIR: default /run/wakebench */
 };
+
+/* What main.c's command table says a command sets up, as git's commands[] do. */
+enum {
+	CMD_READS_STORE = 1 << 0,    /* cli_store(): the store at --db, read-only */
+	CMD_TOUCHES_KERNEL = 1 << 1, /* may write the scheduler features (ab, features) */
+};
+
+/*
+ * The store of a command whose row says CMD_READS_STORE: opened read-only at
+ * --db on first use (after its options are parsed, so that bad input is exit
+ * 2 whether or not a store exists), closed by main after the command. NULL
+ * after saying why (exit EXIT_RUNTIME).
+ */
+struct store *cli_store(struct ctx *ctx);
 
 /* Which common options a command accepts (and lists in its help). */
 enum {

@@ -206,10 +206,9 @@ static int report_main(struct bisect_params *p, struct ctx *ctx)
 	int ret;
 
 	cli_require_format("bisect", ctx, (1u << FMT_TEXT) | (1u << FMT_JSON));
-	if (store_open(cli_db_path(ctx), STORE_READONLY, &st))
+	if (!(st = cli_store(ctx)))
 		return EXIT_RUNTIME;
 	ret = bisect_document(st, p->id, "bisect: report: option '--id'", cli_db_path(ctx), &jo);
-	store_close(st);
 	if (ret != EXIT_OK)
 		return ret;
 	if (ctx->format == FMT_JSON)

@@ -363,7 +363,6 @@ int cmd_compare(int argc, const char **argv, struct ctx *ctx)
 	struct store_filter f = { 0 };
 	struct opts_result res;
 	struct store *st;
-	int ret;
 
 	cli_parse("compare", compare_usage, compare_description, groups, ARRAY_SIZE(groups), argc,
 		  argv, 0, &res, ctx);
@@ -377,13 +376,9 @@ int cmd_compare(int argc, const char **argv, struct ctx *ctx)
 	opts_result_release(&res);
 	filter_resolve("compare", &p.filter, &f);
 	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
-	if (store_open(cli_db_path(ctx), STORE_READONLY, &st))
+	if (!(st = cli_store(ctx)))
 		return EXIT_RUNTIME;
-	if (store_filter_check(st, &f, "compare")) {
-		store_close(st);
+	if (store_filter_check(st, &f, "compare"))
 		return EXIT_USAGE;
-	}
-	ret = run_compare(st, &p, &f, ctx);
-	store_close(st);
-	return ret;
+	return run_compare(st, &p, &f, ctx);
 }

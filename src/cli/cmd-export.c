@@ -100,16 +100,11 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 	filter_resolve("export", &p.filter, &f);
 
 	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
-	if (store_open(cli_db_path(ctx), STORE_READONLY, &st))
+	if (!(st = cli_store(ctx)))
 		return EXIT_RUNTIME;
-	if (store_filter_check(st, &f, "export")) {
-		store_close(st);
+	if (store_filter_check(st, &f, "export") ||
+	    (p.experiment && store_find_experiment(st, p.experiment, &f.exp_id)))
 		return EXIT_USAGE;
-	}
-	if (p.experiment && store_find_experiment(st, p.experiment, &f.exp_id)) {
-		store_close(st);
-		return EXIT_USAGE;
-	}
 	if (ctx->format == FMT_KCIDB || ctx->format == FMT_LAVA_CASES) {
 		if (!kcidb_export(st, &f, p.origin, ctx->format == FMT_LAVA_CASES))
 			ret = EXIT_OK;
@@ -131,6 +126,5 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 	}
 	store_experiments_free(exps, n);
 	store_configs_free(cfgs, ncfg);
-	store_close(st);
 	return ret;
 }

@@ -251,7 +251,7 @@ int cmd_report(int argc, const char **argv, struct ctx *ctx)
 				       "(EXP...); allowed --bisect ID alone or EXP... alone");
 	filter_resolve("report", &p.filter, &f);
 	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
-	if (store_open(cli_db_path(ctx), STORE_READONLY, &st)) {
+	if (!(st = cli_store(ctx))) {
 		opts_result_release(&res);
 		return EXIT_RUNTIME;
 	}
@@ -273,7 +273,6 @@ int cmd_report(int argc, const char **argv, struct ctx *ctx)
 	ret = make_report(st, &p, &f, ids, res.npos, ctx);
 out:
 	free(ids);
-	store_close(st);
 	opts_result_release(&res);
 	return ret;
 }

@@ -292,18 +292,13 @@ int cmd_show(int argc, const char **argv, struct ctx *ctx)
 		die_usage("show: give exactly one experiment (an id or a UUID prefix), e.g. "
 			  "'wakebench show 3'");
 	}
-	if (store_open(cli_db_path(ctx), STORE_READONLY, &st)) {
-		opts_result_release(&res);
-		return EXIT_RUNTIME;
-	}
-	if (store_find_experiment(st, res.pos[0], &exp_id)) {
+	if (!(st = cli_store(ctx)))
+		ret = EXIT_RUNTIME;
+	else if (store_find_experiment(st, res.pos[0], &exp_id))
 		/* an unknown experiment is bad input, like an unknown filter value */
-		store_close(st);
-		opts_result_release(&res);
-		return EXIT_USAGE;
-	}
-	ret = ctx->format == FMT_JSON ? show_json(st, exp_id) : show_text(st, exp_id);
-	store_close(st);
+		ret = EXIT_USAGE;
+	else
+		ret = ctx->format == FMT_JSON ? show_json(st, exp_id) : show_text(st, exp_id);
 	opts_result_release(&res);
 	return ret;
 }

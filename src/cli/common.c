@@ -4,6 +4,7 @@
  * store path rule, and the provenance command line.
  */
 #include "cli/cli.h"
+#include "store/store.h"
 #include "runner/runner.h"
 
 #include <stddef.h>
@@ -219,4 +220,13 @@ bool cli_progress_enabled(const struct ctx *ctx)
 const char *cli_signal_name(int sig)
 {
 	return signal_name(sig);
+}
+
+struct store *cli_store(struct ctx *ctx)
+{
+	if (!(ctx->cmd_flags & CMD_READS_STORE))
+		BUG("cli_store: the command's row does not say CMD_READS_STORE");
+	if (!ctx->store && store_open(cli_db_path(ctx), STORE_READONLY, &ctx->store))
+		ctx->store = NULL;
+	return ctx->store;
 }

@@ -96,6 +96,10 @@ int cli_kernel_prepare(struct ctx *ctx, const char *cmd, unsigned need)
 {
 	unsigned want = 0;
 
+	/* main.c's table says which commands may write the features: keep it true */
+	if ((need & (CLI_CHANGES_FEATURES | CLI_RECOVERS_FEATURES)) &&
+	    !(ctx->cmd_flags & CMD_TOUCHES_KERNEL))
+		BUG("%s: writes the scheduler features but its row lacks CMD_TOUCHES_KERNEL", cmd);
 	if (need & CLI_NEED_DEBUGFS)
 		want |= MOUNTS_DEBUGFS;
 	if (need & CLI_NEED_TRACEFS)
