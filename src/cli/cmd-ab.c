@@ -4,28 +4,11 @@
  * cancels, with a paired verdict, and the kernel always put back the way it
  * was found.
  *
- * Arms. Each --feature token names the treatment: `--feature NO_DELAY_DEQUEUE`
- * compares A = DELAY_DEQUEUE with B = NO_DELAY_DEQUEUE, and the effect is
- * B versus A, i.e. what applying the token does. Two tokens give the 2x2
- * factorial: arms 00 (neither applied), 10, 01, 11.
- *
- * Order. A unit is one sample of every arm: a pair (one feature) or a block
- * of four (two features). Units are counterbalanced: A B | B A | A B ...
- * (and Gray-code blocks 00 10 11 01 | 01 11 10 00 for two features, so each
- * step toggles one feature); `--order random --seed N` draws, for every two
- * units, which of the two mirrored orders comes first (and for two features
- * the rotation of the Gray cycle). After every toggle one discarded warm-up
- * sample runs in the new arm (its length: --warmup when given, else -t),
- * because a toggle does not dequeue entities that are already delayed.
- *
- * Statistics: the sequential engine (stats/sequential.c) owns them. This
- * file runs a unit while the engine wants one and hands it the unit's
- * primary values; the engine keeps the units in time order, looks at its
- * schedule with its calibrated per-look levels, stops when every main
- * effect is decided or the budget (--max-samples, --max-time) is spent,
- * and computes the factorial effects. Without -n, ab runs until decided.
- * Evidence counters per op get the same paired effect at 95%, Holm-
- * adjusted over all of them.
+ * It parses and checks the options and the --feature tokens, runs the
+ * engine (engine/abrun.c: arms, counterbalanced order, toggles with their
+ * warm-up, the units while the sequential engine of stats/sequential.c
+ * wants them, the restore), prints through its hooks and renders the one
+ * result (engine/ab.c, render/ab.c).
  *
  * Safety: the features journal (sys/features.h) is in place before the
  * first write and removed after the restore; every catchable terminating
@@ -62,8 +45,6 @@ static const char ab_description[] =
 	"By default pairs are added until the verdict is decided (at most --max-samples,\n"
 	"within --max-time); -n N runs exactly N pairs (blocks of four with two features).";
 
-static const char *const order_names[] = { "abba", "random", NULL };
-
 static const struct ab_params ab_defaults = {
 	.order = ORDER_ABBA,
 	.seed = 0,
@@ -84,7 +65,7 @@ static const struct opt ab_opts[] = {
 	  .offset = offsetof(struct ab_params, order),
 	  .argh = "ORDER",
 	  .help = "abba (A B B A ...) or random (seeded, counterbalanced in every two units)",
-	  .choices = order_names },
+	  .choices = ab_order_names },
 	{ .type = OPT_UINT,
 	  .long_name = "seed",
 	  .offset = offsetof(struct ab_params, seed),
@@ -152,197 +133,19 @@ static void show_next(void *arg, const struct ab_state *st, size_t u, unsigned m
 static void print_unit(void *arg, const struct ab_state *st, size_t u)
 {
 	struct ab_cli *c = arg;
-	unsigned m;
+	struct ab_unit_line l;
 
 	c->progress.done++;
 	if (c->ctx->format != FMT_TEXT || c->ctx->quiet)
 		return;
 	progress_clear(&c->progress);
-	printf("%s %zu/%u:", st->nfeat == 1 ? "pair" : "block", u + 1, c->total);
-	for (m = 0; m < st->narms; m++) {
-		long i = st->unit[u][st->seq[m]];
-		const struct sample *s = i >= 0 ? &st->samples[i] : NULL;
-		double v;
-
-		if (s && s->status == SAMPLE_OK && sample_value(s, st->primary->name, &v))
-			printf(" %s %.2f", ab_arm_code(st, (unsigned)st->seq[m]), v);
-		else
-			printf(" %s %s", ab_arm_code(st, (unsigned)st->seq[m]),
-			       s ? sample_status_name(s->status) : "not run");
-	}
-	printf(" %s", st->punit);
-	if (st->nfeat == 1 && isfinite(ab_unit_ratio(st, u)))
-		printf(", B/A %+.2f%%", (ab_unit_ratio(st, u) - 1.0) * 100.0);
-	printf("\n");
-	fflush(stdout);
+	ab_unit_line(st, u, c->total, &l);
+	render_ab_unit(stdout, &l);
 }
 
 /* ---- output ---- */
 
-static void print_text(struct ab_state *st, const struct ab_result *r,
-		       const struct report_summary *rs, bool interrupted)
-{
-	char buf[256];
-	unsigned m;
-	size_t i;
-
-	printf("\n");
-	for (m = 0; m < st->narms; m++) {
-		char title[300];
-
-		snprintf(title, sizeof(title), "%s: %s", ab_arm_code(st, m), st->arms[m].name);
-		report_summary_text(stdout, title, &rs[m]);
-		if (st->ceiling) {
-			const struct metric_summary *ms = report_summary_get(&rs[m], "sched_share");
-
-			ceiling_summary_line(ms && ms->available ? &ms->sum : NULL,
-					     ms ? ms->why : NULL, buf, sizeof(buf));
-			printf("  %s\n", buf);
-		}
-	}
-	render_ab_text(stdout, r, st->ptitle, interrupted);
-	for (m = 1; m < st->narms; m++) {
-		struct env_delta *d;
-		size_t n = ab_env_extra(st, m, &d);
-
-		if (!st->arms[m].have_env)
-			continue;
-		if (!n)
-			printf("environment: arm %s differs from arm %s only in sched.features\n",
-			       ab_arm_code(st, m), ab_arm_code(st, 0));
-		for (i = 0; i < n; i++)
-			printf("environment: WARNING: %s differs between arms %s and %s "
-			       "(%s: '%s' vs '%s')\n",
-			       d[i].key, ab_arm_code(st, 0), ab_arm_code(st, m),
-			       env_impact_name(d[i].impact), d[i].a ? d[i].a : "absent",
-			       d[i].b ? d[i].b : "absent");
-		free(d);
-	}
-	printf("toggles: %u, each followed by a discarded warm-up%s\n", st->ntoggles,
-	       st->warmup_ns ? "" : " (none: --warmup 0)");
-}
-
-static json_object *env_differences_json(const struct ab_state *st)
-{
-	json_object *envd = json_object_new_array();
-	unsigned m;
-	size_t i;
-
-	for (m = 1; m < st->narms; m++) {
-		struct env_delta *d;
-		size_t n = ab_env_extra(st, m, &d);
-
-		for (i = 0; i < n; i++) {
-			json_object *x = json_object_new_object();
-
-			json_object_object_add(x, "arms",
-					       json_object_new_string(ab_arm_code(st, m)));
-			json_object_object_add(x, "key", json_object_new_string(d[i].key));
-			json_object_object_add(x, "a", json_str_or_null(d[i].a));
-			json_object_object_add(x, "b", json_str_or_null(d[i].b));
-			json_object_array_add(envd, x);
-		}
-		free(d);
-	}
-	return envd;
-}
-
-static void print_json(struct ab_state *st, const struct ab_result *r,
-		       const struct report_summary *rs, const char *status, int sig, bool restored)
-{
-	json_object *o = json_object_new_object(), *arms = json_object_new_array(),
-		    *units = json_object_new_array();
-	size_t u;
-	unsigned m;
-
-	experiment_json_provenance(&st->ex, o);
-	json_object_object_add(o, "status", json_object_new_string(status));
-	json_object_object_add(o, "stopped_by",
-			       sig ? json_object_new_string(cli_signal_name(sig)) : NULL);
-	json_object_object_add(
-		o, "uuid", st->ex.info.uuid[0] ? json_object_new_string(st->ex.info.uuid) : NULL);
-	json_object_object_add(o, "features_restored", json_object_new_boolean(restored));
-	json_object_object_add(o, "order", json_object_new_string(order_names[st->ap->order]));
-	json_object_object_add(o, "seed", json_object_new_int64((int64_t)st->ap->seed));
-	json_object_object_add(o, "margin", json_double(st->ap->margin));
-	json_object_object_add(o, "toggles", json_object_new_int64(st->ntoggles));
-	for (m = 0; m < st->narms; m++) {
-		json_object *a = json_object_new_object();
-
-		json_object_object_add(a, "label", json_object_new_string(ab_arm_code(st, m)));
-		json_object_object_add(a, "name", json_object_new_string(st->arms[m].name));
-		json_object_object_add(a, "features", json_object_new_string(st->arms[m].vector));
-		json_object_object_add(a, "summary", report_summary_json(&rs[m]));
-		json_object_array_add(arms, a);
-	}
-	json_object_object_add(o, "arms", arms);
-	for (u = 0; u < r->nunits; u++) {
-		json_object *row = json_object_new_object();
-
-		for (m = 0; m < st->narms; m++) {
-			long i = r->unit[u][m];
-
-			json_object_object_add(row, ab_arm_code(st, m),
-					       i >= 0 ? report_sample_json(&st->samples[i]) : NULL);
-		}
-		json_object_array_add(units, row);
-	}
-	json_object_object_add(o, "units", units);
-	render_ab_json(r, o);
-	json_object_object_add(o, "environment_differences", env_differences_json(st));
-	json_print(stdout, o);
-	json_object_put(o);
-}
-
 /* ---- setup ---- */
-
-/*
- * Validate the --feature tokens against the live list (or, when the file
- * cannot be read, the read-only view, so a misspelling is still exit 2),
- * then insist that the file itself is usable (exit 77 otherwise).
- */
-static int check_features(struct ab_state *st, const struct ctx *ctx, const struct strlist *fl)
-{
-	struct features live;
-	char why[4096], btf[4096];
-	bool seen[FEATURES_MAX] = { false };
-	size_t i;
-	int rc;
-
-	if (!fl->n)
-		die_usage("ab: option '--feature' is required, e.g. --feature NO_DELAY_DEQUEUE "
-			  "(see 'wakebench features')");
-	if (fl->n > AB_MAX_FEATURES)
-		die_usage("ab: option '--feature' given %zu times, allowed at most %d (the 2x2 "
-			  "factorial)",
-			  fl->n, AB_MAX_FEATURES);
-	cli_btf_path(ctx, btf, sizeof(btf));
-	rc = features_read_any(ctx->debugfs, btf[0] ? btf : NULL, &live, why, sizeof(why));
-	if (rc) {
-		error("ab: %s", why);
-		return features_fail_exit(live.fail);
-	}
-	for (i = 0; i < fl->n; i++) {
-		size_t idx;
-		bool on;
-
-		if (features_token(&live, fl->v[i], &idx, &on, why, sizeof(why)))
-			die_usage("ab: option '--feature': %s", why);
-		if (seen[idx])
-			die_usage("ab: option '--feature': '%s' is given twice (as '%s'); each "
-				  "feature may appear once, as NAME or NO_NAME",
-				  live.name[idx], fl->v[i]);
-		seen[idx] = true;
-		snprintf(st->token[i], sizeof(st->token[i]), "%s%s", on ? "" : "NO_",
-			 live.name[idx]);
-	}
-	st->nfeat = (unsigned)fl->n;
-	if (live.source != FEATURES_SRC_FILE) {
-		error("ab: %s; no feature can be toggled here", why);
-		return features_fail_exit(live.fail);
-	}
-	return 0;
-}
 
 /* Was the option of this long name given (its bit in the group's `seen`)? */
 static bool given(const struct opt_group *g, const char *long_name)
@@ -352,39 +155,40 @@ static bool given(const struct opt_group *g, const char *long_name)
 	return o && (g->seen & (1ull << (o - g->opts)));
 }
 
-static void print_header(const struct ctx *ctx, const struct ab_state *st)
+/* The --feature tokens against the live features: bad input is exit 2. */
+static int check_tokens(struct ab_state *st, const struct ctx *ctx, const struct strlist *fl)
 {
-	const struct run_params *rp = st->rp;
-	char dur[32], warm[32];
-	unsigned m;
+	char why[4096], btf[4096];
+	int rc;
 
-	if (ctx->format != FMT_TEXT || ctx->quiet)
-		return;
-	format_duration(rp->duration_ns, dur, sizeof(dur));
-	format_duration(st->warmup_ns, warm, sizeof(warm));
-	report_profile_text(stdout, st->wl->name, st->ex.profile);
-	for (m = 0; m < st->narms; m++)
-		printf("arm %s: %s\n", ab_arm_code(st, m), st->arms[m].name);
-	if (st->ap->until_decided) {
-		printf("until decided: up to %llu %s, ", (unsigned long long)st->ap->max_samples,
-		       st->nfeat == 1 ? "pairs" : "blocks");
-		if (st->ap->max_time_ns) {
-			char budget[32];
+	cli_btf_path(ctx, btf, sizeof(btf));
+	rc = ab_check_tokens(st, ctx->debugfs, btf[0] ? btf : NULL, fl, why, sizeof(why));
+	if (rc == EXIT_USAGE)
+		die_usage("ab: %s", why);
+	if (rc)
+		error("ab: %s", why);
+	return rc;
+}
 
-			format_duration(st->ap->max_time_ns, budget, sizeof(budget));
-			printf("within %s, ", budget);
-		}
-	} else
-		printf("%llu %s, ", (unsigned long long)rp->samples,
-		       st->nfeat == 1 ? "pairs" : "blocks");
-	printf("%s each, order %s", dur, order_names[st->ap->order]);
-	if (st->ap->order == ORDER_RANDOM)
-		printf(" (seed %llu)", (unsigned long long)st->ap->seed);
-	printf(", warm-up %s after every toggle, %llu instance%s, placement %s, margin %g%%\n",
-	       st->warmup_ns ? warm : "none", (unsigned long long)rp->instances,
-	       rp->instances == 1 ? "" : "s", placement_names[rp->placement],
-	       st->ap->margin * 100.0);
-	fflush(stdout);
+static void print_json(const struct ab_state *st, const struct ab_run_view *v, const char *status,
+		       int sig, bool restored)
+{
+	json_object *o = json_object_new_object();
+
+	experiment_json_provenance(&st->ex, o);
+	json_object_object_add(o, "status", json_object_new_string(status));
+	json_object_object_add(o, "stopped_by",
+			       sig ? json_object_new_string(cli_signal_name(sig)) : NULL);
+	json_object_object_add(o, "uuid",
+			       json_str_or_null(st->ex.info.uuid[0] ? st->ex.info.uuid : NULL));
+	json_object_object_add(o, "features_restored", json_object_new_boolean(restored));
+	json_object_object_add(o, "order", json_object_new_string(ab_order_names[st->ap->order]));
+	json_object_object_add(o, "seed", json_object_new_int64((int64_t)st->ap->seed));
+	json_object_object_add(o, "margin", json_double(st->ap->margin));
+	json_object_object_add(o, "toggles", json_object_new_int64(st->ntoggles));
+	render_ab_run_json(v, o);
+	json_print(stdout, o);
+	json_object_put(o);
 }
 
 /* ab's runner defaults: pairs, short samples, a warm-up after every toggle. */
@@ -445,14 +249,12 @@ static void ab_parse(struct experiment_cmd *o, struct ab_params *ap, int argc, c
 		ap->seed = (realtime_ns() ^ (uint64_t)getpid() << 32) % 1000000000ull + 1;
 }
 
-/*
- * After the restore: the result (the engine's, with the design kept in the
- * stored parameters), the experiment's end, the output, the exit status.
- */
+/* After the restore: the result, the experiment's end, the output, the exit status. */
 static int ab_finish(const struct ctx *ctx, struct ab_state *st, json_object *params, int ret,
 		     bool restored)
 {
 	struct report_summary rs[AB_MAX_ARMS];
+	struct ab_run_view v;
 	struct ab_result r;
 	int sig = runner_stop_signal();
 	const char *status;
@@ -462,29 +264,20 @@ static int ab_finish(const struct ctx *ctx, struct ab_state *st, json_object *pa
 	for (m = 0; m < st->narms; m++)
 		if (ab_arm_summary(st, m, &rs[m]))
 			ret = EXIT_RUNTIME;
-	ab_run_analyse(st, &r);
-	json_object_object_add(params, "design", ab_design_json(&st->design));
-	if (experiment_set_params(&st->ex, params))
-		st->ex.store_failed = true;
-	if (sig) {
-		status = "interrupted";
+	status = ab_run_end(st, params, ret, sig, &r);
+	if (sig)
 		warning("ab: stopped by %s after %zu complete %s", cli_signal_name(sig),
 			r.ncomplete, ab_unit_word(&st->design, r.ncomplete));
-	} else if (ret || st->setup_failed || st->ex.store_failed || !r.ncomplete) {
-		status = "failed";
-	} else {
-		status = "complete";
-	}
-	if (experiment_end(&st->ex, status))
-		st->ex.store_failed = true;
+	ab_run_view(st, &r, rs, sig != 0, &v);
 	if (ctx->format == FMT_JSON) {
-		print_json(st, &r, rs, status, sig, restored);
+		print_json(st, &v, status, sig, restored);
 	} else {
-		print_text(st, &r, rs, sig != 0);
+		render_ab_run_text(stdout, &v);
 		report_env_text(stdout, st->ex.have_env_end ? &st->ex.env_end : &st->ex.env_start);
 		if (!ctx->no_store && !st->ex.store_failed && !ctx->quiet)
 			printf("stored: experiment %s in %s\n", st->ex.info.uuid, cli_db_path(ctx));
 	}
+	ab_run_view_release(&v);
 	for (m = 0; m < st->narms; m++)
 		report_summary_release(&rs[m]);
 	if (sig)
@@ -497,27 +290,6 @@ static int ab_finish(const struct ctx *ctx, struct ab_state *st, json_object *pa
 				ret = EXIT_REGRESSION;
 	ab_result_release(&r);
 	return ret;
-}
-
-/* The run's state from the command line, before the kernel is touched. */
-static void ab_state_init(struct ab_state *st, const struct ctx *ctx, struct experiment_cmd *o,
-			  const struct ab_params *ap, const struct ab_hooks *hooks)
-{
-	memset(st, 0, sizeof(*st));
-	st->hooks = hooks;
-	st->db = cli_db_path(ctx);
-	st->root = ctx->root;
-	st->debugfs = ctx->debugfs;
-	st->current = -1;
-	st->warmup_ns = o->rp.warmup_ns; /* --warmup: the discarded sample after every toggle */
-	st->rng = ap->seed;
-	st->wl = o->wl;
-	st->primary = metric_primary(o->wl->name);
-	metric_unit(st->primary, o->wl->name, st->punit, sizeof(st->punit));
-	metric_title(st->primary, o->wl->name, st->ptitle, sizeof(st->ptitle));
-	st->rp = &o->rp;
-	st->ap = ap;
-	st->spec = &o->spec;
 }
 
 int cmd_ab(int argc, const char **argv, struct ctx *ctx)
@@ -539,7 +311,9 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	unsigned m;
 
 	ab_parse(&o, &ap, argc, argv, ctx);
-	ab_state_init(&st, ctx, &o, &ap, &hooks);
+	cmdline = cli_cmdline(ctx);
+	where = experiment_where_of(ctx, cmdline);
+	ab_state_init(&st, &where, o.wl, &o.rp, &o.spec, &ap, &hooks);
 	if (o.pp.ceiling && ceiling_shape_of(&o.spec, &ceiling, err, sizeof(err)))
 		die_usage("ab: %s", err);
 	st.ceiling = o.pp.ceiling ? &ceiling : NULL;
@@ -548,7 +322,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 		CLI_NEED_DEBUGFS | CLI_CHANGES_FEATURES |
 			(o.pp.trace && o.pp.trace != TRACE_BPF ? CLI_NEED_TRACEFS : 0));
 	if (!rc)
-		rc = check_features(&st, ctx, &ap.features);
+		rc = check_tokens(&st, ctx, &ap.features);
 	if (rc) {
 		ret = rc;
 		goto out_parse;
@@ -571,8 +345,6 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	ab_build_arms(&st);
 	ab_engine_init(&st);
 	params = experiment_cmd_params(&o, &ps);
-	cmdline = cli_cmdline(ctx);
-	where = experiment_where_of(ctx, cmdline);
 	if (experiment_begin(&st.ex, &where, "ab", o.wl, o.profile[0] ? o.profile : NULL,
 			     o.base_profile, o.eo.v.label, params)) {
 		ab_restore(&st);
@@ -585,7 +357,12 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 			ret = EXIT_RUNTIME;
 	if (!ret) {
 		cli.total = (unsigned)(ap.until_decided ? ap.max_samples : o.rp.samples);
-		print_header(ctx, &st);
+		if (ctx->format == FMT_TEXT && !ctx->quiet) {
+			struct ab_plan plan;
+
+			ab_run_plan(&st, st.ex.profile, &plan);
+			render_ab_plan(stdout, &plan);
+		}
 		progress_init(&cli.progress, cli_progress_enabled(ctx), cli.total);
 		ab_loop(&st);
 		progress_clear(&cli.progress);

@@ -17,7 +17,9 @@
 #include <stddef.h>
 
 #include "core/effect.h"
+#include "core/env.h"
 #include "core/sample.h"
+#include "core/summary.h"
 
 #define AB_MAX_FEATURES 2
 #define AB_MAX_ARMS	(1u << AB_MAX_FEATURES)
@@ -73,6 +75,54 @@ struct ab_result {
 	/* every evidence line, Holm-adjusted over all of them (95% family-wise) */
 	struct ab_line *lines;
 	size_t nlines;
+};
+
+/* An arm as ab's own output shows it beside the result. */
+struct ab_arm_view {
+	const char *code, *name, *vector; /* "B", "DELAY_DEQUEUE=off", the whole feature line */
+	const struct report_summary *summary;
+	char ceiling[256];	 /* --ceiling's line; empty without */
+	bool have_env;		 /* its fingerprint was taken */
+	struct env_delta *delta; /* what differs from arm 0 beside the features and per-run keys */
+	size_t ndelta;
+};
+
+/* ab's own output: the arms, the result, the units' samples, the toggles. */
+struct ab_run_view {
+	const struct ab_result *r;
+	const struct sample *samples; /* r->unit indexes them */
+	unsigned narms;
+	struct ab_arm_view arm[AB_MAX_ARMS];
+	const char *ptitle; /* the primary metric in text: "ops/s" */
+	unsigned ntoggles;
+	bool warmups, interrupted;
+};
+
+/* ab's first lines: the arms and the plan of the run. */
+struct ab_plan {
+	const char *workload, *profile;
+	unsigned narms;
+	const char *code[AB_MAX_ARMS], *name[AB_MAX_ARMS];
+	bool until_decided, blocks; /* blocks: two features */
+	size_t max_samples, samples;
+	uint64_t max_time_ns, duration_ns, warmup_ns;
+	const char *order; /* "abba", "random" */
+	bool seeded;	   /* --order random: its seed is shown */
+	uint64_t seed, instances;
+	const char *placement;
+	double margin;
+};
+
+/* One unit as it is printed when done: "pair 3/10: A 1234.56 B 1300.00 ops/s, B/A +5.30%". */
+struct ab_unit_line {
+	size_t u;
+	unsigned total, narms;
+	bool blocks;
+	const char *code[AB_MAX_ARMS]; /* in the order they ran */
+	double value[AB_MAX_ARMS];     /* NAN: see status */
+	const char *status[AB_MAX_ARMS];
+	const char *unit; /* "ops/s" */
+	double ratio;	  /* B/A with one feature, NAN otherwise */
 };
 
 #endif

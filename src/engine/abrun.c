@@ -14,6 +14,14 @@
  * the rotation of the Gray cycle). After every toggle one discarded warm-up
  * sample runs in the new arm, because a toggle does not dequeue entities
  * that are already delayed.
+ *
+ * Statistics: the sequential engine (stats/sequential.c) owns them. A unit
+ * runs while the engine wants one and hands it the unit's primary values;
+ * the engine keeps the units in time order, looks at its schedule with its
+ * calibrated per-look levels, stops when every main effect is decided or
+ * the budget (--max-samples, --max-time) is spent. Without -n, ab runs
+ * until decided. The result (engine/ab.c) adds the evidence counters per
+ * op, with the same paired effect at 95%, Holm-adjusted over all of them.
  */
 #include "engine/abrun.h"
 #include "core/metrics.h"
@@ -30,6 +38,8 @@ static bool stopping(void)
 {
 	return runner_stop_signal() != 0;
 }
+
+const char *const ab_order_names[] = { "abba", "random", NULL };
 
 /* ---- order ---- */
 
@@ -368,4 +378,191 @@ int ab_arm_summary(const struct ab_state *st, unsigned m, struct report_summary 
 	ret = report_summarize(arm_s, n, st->primary->name, rs);
 	free(arm_s);
 	return ret;
+}
+
+void ab_run_view(struct ab_state *st, const struct ab_result *r, const struct report_summary *rs,
+		 bool interrupted, struct ab_run_view *v)
+{
+	unsigned m;
+
+	memset(v, 0, sizeof(*v));
+	v->r = r;
+	v->samples = st->samples;
+	v->narms = st->narms;
+	v->ptitle = st->ptitle;
+	v->ntoggles = st->ntoggles;
+	v->warmups = st->warmup_ns != 0;
+	v->interrupted = interrupted;
+	for (m = 0; m < st->narms; m++) {
+		struct ab_arm_view *a = &v->arm[m];
+
+		a->code = ab_arm_code(st, m);
+		a->name = st->arms[m].name;
+		a->vector = st->arms[m].vector;
+		a->summary = &rs[m];
+		a->have_env = st->arms[m].have_env;
+		if (m)
+			a->ndelta = ab_env_extra(st, m, &a->delta);
+		if (st->ceiling) {
+			const struct metric_summary *ms = report_summary_get(&rs[m], "sched_share");
+
+			ceiling_summary_line(ms && ms->available ? &ms->sum : NULL,
+					     ms ? ms->why : NULL, a->ceiling, sizeof(a->ceiling));
+		}
+	}
+}
+
+void ab_run_view_release(struct ab_run_view *v)
+{
+	unsigned m;
+
+	for (m = 0; m < v->narms; m++)
+		free(v->arm[m].delta);
+}
+
+int ab_check_tokens(struct ab_state *st, const char *debugfs, const char *btf,
+		    const struct strlist *fl, char *why, size_t len)
+{
+	struct features live;
+	bool seen[FEATURES_MAX] = { false };
+	size_t i;
+
+	if (!fl->n) {
+		snprintf(why, len,
+			 "option '--feature' is required, e.g. --feature "
+			 "NO_DELAY_DEQUEUE (see 'wakebench features')");
+		return EXIT_USAGE;
+	}
+	if (fl->n > AB_MAX_FEATURES) {
+		snprintf(why, len,
+			 "option '--feature' given %zu times, allowed at most %d (the 2x2 "
+			 "factorial)",
+			 fl->n, AB_MAX_FEATURES);
+		return EXIT_USAGE;
+	}
+	if (features_read_any(debugfs, btf, &live, why, len))
+		return features_fail_exit(live.fail);
+	for (i = 0; i < fl->n; i++) {
+		char twhy[512];
+		size_t idx;
+		bool on;
+
+		if (features_token(&live, fl->v[i], &idx, &on, twhy, sizeof(twhy))) {
+			snprintf(why, len, "option '--feature': %s", twhy);
+			return EXIT_USAGE;
+		}
+		if (seen[idx]) {
+			snprintf(why, len,
+				 "option '--feature': '%s' is given twice (as '%s'); each feature "
+				 "may appear once, as NAME or NO_NAME",
+				 live.name[idx], fl->v[i]);
+			return EXIT_USAGE;
+		}
+		seen[idx] = true;
+		snprintf(st->token[i], sizeof(st->token[i]), "%s%s", on ? "" : "NO_",
+			 live.name[idx]);
+	}
+	st->nfeat = (unsigned)fl->n;
+	if (live.source != FEATURES_SRC_FILE) {
+		size_t n = strlen(why);
+
+		snprintf(why + n, len - n, "; no feature can be toggled here");
+		return features_fail_exit(live.fail);
+	}
+	return 0;
+}
+
+const char *ab_run_end(struct ab_state *st, json_object *params, int ret, int sig,
+		       struct ab_result *r)
+{
+	const char *status;
+
+	ab_run_analyse(st, r);
+	json_object_object_add(params, "design", ab_design_json(&st->design));
+	if (experiment_set_params(&st->ex, params))
+		st->ex.store_failed = true;
+	if (sig)
+		status = "interrupted";
+	else if (ret || st->setup_failed || st->ex.store_failed || !r->ncomplete)
+		status = "failed";
+	else
+		status = "complete";
+	if (experiment_end(&st->ex, status))
+		st->ex.store_failed = true;
+	return status;
+}
+
+/* The run's state from the command line, before the kernel is touched. */
+void ab_state_init(struct ab_state *st, const struct experiment_where *w, const struct workload *wl,
+		   const struct run_params *rp, const struct run_spec *spec,
+		   const struct ab_params *ap, const struct ab_hooks *hooks)
+{
+	memset(st, 0, sizeof(*st));
+	st->hooks = hooks;
+	st->db = w->db;
+	st->root = w->root;
+	st->debugfs = w->debugfs;
+	st->current = -1;
+	st->warmup_ns = rp->warmup_ns; /* --warmup: the discarded sample after every toggle */
+	st->rng = ap->seed;
+	st->wl = wl;
+	st->primary = metric_primary(wl->name);
+	metric_unit(st->primary, wl->name, st->punit, sizeof(st->punit));
+	metric_title(st->primary, wl->name, st->ptitle, sizeof(st->ptitle));
+	st->rp = rp;
+	st->ap = ap;
+	st->spec = spec;
+}
+
+void ab_run_plan(const struct ab_state *st, const char *profile, struct ab_plan *p)
+{
+	unsigned m;
+
+	memset(p, 0, sizeof(*p));
+	p->workload = st->wl->name;
+	p->profile = profile;
+	p->narms = st->narms;
+	for (m = 0; m < st->narms; m++) {
+		p->code[m] = ab_arm_code(st, m);
+		p->name[m] = st->arms[m].name;
+	}
+	p->until_decided = st->ap->until_decided;
+	p->blocks = st->nfeat > 1;
+	p->max_samples = st->ap->max_samples;
+	p->samples = st->rp->samples;
+	p->max_time_ns = st->ap->max_time_ns;
+	p->duration_ns = st->rp->duration_ns;
+	p->warmup_ns = st->warmup_ns;
+	p->order = ab_order_names[st->ap->order];
+	p->seeded = st->ap->order == ORDER_RANDOM;
+	p->seed = st->ap->seed;
+	p->instances = st->rp->instances;
+	p->placement = placement_names[st->rp->placement];
+	p->margin = st->ap->margin;
+}
+
+void ab_unit_line(const struct ab_state *st, size_t u, unsigned total, struct ab_unit_line *l)
+{
+	unsigned m;
+
+	memset(l, 0, sizeof(*l));
+	l->u = u;
+	l->total = total;
+	l->narms = st->narms;
+	l->blocks = st->nfeat > 1;
+	l->unit = st->punit;
+	l->ratio = st->nfeat == 1 ? ab_unit_ratio(st, u) : NAN;
+	for (m = 0; m < st->narms; m++) {
+		unsigned arm = (unsigned)st->seq[m];
+		long i = st->unit[u][arm];
+		const struct sample *s = i >= 0 ? &st->samples[i] : NULL;
+
+		l->code[m] = ab_arm_code(st, arm);
+		l->value[m] = NAN;
+		if (!s)
+			l->status[m] = "not run";
+		else if (s->status != SAMPLE_OK ||
+			 !sample_value(s, st->primary->name, &l->value[m]))
+			l->status[m] = sample_status_name(s->status);
+	}
 }

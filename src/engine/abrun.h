@@ -31,6 +31,8 @@
 #define AB_DEFAULT_WARMUP_NS   50000000ull
 
 enum ab_order { ORDER_ABBA = 0, ORDER_RANDOM };
+/* --order's names, in the order of enum ab_order, NULL-terminated (option choices) */
+extern const char *const ab_order_names[];
 
 struct ab_params {
 	struct strlist features;
@@ -103,6 +105,10 @@ struct ab_state {
 	struct ab_design design; /* what the result is computed with */
 };
 
+/* The run's state before the kernel is touched: where, what, with which options. */
+void ab_state_init(struct ab_state *st, const struct experiment_where *w, const struct workload *wl,
+		   const struct run_params *rp, const struct run_spec *spec,
+		   const struct ab_params *ap, const struct ab_hooks *hooks);
 /* The arms from the validated tokens and the features as found. */
 void ab_build_arms(struct ab_state *st);
 /* "A"/"B" with one feature, the code ("10") with two. */
@@ -121,5 +127,28 @@ void ab_run_analyse(struct ab_state *st, struct ab_result *r);
 int ab_arm_summary(const struct ab_state *st, unsigned m, struct report_summary *rs);
 /* Keys that differ between arm 0 and arm m, apart from the features and per-run facts. */
 size_t ab_env_extra(const struct ab_state *st, unsigned m, struct env_delta **out);
+/*
+ * The --feature tokens checked against the live features (or, when the
+ * file cannot be read, the read-only view, so that a misspelling is still
+ * bad input), then the file itself: 0, EXIT_USAGE, or the exit status of
+ * features that cannot be toggled here, with why.
+ */
+int ab_check_tokens(struct ab_state *st, const char *debugfs, const char *btf,
+		    const struct strlist *fl, char *why, size_t len);
+/*
+ * The end of the run: the result (into r), its design kept in the stored
+ * parameters, the experiment ended. Returns its status: "interrupted" (sig),
+ * "failed" (ret, a setup or store failure, no complete unit), "complete".
+ */
+const char *ab_run_end(struct ab_state *st, json_object *params, int ret, int sig,
+		       struct ab_result *r);
+/* What ab's own output shows (render/ab.c), from the run, its result and the arms' summaries. */
+void ab_run_view(struct ab_state *st, const struct ab_result *r, const struct report_summary *rs,
+		 bool interrupted, struct ab_run_view *v);
+void ab_run_view_release(struct ab_run_view *v);
+/* ab's first lines (render_ab_plan()), from the run and the profile's label. */
+void ab_run_plan(const struct ab_state *st, const char *profile, struct ab_plan *p);
+/* Unit u as it is printed (render_ab_unit()), its arms in the order they ran. */
+void ab_unit_line(const struct ab_state *st, size_t u, unsigned total, struct ab_unit_line *l);
 
 #endif

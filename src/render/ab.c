@@ -4,9 +4,11 @@
  */
 #include "render/ab.h"
 #include "render/json.h"
+#include "render/results.h"
 #include "stats/stats.h"
 #include "util/json.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -154,4 +156,135 @@ void render_ab_json(const struct ab_result *r, json_object *o)
 	json_object_object_add(adj, "family", json_object_new_int64((int64_t)r->nlines));
 	json_object_object_add(adj, "alpha", json_double(STATS_SEQ_ALPHA));
 	json_object_object_add(o, "evidence_adjustment", adj);
+}
+
+void render_ab_run_text(FILE *f, const struct ab_run_view *v)
+{
+	const struct ab_arm_view *a0 = &v->arm[0];
+	unsigned m;
+	size_t i;
+
+	fprintf(f, "\n");
+	for (m = 0; m < v->narms; m++) {
+		const struct ab_arm_view *a = &v->arm[m];
+		char title[300];
+
+		snprintf(title, sizeof(title), "%s: %s", a->code, a->name);
+		report_summary_text(f, title, a->summary);
+		if (a->ceiling[0])
+			fprintf(f, "  %s\n", a->ceiling);
+	}
+	render_ab_text(f, v->r, v->ptitle, v->interrupted);
+	for (m = 1; m < v->narms; m++) {
+		const struct ab_arm_view *a = &v->arm[m];
+
+		if (!a->have_env)
+			continue;
+		if (!a->ndelta)
+			fprintf(f,
+				"environment: arm %s differs from arm %s only in sched.features\n",
+				a->code, a0->code);
+		for (i = 0; i < a->ndelta; i++)
+			fprintf(f,
+				"environment: WARNING: %s differs between arms %s and %s "
+				"(%s: '%s' vs '%s')\n",
+				a->delta[i].key, a0->code, a->code,
+				env_impact_name(a->delta[i].impact),
+				a->delta[i].a ? a->delta[i].a : "absent",
+				a->delta[i].b ? a->delta[i].b : "absent");
+	}
+	fprintf(f, "toggles: %u, each followed by a discarded warm-up%s\n", v->ntoggles,
+		v->warmups ? "" : " (none: --warmup 0)");
+}
+
+void render_ab_run_json(const struct ab_run_view *v, json_object *o)
+{
+	json_object *arms = json_object_new_array(), *units = json_object_new_array(),
+		    *envd = json_object_new_array();
+	unsigned m;
+	size_t u, i;
+
+	for (m = 0; m < v->narms; m++) {
+		json_object *a = json_object_new_object();
+
+		json_object_object_add(a, "label", json_object_new_string(v->arm[m].code));
+		json_object_object_add(a, "name", json_object_new_string(v->arm[m].name));
+		json_object_object_add(a, "features", json_object_new_string(v->arm[m].vector));
+		json_object_object_add(a, "summary", report_summary_json(v->arm[m].summary));
+		json_object_array_add(arms, a);
+	}
+	json_object_object_add(o, "arms", arms);
+	for (u = 0; u < v->r->nunits; u++) {
+		json_object *row = json_object_new_object();
+
+		for (m = 0; m < v->narms; m++) {
+			long k = v->r->unit[u][m];
+
+			json_object_object_add(row, v->arm[m].code,
+					       k >= 0 ? report_sample_json(&v->samples[k]) : NULL);
+		}
+		json_object_array_add(units, row);
+	}
+	json_object_object_add(o, "units", units);
+	render_ab_json(v->r, o);
+	for (m = 1; m < v->narms; m++)
+		for (i = 0; i < v->arm[m].ndelta; i++) {
+			const struct env_delta *d = &v->arm[m].delta[i];
+			json_object *x = json_object_new_object();
+
+			json_object_object_add(x, "arms", json_object_new_string(v->arm[m].code));
+			json_object_object_add(x, "key", json_object_new_string(d->key));
+			json_object_object_add(x, "a", json_str_or_null(d->a));
+			json_object_object_add(x, "b", json_str_or_null(d->b));
+			json_object_array_add(envd, x);
+		}
+	json_object_object_add(o, "environment_differences", envd);
+}
+
+void render_ab_plan(FILE *f, const struct ab_plan *p)
+{
+	const char *units = p->blocks ? "blocks" : "pairs";
+	char dur[32], warm[32], budget[32];
+	unsigned m;
+
+	format_duration(p->duration_ns, dur, sizeof(dur));
+	format_duration(p->warmup_ns, warm, sizeof(warm));
+	report_profile_text(f, p->workload, p->profile);
+	for (m = 0; m < p->narms; m++)
+		fprintf(f, "arm %s: %s\n", p->code[m], p->name[m]);
+	if (p->until_decided) {
+		fprintf(f, "until decided: up to %zu %s, ", p->max_samples, units);
+		if (p->max_time_ns) {
+			format_duration(p->max_time_ns, budget, sizeof(budget));
+			fprintf(f, "within %s, ", budget);
+		}
+	} else {
+		fprintf(f, "%zu %s, ", p->samples, units);
+	}
+	fprintf(f, "%s each, order %s", dur, p->order);
+	if (p->seeded)
+		fprintf(f, " (seed %" PRIu64 ")", p->seed);
+	fprintf(f,
+		", warm-up %s after every toggle, %" PRIu64
+		" instance%s, placement %s, margin %g%%\n",
+		p->warmup_ns ? warm : "none", p->instances, p->instances == 1 ? "" : "s",
+		p->placement, p->margin * 100.0);
+	fflush(f);
+}
+
+void render_ab_unit(FILE *f, const struct ab_unit_line *l)
+{
+	unsigned m;
+
+	fprintf(f, "%s %zu/%u:", l->blocks ? "block" : "pair", l->u + 1, l->total);
+	for (m = 0; m < l->narms; m++)
+		if (l->status[m])
+			fprintf(f, " %s %s", l->code[m], l->status[m]);
+		else
+			fprintf(f, " %s %.2f", l->code[m], l->value[m]);
+	fprintf(f, " %s", l->unit);
+	if (isfinite(l->ratio))
+		fprintf(f, ", B/A %+.2f%%", (l->ratio - 1.0) * 100.0);
+	fprintf(f, "\n");
+	fflush(f);
 }

@@ -23,5 +23,16 @@ void render_ab_line(FILE *f, const char *label, const struct ab_line *x, const c
 void render_ab_json(const struct ab_result *r, json_object *o);
 /* One effect line as JSON (ab's effects and evidence, the KCIDB verdicts' misc). */
 json_object *render_ab_line_json(const struct ab_line *x);
+/*
+ * ab's own output: each arm's summary (and --ceiling's line), the effects,
+ * what differs between the arms beside the features, the toggles.
+ */
+void render_ab_run_text(FILE *f, const struct ab_run_view *v);
+/* Adds "arms", "units", the result's members and "environment_differences" to o. */
+void render_ab_run_json(const struct ab_run_view *v, json_object *o);
+/* ab's first lines: the profile, the arms, the plan. */
+void render_ab_plan(FILE *f, const struct ab_plan *p);
+/* A unit as it is done. */
+void render_ab_unit(FILE *f, const struct ab_unit_line *l);
 
 #endif
