@@ -139,7 +139,7 @@ static void print_table(const struct compare *c)
 			else
 				fmt_p(g->eff.p, p, sizeof(p));
 		}
-		compare_verdict_text(g, verdict, sizeof(verdict));
+		compare_verdict_text(c, g, verdict, sizeof(verdict));
 		printf("%-*s %5zu %5zu %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, g->shown, g->n,
 		       g->nboots, med, ci, (int)wv, chg, cci, p, verdict);
 	}

@@ -193,49 +193,24 @@ const char *ab_arm_label(const struct ab_design *d, unsigned arm, char *buf, siz
 static void verdict_words(const struct ab_design *d, const struct stats_seq_effect *e, char *buf,
 			  size_t len)
 {
-	char m[32];
+	char detail[256] = "";
 
-	snprintf(m, sizeof(m), "%g%%", d->margin * 100.0);
-	switch (e->v) {
-	case VERDICT_NO_CHANGE:
-		if (e->eq.valid)
-			snprintf(buf, len,
-				 "no change larger than %s (equivalence interval %+.2f%%, "
-				 "%+.2f%% at %.4g%%)",
-				 m, e->eq.lo * 100.0, e->eq.hi * 100.0, e->eq.conf * 100.0);
-		else
-			snprintf(buf, len, "no change larger than %s", m);
-		break;
-	case VERDICT_REGRESSION:
-		snprintf(buf, len, "regression (beyond the %s margin)", m);
-		break;
-	case VERDICT_IMPROVEMENT:
-		snprintf(buf, len, "improvement (beyond the %s margin)", m);
-		break;
-	case VERDICT_INCONCLUSIVE:
-		if (e->to_decide)
-			snprintf(buf, len,
-				 "inconclusive at a %s margin (a rough guide: about %zu %s in all "
-				 "might decide)",
-				 m, e->to_decide, ab_unit_word(d, e->to_decide));
-		else if (e->beyond_budget && d->time_planned)
-			/* the clock set the budget: the units that fit in --max-time */
-			snprintf(buf, len,
-				 "inconclusive at a %s margin (more than the %zu %s that fit in "
-				 "--max-time would be needed to decide)",
-				 m, d->budget, ab_unit_word(d, d->budget));
-		else if (e->beyond_budget)
-			snprintf(buf, len,
-				 "inconclusive at a %s margin (more than --max-samples %zu %s "
-				 "would be needed to decide)",
-				 m, d->budget, ab_unit_word(d, d->budget));
-		else
-			snprintf(buf, len, "inconclusive at a %s margin", m);
-		break;
-	case VERDICT_INSUFFICIENT:
-		snprintf(buf, len, "insufficient samples");
-		break;
-	}
+	if (e->v == VERDICT_NO_CHANGE && e->eq.valid)
+		snprintf(detail, sizeof(detail), "equivalence interval %+.2f%%, %+.2f%% at %.4g%%",
+			 e->eq.lo * 100.0, e->eq.hi * 100.0, e->eq.conf * 100.0);
+	else if (e->v == VERDICT_INCONCLUSIVE && e->to_decide)
+		snprintf(detail, sizeof(detail), "a rough guide: about %zu %s in all might decide",
+			 e->to_decide, ab_unit_word(d, e->to_decide));
+	else if (e->v == VERDICT_INCONCLUSIVE && e->beyond_budget && d->time_planned)
+		/* the clock set the budget: the units that fit in --max-time */
+		snprintf(detail, sizeof(detail),
+			 "more than the %zu %s that fit in --max-time would be needed to decide",
+			 d->budget, ab_unit_word(d, d->budget));
+	else if (e->v == VERDICT_INCONCLUSIVE && e->beyond_budget)
+		snprintf(detail, sizeof(detail),
+			 "more than --max-samples %zu %s would be needed to decide", d->budget,
+			 ab_unit_word(d, d->budget));
+	stats_verdict_words(e->v, d->margin, detail, buf, len);
 }
 
 /* ---- the analysis ---- */

@@ -630,8 +630,8 @@ static bool ab_arms(struct compare *c, const struct group *base, struct group *g
 	g->more = ab.r.eff[k].s.to_decide;
 	snprintf(g->ab_verdict, sizeof(g->ab_verdict), "%s", ab.r.eff[k].verdict);
 	if (invert)
-		snprintf(g->ab_verdict, sizeof(g->ab_verdict), "%s",
-			 stats_verdict_name(g->verdict));
+		stats_verdict_words(g->verdict, ab.r.d.margin, NULL, g->ab_verdict,
+				    sizeof(g->ab_verdict));
 	g->evc = xcalloc(ab.r.nlines + 1, sizeof(*g->evc));
 	for (i = 0; i < ab.r.nlines; i++) {
 		const struct ab_line *x = &ab.r.lines[i];
@@ -780,32 +780,37 @@ void compare_inference_text(const struct compare *c, const struct group *g, char
 	}
 }
 
-void compare_verdict_text(const struct group *g, char *buf, size_t len)
+void compare_verdict_text(const struct compare *c, const struct group *g, char *buf, size_t len)
 {
-	if (g->baseline)
+	char detail[192] = "";
+
+	if (g->baseline) {
 		snprintf(buf, len, "baseline");
-	else if (g->unit == UNIT_PAIR)
+		return;
+	}
+	if (g->unit == UNIT_PAIR) {
 		snprintf(buf, len, "%s", g->ab_verdict);
-	else if (g->verdict == VERDICT_INSUFFICIENT && g->eff.why &&
-		 !strncmp(g->eff.why, stats_verdict_name(g->verdict),
-			  strlen(stats_verdict_name(g->verdict))))
+		return;
+	}
+	if (g->verdict == VERDICT_INSUFFICIENT && g->eff.why &&
+	    !strncmp(g->eff.why, stats_verdict_name(g->verdict),
+		     strlen(stats_verdict_name(g->verdict)))) {
 		snprintf(buf, len, "%s", g->eff.why); /* says it already */
-	else if (g->verdict == VERDICT_INSUFFICIENT)
-		snprintf(buf, len, "%s%s%s%s", stats_verdict_name(g->verdict),
-			 g->eff.why ? " (" : "", g->eff.why ? g->eff.why : "",
-			 g->eff.why ? ")" : "");
+		return;
+	}
+	if (g->verdict == VERDICT_INSUFFICIENT && g->eff.why)
+		snprintf(detail, sizeof(detail), "%s", g->eff.why);
 	else if (g->verdict == VERDICT_INCONCLUSIVE && g->beff.level == EFFECT_LEVEL_ONE_BOOT)
-		snprintf(buf, len, "%s (one %s per group: %s)", stats_verdict_name(g->verdict),
+		snprintf(detail, sizeof(detail), "one %s per group: %s",
 			 compare_unit_name(g->unit, false), unit_unknown(g->unit));
 	else if (g->verdict == VERDICT_INCONCLUSIVE && g->more > MORE_CAP)
-		snprintf(buf, len, "%s (more than %d %s per group would be needed at this spread)",
-			 stats_verdict_name(g->verdict), MORE_CAP,
+		snprintf(detail, sizeof(detail),
+			 "more than %d %s per group would be needed at this spread", MORE_CAP,
 			 compare_unit_name(g->unit, true));
 	else if (g->verdict == VERDICT_INCONCLUSIVE && g->more)
-		snprintf(buf, len, "%s (~%zu %s per group would decide)",
-			 stats_verdict_name(g->verdict), g->more, compare_unit_name(g->unit, true));
-	else
-		snprintf(buf, len, "%s", stats_verdict_name(g->verdict));
+		snprintf(detail, sizeof(detail), "~%zu %s per group would decide", g->more,
+			 compare_unit_name(g->unit, true));
+	stats_verdict_words(g->verdict, c->margin, detail, buf, len);
 }
 
 /* ---- JSON ---- */
@@ -875,7 +880,7 @@ static void change_json(const struct compare *c, const struct group *g, json_obj
 	size_t k, nd;
 	char vt[320];
 
-	compare_verdict_text(g, vt, sizeof(vt));
+	compare_verdict_text(c, g, vt, sizeof(vt));
 	json_object_object_add(o, "effect", render_effect_json(&g->eff, (int)g->verdict, vt));
 	json_object_object_add(o, "inference", inference_json(c, g));
 	json_object_object_add(o, "verdict", json_object_new_string(stats_verdict_key(g->verdict)));

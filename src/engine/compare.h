@@ -155,6 +155,6 @@ int compare_document(struct store *st, const struct compare_request *rq, json_ob
 /* The words every output uses: a unit, the inference behind a change, a verdict. */
 const char *compare_unit_name(enum unit_level u, bool plural);
 void compare_inference_text(const struct compare *c, const struct group *g, char *buf, size_t len);
-void compare_verdict_text(const struct group *g, char *buf, size_t len);
+void compare_verdict_text(const struct compare *c, const struct group *g, char *buf, size_t len);
 
 #endif

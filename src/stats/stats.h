@@ -116,6 +116,13 @@ void stats_walsh_average_kths(const double *d_sorted, size_t n, const uint64_t *
 enum verdict stats_verdict(const struct effect *e, double margin, int better);
 /* For people: "insufficient samples", "inconclusive", "no change", ... */
 const char *stats_verdict_name(enum verdict v);
+/*
+ * A verdict in the words every output uses, against its margin: "no change
+ * larger than 2%", "regression beyond the 2% margin", "improvement beyond
+ * the 2% margin", "inconclusive at a 2% margin", "insufficient samples";
+ * then " (detail)" when detail is given (an interval, a guide, a reason).
+ */
+void stats_verdict_words(enum verdict v, double margin, const char *detail, char *buf, size_t len);
 /* For JSON/CSV: "insufficient", "inconclusive", "no-change", "regression", "improvement". */
 const char *stats_verdict_key(enum verdict v);
 /* Regression, improvement or no change: what --until-decided waits for. */

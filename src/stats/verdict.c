@@ -12,6 +12,8 @@
  */
 #include "stats/stats.h"
 
+#include <stdio.h>
+
 #include <math.h>
 
 enum verdict stats_verdict(const struct effect *e, double margin, int better)
@@ -118,4 +120,29 @@ enum verdict stats_verdict_tost(const struct effect *dir, const struct effect *e
 	if (stats_verdict(eq, margin, better) == VERDICT_NO_CHANGE)
 		return VERDICT_NO_CHANGE;
 	return VERDICT_INCONCLUSIVE;
+}
+
+void stats_verdict_words(enum verdict v, double margin, const char *detail, char *buf, size_t len)
+{
+	char m[32];
+	int n;
+
+	snprintf(m, sizeof(m), "%g%%", margin * 100.0);
+	switch (v) {
+	case VERDICT_NO_CHANGE:
+		n = snprintf(buf, len, "no change larger than %s", m);
+		break;
+	case VERDICT_REGRESSION:
+	case VERDICT_IMPROVEMENT:
+		n = snprintf(buf, len, "%s beyond the %s margin", stats_verdict_name(v), m);
+		break;
+	case VERDICT_INCONCLUSIVE:
+		n = snprintf(buf, len, "inconclusive at a %s margin", m);
+		break;
+	default:
+		n = snprintf(buf, len, "%s", stats_verdict_name(v));
+		break;
+	}
+	if (detail && *detail && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " (%s)", detail);
 }

@@ -34,7 +34,7 @@ like "$ERR" "6\\.18 is split into sub-groups by kernel\\.preempt" "the split is 
 like "$OUT" "strong +kernel\\.preempt +voluntary -> lazy" "7.0's preemption difference is listed"
 like "$OUT" "strong +kernel\\.release +6\\.6\\.78 -> 7\\.0" "and its release"
 run_cmd wb compare --baseline 7.0
-like "$OUT" "^6\\.18 \\[kernel\\.preempt=full\\] +8 +1 .* - +inconclusive \\(one experiment per group: run-to-run variation unknown\\)" \
+like "$OUT" "^6\\.18 \\[kernel\\.preempt=full\\] +8 +1 .* - +inconclusive at a 2% margin \\(one experiment per group: run-to-run variation unknown\\)" \
 	"one experiment against one: not decided, no p-value"
 
 run_cmd wb compare --pool

@@ -42,7 +42,7 @@ like "$OUT" "^  7\\.0 \\(boots\\)$" "  7.0's evidence has boots as units, as its
 
 run_cmd wb compare --label pair
 is "$RC" 0 "one boot per kernel"
-like "$OUT" "^6\\.1\\.1 +8 +1 .*\\+8\\.[0-9]% +\\[\\+[0-9.]+%, \\+[0-9.]+%\\] +- +inconclusive \\(one boot per group: boot-to-boot variation unknown\\)$" \
+like "$OUT" "^6\\.1\\.1 +8 +1 .*\\+8\\.[0-9]% +\\[\\+[0-9.]+%, \\+[0-9.]+%\\] +- +inconclusive at a 2% margin \\(one boot per group: boot-to-boot variation unknown\\)$" \
 	"one boot each, 8.5% apart: inconclusive, no p-value"
 like "$OUT" "^  6\\.1\\.1: one boot each \\(boot-to-boot variation unknown\\): the interval \\[.*\\] covers only the noise within a boot; more boots: wakebench vm --rounds N, or rerun after a reboot" \
 	"says what the interval covers and how to get more boots"

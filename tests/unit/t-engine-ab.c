@@ -176,7 +176,7 @@ static void test_reproduces_the_run(void **state)
 	assert_int_equal(res.eff[0].s.v, seq.eff[0].v);
 	/* a planted 8% on 2% noise: an improvement, said in words */
 	assert_int_equal(res.eff[0].s.v, VERDICT_IMPROVEMENT);
-	assert_string_equal(res.eff[0].verdict, "improvement (beyond the 2% margin)");
+	assert_string_equal(res.eff[0].verdict, "improvement beyond the 2% margin");
 	assert_string_equal(res.eff[0].what, "NO_DELAY_DEQUEUE");
 	assert_true(res.eff[0].s.e.est > 0.04 && res.eff[0].s.e.est < 0.12);
 	/* the ratios of the per-pair plot */
