@@ -6,8 +6,8 @@
  * Adding a command: one file src/cli/cmd-<verb>.c with
  * int cmd_<verb>(int argc, const char **argv, struct ctx *ctx), its
  * prototype in cli/cli.h and one row here, whose flags say what it sets
- * up: CMD_READS_STORE (cli_store() opens the store read-only, main closes
- * it), CMD_TOUCHES_KERNEL (it may write the scheduler features).
+ * up: CMD_READS_STORE or CMD_WRITES_STORE (cli_store() opens the store,
+ * main closes it), CMD_TOUCHES_KERNEL (it may write the scheduler features).
  */
 #include "cli/cli.h"
 #include "store/store.h"
@@ -30,14 +30,15 @@ static const struct command commands[] = {
 	  "interleave a scheduler feature on and off, restore it, give a paired verdict" },
 	{ "compare", cmd_compare, CMD_READS_STORE,
 	  "stored results grouped by kernel, label, feature, host or profile" },
-	{ "env", cmd_env, 0,
+	{ "env", cmd_env, CMD_READS_STORE,
 	  "print the environment fingerprint, or what differs between two experiments" },
 	{ "features", cmd_features, CMD_TOUCHES_KERNEL,
 	  "read the scheduler features; set one safely; undo" },
 	{ "list", cmd_list, 0, "workloads, profiles, their parameters and defaults" },
 	{ "show", cmd_show, CMD_READS_STORE, "one stored experiment in full" },
 	{ "export", cmd_export, CMD_READS_STORE, "stored data as JSON or CSV for other tools" },
-	{ "import", cmd_import, 0, "merge another store (another machine's) by experiment UUID" },
+	{ "import", cmd_import, CMD_WRITES_STORE,
+	  "merge another store (another machine's) by experiment UUID" },
 	{ "report", cmd_report, CMD_READS_STORE,
 	  "one shareable file: plots, verdicts, evidence, environment, raw data" },
 	{ "vm", cmd_vm, 0, "boot kernels with qemu, run a subcommand inside, import the results" },

@@ -51,12 +51,14 @@ struct ctx {
 /* What main.c's command table says a command sets up, as git's commands[] do. */
 enum {
 	CMD_READS_STORE = 1 << 0,    /* cli_store(): the store at --db, read-only */
-	CMD_TOUCHES_KERNEL = 1 << 1, /* may write the scheduler features (ab, features) */
+	CMD_WRITES_STORE = 1 << 1,   /* cli_store(): the store at --db, created if need be */
+	CMD_TOUCHES_KERNEL = 1 << 2, /* may write the scheduler features (ab, features) */
 };
 
 /*
- * The store of a command whose row says CMD_READS_STORE: opened read-only at
- * --db on first use (after its options are parsed, so that bad input is exit
+ * The store of a command whose row says CMD_READS_STORE (opened read-only)
+ * or CMD_WRITES_STORE (opened for writing, created if need be) at --db on
+ * first use (after its options are parsed, so that bad input is exit
  * 2 whether or not a store exists), closed by main after the command. NULL
  * after saying why (exit EXIT_RUNTIME).
  */

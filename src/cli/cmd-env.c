@@ -226,7 +226,7 @@ static void print_diff_json(const struct side *a, const struct side *b, const st
 	json_object_put(root);
 }
 
-static int env_diff_cmd(const struct ctx *ctx, const char *ref_a, const char *ref_b)
+static int env_diff_cmd(struct ctx *ctx, const char *ref_a, const char *ref_b)
 {
 	const char *path = cli_db_path(ctx);
 	struct side a = { .ref = ref_a }, b = { .ref = ref_b };
@@ -237,7 +237,7 @@ static int env_diff_cmd(const struct ctx *ctx, const char *ref_a, const char *re
 
 	if (access(path, F_OK))
 		die_usage("env: no experiment '%s': the store '%s' does not exist", ref_a, path);
-	if (store_open(path, STORE_READONLY, &st))
+	if (!(st = cli_store(ctx)))
 		return EXIT_RUNTIME;
 	rc = load_side(st, &a);
 	if (!rc)
@@ -252,7 +252,6 @@ static int env_diff_cmd(const struct ctx *ctx, const char *ref_a, const char *re
 	}
 	side_release(&a);
 	side_release(&b);
-	store_close(st);
 	return rc;
 }
 

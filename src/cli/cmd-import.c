@@ -115,7 +115,7 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 				ret = EXIT_RUNTIME;
 				goto next;
 			}
-			if (store_open(dst, STORE_CREATE, &st)) {
+			if (!(st = cli_store(ctx))) {
 				ret = EXIT_RUNTIME;
 				if (tmp)
 					unlink(tmp);
@@ -156,7 +156,6 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 								 JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(out);
 	}
-	store_close(st);
 	opts_result_release(&res);
 	return ret;
 }

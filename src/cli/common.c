@@ -224,9 +224,12 @@ const char *cli_signal_name(int sig)
 
 struct store *cli_store(struct ctx *ctx)
 {
-	if (!(ctx->cmd_flags & CMD_READS_STORE))
-		BUG("cli_store: the command's row does not say CMD_READS_STORE");
-	if (!ctx->store && store_open(cli_db_path(ctx), STORE_READONLY, &ctx->store))
+	unsigned how = ctx->cmd_flags & CMD_WRITES_STORE ? STORE_CREATE : STORE_READONLY;
+
+	if (!(ctx->cmd_flags & (CMD_READS_STORE | CMD_WRITES_STORE)))
+		BUG("cli_store: the command's row says neither CMD_READS_STORE nor "
+		    "CMD_WRITES_STORE");
+	if (!ctx->store && store_open(cli_db_path(ctx), how, &ctx->store))
 		ctx->store = NULL;
 	return ctx->store;
 }
