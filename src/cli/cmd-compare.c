@@ -279,8 +279,7 @@ static void print_json(const struct compare *c)
 {
 	json_object *root = compare_json(c);
 
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_print(stdout, root);
 	json_object_put(root);
 }
 

@@ -8,6 +8,7 @@
  * experiments up in the store and formats.
  */
 #include "cli/cli.h"
+#include "util/json.h"
 #include "store/store.h"
 #include "sys/env.h"
 #include "util/text.h"
@@ -86,8 +87,7 @@ static void print_json(const struct env *env)
 		}
 	}
 	json_object_object_add(root, "keys", keys);
-	printf("%s\n", json_object_to_json_string_ext(
-			       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_print(stdout, root);
 	json_object_put(root);
 }
 
@@ -221,8 +221,7 @@ static void print_diff_json(const struct side *a, const struct side *b, const st
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "differences", arr);
-	printf("%s\n", json_object_to_json_string_ext(
-			       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_print(stdout, root);
 	json_object_put(root);
 }
 

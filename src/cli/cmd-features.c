@@ -15,6 +15,7 @@
  * `set` and `ab`) is unusable here.
  */
 #include "cli/cli.h"
+#include "util/json.h"
 #include "runner/runner.h"
 #include "sys/features.h"
 
@@ -66,8 +67,7 @@ static void print_json(const struct features *f, const char *debugfs, const char
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(o, "features", arr);
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_print(stdout, o);
 	json_object_put(o);
 }
 

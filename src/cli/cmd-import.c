@@ -11,6 +11,7 @@
  * merged as that export.
  */
 #include "cli/cli.h"
+#include "util/json.h"
 #include "engine/farm.h"
 #include "render/render.h"
 #include "store/store.h"
@@ -152,8 +153,7 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 		free(tmp);
 	}
 	if (out) {
-		puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_print(stdout, out);
 		json_object_put(out);
 	}
 	opts_result_release(&res);
