@@ -632,6 +632,10 @@ static bool ab_arms(struct compare *c, const struct group *base, struct group *g
 	if (invert)
 		stats_verdict_words(g->verdict, ab.r.d.margin, NULL, g->ab_verdict,
 				    sizeof(g->ab_verdict));
+	/* the per-unit ratios of the per-pair plot, from the group's side */
+	g->pair_ratio = xcalloc(ab.r.ncomplete + 1, sizeof(*g->pair_ratio));
+	for (i = 0; ab.r.d.nfeat == 1 && i < ab.r.ncomplete; i++)
+		g->pair_ratio[g->npair++] = invert ? 1.0 / ab.r.ratio[i] : ab.r.ratio[i];
 	g->evc = xcalloc(ab.r.nlines + 1, sizeof(*g->evc));
 	for (i = 0; i < ab.r.nlines; i++) {
 		const struct ab_line *x = &ab.r.lines[i];
@@ -883,6 +887,13 @@ static void change_json(const struct compare *c, const struct group *g, json_obj
 	compare_verdict_text(c, g, vt, sizeof(vt));
 	json_object_object_add(o, "effect", render_effect_json(&g->eff, (int)g->verdict, vt));
 	json_object_object_add(o, "inference", inference_json(c, g));
+	if (g->unit == UNIT_PAIR) {
+		json_object *pairs = json_object_new_array();
+
+		for (k = 0; k < g->npair; k++)
+			json_object_array_add(pairs, json_double(g->pair_ratio[k] - 1.0));
+		json_object_object_add(o, "pairs", pairs);
+	}
 	json_object_object_add(o, "verdict", json_object_new_string(stats_verdict_key(g->verdict)));
 	json_object_object_add(o, "verdict_text", json_object_new_string(vt));
 	if (g->more && g->unit == UNIT_SAMPLE)
@@ -1015,6 +1026,7 @@ void compare_release(struct compare *c)
 		free(c->groups[i].exp_tag);
 		series_free(c->groups[i].ev, c->groups[i].nev);
 		free(c->groups[i].evc);
+		free(c->groups[i].pair_ratio);
 	}
 	free(c->groups);
 	for (i = 0; i < c->nboots; i++)

@@ -101,6 +101,8 @@ struct group {
 	/* UNIT_PAIR: the arms of one ab, whose paired result this group's change is */
 	struct ab_design abd;
 	char ab_verdict[320];
+	double *pair_ratio; /* each complete unit's group / baseline, in run order */
+	size_t npair;
 };
 
 struct compare {

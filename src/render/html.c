@@ -745,6 +745,65 @@ static void latency_cdf(const struct rep *r, struct sbuf *b)
 		     "(colours as above).</figcaption></figure>\n");
 }
 
+/*
+ * The arms of one ab: every pair's change (group / baseline - 1) in run
+ * order, the margin's band and zero, so that drift, an outlier pair or a
+ * change that grows with time shows beside the paired interval.
+ */
+static void html_pairs(const struct rep *r, struct sbuf *b)
+{
+	struct svg_frame f = {
+		.width = 960, .height = 260, .top = 16, .bottom = 40, .left = 78, .right = 16
+	};
+	double lo = -r->margin * 100, hi = r->margin * 100;
+	struct scale x, y;
+	size_t i, k, n;
+	char xl[160], cls[32];
+
+	for (i = 1; i < r->ng; i++) {
+		json_object *pairs = obj(r->g[i].j, "pairs");
+		double *px, *py;
+
+		if (!pairs || !(n = json_object_array_length(pairs)))
+			continue;
+		px = xcalloc(n, sizeof(*px));
+		py = xcalloc(n, sizeof(*py));
+		for (k = 0; k < n; k++) {
+			py[k] = json_object_get_double(json_object_array_get_idx(pairs, k)) * 100;
+			lo = fmin(lo, py[k]);
+			hi = fmax(hi, py[k]);
+		}
+		scale_linear(&x, 0.5, (double)n + 0.5, f.left, f.width - f.right);
+		scale_linear(&y, lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.05, f.height - f.bottom,
+			     f.top);
+		scale_nice(&y, 6);
+		sbuf_puts(b, "<section id=\"pairs\"><h2>Each pair</h2>\n");
+		snprintf(xl, sizeof(xl), "pair, in run order (%.60s vs. %.60s)",
+			 r->g[i].title ? r->g[i].title : "", r->g[0].title ? r->g[0].title : "");
+		svg_begin(b, &f, "Each pair's change, in run order, with the margin");
+		svg_rect(b, f.left, scale_map(&y, r->margin * 100), f.width - f.right,
+			 scale_map(&y, -r->margin * 100), "band");
+		svg_axis_y(b, &f, &y, 6, "change, %");
+		svg_axis_x(b, &f, &x, n < 10 ? n : 10, xl);
+		svg_line(b, f.left, scale_map(&y, 0), f.width - f.right, scale_map(&y, 0), "zero");
+		for (k = 0; k < n; k++) {
+			px[k] = scale_map(&x, (double)k + 1);
+			py[k] = scale_map(&y, py[k]);
+		}
+		snprintf(cls, sizeof(cls), "cdf %s", gcls(i));
+		svg_group_begin(b, cls, r->g[i].title);
+		svg_polyline(b, px, py, n, NULL);
+		for (k = 0; k < n; k++)
+			svg_circle(b, px[k], py[k], 3.5, NULL);
+		svg_group_end(b);
+		svg_end(b);
+		sbuf_puts(b, "<p class=\"note\">The paired interval in the table rests on these "
+			     "changes; a trend or one stray pair shows here.</p>\n</section>\n");
+		free(px);
+		free(py);
+	}
+}
+
 static void html_evidence(const struct rep *r, struct sbuf *b)
 {
 	size_t i;
@@ -916,6 +975,7 @@ void rep_html(const struct rep *r, struct sbuf *b)
 	html_boxes(r, b);
 	html_order(r, b);
 	html_forest(r, b);
+	html_pairs(r, b);
 	html_evidence(r, b);
 	html_env(r, b);
 	html_repro(r, b);

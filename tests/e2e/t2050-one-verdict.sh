@@ -2,7 +2,8 @@
 # One experiment, one verdict: a stored ab experiment's effect, CI, p and
 # verdict are the same in ab's text and JSON, show (text and JSON), compare
 # (text and JSON), report (email, Markdown, HTML) and export (JSON, KCIDB,
-# LAVA cases), its evidence lines too; and a compare of several boots gives
+# LAVA cases), its evidence lines and each pair (report's per-pair plot) too;
+# and a compare of several boots gives
 # the same change, CI, p and verdict in compare's text and JSON and in every
 # report format. The stand-in's DELAY_DEQUEUE burns CPU, so the effect is real.
 . "$(dirname "$0")/lib.sh"
@@ -87,6 +88,15 @@ if kind == "ab":
         same("compare evidence " + e["name"], (e["effect"]["estimate"], e["effect"]["ci_lo"],
              e["effect"]["ci_hi"], e["effect"]["p"], e["effect"].get("p_adjusted")),
              (w["estimate"], w["ci_lo"], w["ci_hi"], w["p"], w.get("p_adjusted")))
+    # the per-pair plot's data: each complete pair's B/A - 1, in run order
+    want = [u["B"]["ops_per_s"] / u["A"]["ops_per_s"] - 1 for u in ab["units"]
+            if u.get("A") and u.get("B") and u["A"]["status"] == "ok" and u["B"]["status"] == "ok"]
+    same("compare pairs", len(g["pairs"]), len(want))
+    for got, w in zip(g["pairs"], want):
+        if abs(got - w) > 1e-9:
+            print("compare pair %r, want %r" % (got, w)); sys.exit(1)
+    if 'id="pairs"' not in text(d + "/report.html") or text(d + "/report.html").count("<circle") < len(want):
+        print("report html lacks the per-pair plot"); sys.exit(1)
     rows = [(g["title"], eff["estimate"], eff["ci_lo"], eff["ci_hi"], eff["p"], eff["verdict_text"])]
 else:
     c = load(d + "/compare.json")
