@@ -1,7 +1,7 @@
 /*
  * compare-boots.c: calibrates `compare`'s experiment-level inference
  * (stats_effect_boots() and stats_boot_verdict(), the functions
- * src/cli/cmd-compare.c calls) on simulated stores (bench/, never run by
+ * src/engine/compare.c calls) on simulated stores (bench/, never run by
  * `make check`; bench/compare-boots.sh builds and runs it).
  *
  *   compare-boots [-e EXPERIMENTS] [-s SEED] [-m MARGIN]
