@@ -306,24 +306,31 @@ static int map_buffers(struct instance_ctx *ic, const struct pipe_params *pp, in
 	return 0;
 }
 
+/* One write of the writer's loop: 1 counted, 0 to retry (EAGAIN, EINTR), -1 failed (said). */
+static inline int write_once(struct instance_ctx *ic, int fd, const unsigned char *buf, size_t size)
+{
+	ssize_t n = write(fd, buf, size);
+
+	if (n > 0)
+		return 1;
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	writer_failed(ic, n);
+	return -1;
+}
+
 /* 0.15's writer: the buffer filled with the next pattern before every write. */
 static int write_loop_015(struct instance_ctx *ic, int fd, unsigned char *wbuf, size_t size,
 			  uint64_t *ops)
 {
 	unsigned char val = 0;
+	int r;
 
 	do {
-		ssize_t n;
-
 		fill_pattern(wbuf, val++, size);
-		n = write(fd, wbuf, size);
-		if (n <= 0) {
-			if (n < 0 && (errno == EAGAIN || errno == EINTR))
-				continue;
-			writer_failed(ic, n);
+		if ((r = write_once(ic, fd, wbuf, size)) < 0)
 			return -1;
-		}
-		(*ops)++;
+		*ops += (uint64_t)r;
 	} while (instance_running(ic));
 	return 0;
 }
@@ -332,16 +339,12 @@ static int write_loop_015(struct instance_ctx *ic, int fd, unsigned char *wbuf, 
 static int write_loop(struct instance_ctx *ic, int fd, const unsigned char *wbuf, size_t size,
 		      uint64_t *ops)
 {
-	do {
-		ssize_t n = write(fd, wbuf, size);
+	int r;
 
-		if (n <= 0) {
-			if (n < 0 && (errno == EAGAIN || errno == EINTR))
-				continue;
-			writer_failed(ic, n);
+	do {
+		if ((r = write_once(ic, fd, wbuf, size)) < 0)
 			return -1;
-		}
-		(*ops)++;
+		*ops += (uint64_t)r;
 	} while (instance_running(ic));
 	return 0;
 }
