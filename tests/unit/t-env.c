@@ -562,11 +562,14 @@ static int64_t store_experiment(struct store *st, const struct env *env, const c
 	return id;
 }
 
-/* Run `wakebench env ARGS` in-process; its stdout into *out. */
+/* Run `wakebench env ARGS` in-process, as main.c's table runs it; its stdout into *out. */
 static int run_env_cmd(const char *db, const char **args, int nargs, char **out)
 {
 	char path[] = "/tmp/wakebench-t-env-out.XXXXXX";
-	struct ctx ctx = { .db_path = db, .debugfs = "/sys/kernel/debug", .root = "/" };
+	struct ctx ctx = { .db_path = db,
+			   .debugfs = "/sys/kernel/debug",
+			   .root = "/",
+			   .cmd_flags = CMD_READS_STORE };
 	int fd = mkstemp(path), saved, rc;
 
 	assert_true(fd >= 0);
@@ -574,6 +577,8 @@ static int run_env_cmd(const char *db, const char **args, int nargs, char **out)
 	saved = dup(STDOUT_FILENO);
 	dup2(fd, STDOUT_FILENO);
 	rc = cmd_env(nargs, args, &ctx);
+	if (ctx.store)
+		store_close(ctx.store);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);

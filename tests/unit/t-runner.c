@@ -296,7 +296,12 @@ static void check_ok_sample(const struct sample *s, unsigned instances)
 	assert_int_equal(s->status, SAMPLE_OK);
 	assert_int_equal(s->instances, instances);
 	assert_true(s->ops > 0);
-	assert_true(s->real_s > 0.09 && s->real_s < 10.0); /* a busy machine is slow */
+	/*
+	 * real_s is each instance's own time from its start: under load (qemu-user,
+	 * a parallel lane) an instance may start well after the release, so only
+	 * the parent's window (wall_ns) has a lower bound. A busy machine is slow.
+	 */
+	assert_true(s->real_s > 0 && s->real_s < 10.0);
 	assert_true(s->ops_per_s > 0);
 	assert_true(s->usr_s + s->sys_s > 0);
 	assert_true(s->wall_ns >= 90 * MS);
