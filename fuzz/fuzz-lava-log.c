@@ -1,14 +1,14 @@
 /*
  * fuzz-lava-log.c: `wakebench import JOB.log`, the finding, verifying and
  * merging of the framed results a LAVA job log carries (lava_import_log,
- * src/cli/lava.c), on arbitrary text: lava-run's log lines and plain console
+ * src/engine/lava.c), on arbitrary text: lava-run's log lines and plain console
  * text around "WBR1" frames of numbered base64 lines.
  *
  * Input: the log. It is imported into a fresh empty store (import.h); an
  * input without the frame marker is what lava_log_detect() sends to the
  * other import paths, and is skipped here.
  */
-#include "cli/farm.h"
+#include "engine/farm.h"
 #include "import.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
