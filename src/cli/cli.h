@@ -20,7 +20,7 @@ enum output_format {
 	FMT_METRICS_BRIEF,
 	FMT_CSV,
 	FMT_KCIDB,	/* export only */
-	FMT_LAVA,	/* export only: framed for a console (cli/lava.c) */
+	FMT_LAVA,	/* export only: framed for a console (engine/lava.c) */
 	FMT_LAVA_CASES, /* export only: LAVA test cases, result.txt lines */
 };
 

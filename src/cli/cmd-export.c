@@ -26,7 +26,7 @@ struct export_params {
 	const char *origin;
 };
 
-/* kcidb, lava and lava-cases are written by cli/kcidb.c and cli/lava.c */
+/* kcidb, lava and lava-cases are written by engine/kcidb.c and engine/lava.c */
 enum {
 	EXPORT_FORMATS = (1u << FMT_JSON) | (1u << FMT_CSV) | (1u << FMT_KCIDB) | (1u << FMT_LAVA) |
 			 (1u << FMT_LAVA_CASES),
@@ -113,7 +113,7 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 			ret = EXIT_OK;
 	} else if (!store_list_experiments(st, &f, &exps, &n) &&
 		   !store_list_configs(st, &f, &cfgs, &ncfg)) {
-		/* lava: the same JSON, framed for a console by cli/lava.c */
+		/* lava: the same JSON, framed for a console by engine/lava.c */
 		struct lava_capture cap;
 		int r = ctx->format == FMT_LAVA ? lava_capture_begin(&cap) : 0;
 

@@ -106,7 +106,7 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 			ret = EXIT_RUNTIME;
 			continue;
 		}
-		/* a LAVA job log: only its whole results frames are merged (cli/lava.c) */
+		/* a LAVA job log: only its whole results frames are merged (engine/lava.c) */
 		lava = !tmp && lava_log_detect(src) == 1;
 
 		if (!st) {

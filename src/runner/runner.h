@@ -14,7 +14,7 @@
  * is runner/instance.h.
  *
  * Repetition (-n, warm-up) and interleaving of configs are the caller's
- * (cli/cmd-run.c, cli/cmd-ab.c): they call runner_sample() in a loop.
+ * (cli/cmd-run.c, engine/abrun.c): they call runner_sample() in a loop.
  */
 #ifndef WAKEBENCH_RUNNER_H
 #define WAKEBENCH_RUNNER_H

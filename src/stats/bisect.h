@@ -2,8 +2,8 @@
  * bisect.h: the decisions of `wakebench bisect` (doc/bisect.md), pure
  * functions like the rest of stats/: whether a candidate is closer to the
  * good or to the bad reference (one step, boots as units, sequential), and
- * the search over an ordered list of candidates with skips. The command
- * (cli/cmd-bisect.c) and the simulation (bench/bisect-sim.c) drive these
+ * the search over an ordered list of candidates with skips. The engine
+ * (engine/bisect.c) and the simulation (bench/bisect-sim.c) drive these
  * same functions.
  *
  * Every level is a boot: the median of the logs of one boot's samples

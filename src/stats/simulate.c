@@ -4,7 +4,7 @@
  * Samples are produced in the order `ab` runs them (pairs A B | B A ...,
  * Gray-code blocks 00 10 11 01 | 01 11 10 00 for two features) from a
  * noise model in sample order, and handed to stats_seq_add_unit() one
- * unit at a time, exactly as cmd-ab.c does; so serial correlation reaches
+ * unit at a time, exactly as engine/abrun.c does; so serial correlation reaches
  * the engine as it would on a real machine. Deterministic for a seed.
  */
 #include "stats/stats.h"
@@ -34,7 +34,7 @@ static double next_noise(const struct stats_sim_noise *nz, gsl_rng *rng, double 
 	}
 }
 
-/* The arm order of unit u, as cmd-ab.c's unit_order() with --order abba. */
+/* The arm order of unit u, as engine/abrun.c's unit_order() with --order abba. */
 static void unit_order(unsigned nfeat, size_t u, int *seq)
 {
 	static const int gray[4] = { 0, 1, 3, 2 };

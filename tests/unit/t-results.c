@@ -1,5 +1,5 @@
 /*
- * t-results.c: the printers of cli/results.c and the parameter handling of
+ * t-results.c: the printers of render/results.c and the parameter handling of
  * cli/experiment.c on hand-made samples: stress-ng's --metrics-brief table
  * byte for byte against tests/golden/, the per-sample line, the summary
  * (usable samples only, outliers, unavailable counters, "n too small"),
