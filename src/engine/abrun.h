@@ -61,8 +61,7 @@ struct ab_state;
 /* What the command does while ab runs: print samples, progress, units. All may be NULL. */
 struct ab_hooks {
 	void *arg;
-	/* a sample of arm was run and stored (its unit counted already: st->nunits is its number)
-	 */
+	/* a sample of arm was run and stored; st->nunits is its unit's number */
 	void (*sample)(void *arg, const struct ab_state *st, unsigned arm, const struct sample *s);
 	/* the sample of arm in unit u is next */
 	void (*next)(void *arg, const struct ab_state *st, size_t u, unsigned arm);
