@@ -398,6 +398,12 @@ static void *saboteur_main(void *arg)
 	struct saboteur *sb = arg;
 
 	usleep(sb->delay_us);
+	/*
+	 * Stamped before acting: this thread may be preempted between its act
+	 * and a stamp after it while the sample ends, which would put the act
+	 * after the end (seen under check-stress's CPU hogs).
+	 */
+	sb->acted_ns = now_ns();
 	if (sb->action == 0) {
 		pid_t reader = find_reader();
 
@@ -411,7 +417,6 @@ static void *saboteur_main(void *arg)
 		pthread_kill(pthread_self(), SIGINT);
 		sb->killed = 1;
 	}
-	sb->acted_ns = now_ns();
 	return NULL;
 }
 
