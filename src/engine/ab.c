@@ -8,6 +8,7 @@
  */
 #include "engine/ab.h"
 #include "core/metrics.h"
+#include "render/render.h"
 #include "util/json.h"
 
 #include <math.h>
@@ -66,15 +67,15 @@ json_object *ab_design_json(const struct ab_design *d)
 	return o;
 }
 
+/* A finite number of the parameters into *v; false, and *v as it was, otherwise. */
 static bool get_num(json_object *o, const char *key, double *v)
 {
-	json_object *x;
+	double x = rep_num(o, key);
 
-	if (!json_object_object_get_ex(o, key, &x) ||
-	    !(json_object_is_type(x, json_type_double) || json_object_is_type(x, json_type_int)))
+	if (!isfinite(x))
 		return false;
-	*v = json_object_get_double(x);
-	return isfinite(*v);
+	*v = x;
+	return true;
 }
 
 static bool get_bool(json_object *o, const char *key, bool dflt)
@@ -176,18 +177,6 @@ const char *ab_unit_word(const struct ab_design *d, size_t n)
 	if (d->nfeat == 1)
 		return n == 1 ? "pair" : "pairs";
 	return n == 1 ? "block" : "blocks";
-}
-
-const char *ab_arm_label(const struct ab_design *d, unsigned arm, char *buf, size_t len)
-{
-	unsigned j;
-
-	if (d->nfeat == 1)
-		return arm ? "B" : "A";
-	for (j = 0; j < d->nfeat && j + 1 < len; j++)
-		buf[j] = (arm >> j) & 1 ? '1' : '0';
-	buf[j] = '\0';
-	return buf;
 }
 
 static void verdict_words(const struct ab_design *d, const struct stats_seq_effect *e, char *buf,

@@ -53,8 +53,6 @@ void ab_result_release(struct ab_result *r);
 
 /* "pair"/"pairs" or "block"/"blocks": a unit of this design. */
 const char *ab_unit_word(const struct ab_design *d, size_t n);
-/* "A"/"B" with one feature, the code ("10": first token applied) with two. */
-const char *ab_arm_label(const struct ab_design *d, unsigned arm, char *buf, size_t len);
 
 /* A stored ab experiment, analysed: its result and the samples it rests on. */
 struct ab_stored {
