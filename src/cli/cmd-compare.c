@@ -184,6 +184,19 @@ static void print_evidence(const struct compare *c)
 	}
 }
 
+/* One difference: a feature vector's change in words, other values folded at 100 columns. */
+static void print_env_delta(const struct env_delta *d)
+{
+	char *line = d->change[0] ? xstrdup(d->change)
+				  : xasprintf("%s -> %s", d->a ? d->a : "(absent)",
+					      d->b ? d->b : "(absent)");
+
+	printf("    %-8s %-34s ", env_impact_name(d->impact), d->key);
+	text_fold(stdout, line, 48, 48, 100);
+	putchar('\n');
+	free(line);
+}
+
 static void print_env_diffs(const struct compare *c)
 {
 	const struct group *base = &c->groups[c->baseline];
@@ -212,11 +225,7 @@ static void print_env_diffs(const struct compare *c)
 				hidden++;
 				continue;
 			}
-			printf("    %-8s %-34s ", env_impact_name(d[k].impact), d[k].key);
-			text_fput(stdout, d[k].a ? d[k].a : "(absent)", 0);
-			fputs(" -> ", stdout);
-			text_fput(stdout, d[k].b ? d[k].b : "(absent)", 0);
-			putchar('\n');
+			print_env_delta(&d[k]);
 			shown++;
 		}
 		if (!shown)

@@ -182,10 +182,14 @@ static void print_diff_text(const struct side *a, const struct side *b, const st
 	for (i = 0; i < n; i++) {
 		printf("\n%-8s  ", env_impact_name(d[i].impact));
 		text_fput(stdout, d[i].key, 0);
+		if (d[i].change[0]) {
+			fputs("\n          ", stdout);
+			text_fold(stdout, d[i].change, 10, 10, 100);
+		}
 		fputs("\n          A: ", stdout);
-		text_fput(stdout, d[i].a ? d[i].a : "(not recorded)", 0);
+		text_fold(stdout, d[i].a ? d[i].a : "(not recorded)", 13, 13, 100);
 		fputs("\n          B: ", stdout);
-		text_fput(stdout, d[i].b ? d[i].b : "(not recorded)", 0);
+		text_fold(stdout, d[i].b ? d[i].b : "(not recorded)", 13, 13, 100);
 		putchar('\n');
 	}
 }
@@ -218,6 +222,8 @@ static void print_diff_json(const struct side *a, const struct side *b, const st
 				       json_object_new_string(env_impact_name(d[i].impact)));
 		json_object_object_add(o, "a", d[i].a ? json_object_new_string(d[i].a) : NULL);
 		json_object_object_add(o, "b", d[i].b ? json_object_new_string(d[i].b) : NULL);
+		if (d[i].change[0])
+			json_object_object_add(o, "change", json_object_new_string(d[i].change));
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "differences", arr);

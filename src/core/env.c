@@ -127,6 +127,8 @@ size_t env_diff(const struct env *a, const struct env *b, struct env_delta **out
 		d[n].b = eb ? eb->value : NULL;
 		/* The stronger class wins if the two sides disagree on it. */
 		d[n].impact = eb && eb->impact < ea->impact ? eb->impact : ea->impact;
+		if (!strncmp(d[n].key, "sched.features", 14))
+			env_vector_change(d[n].a, d[n].b, d[n].change, sizeof(d[n].change));
 		n++;
 	}
 	for (i = 0; i < b->n; i++) {
@@ -141,4 +143,115 @@ size_t env_diff(const struct env *a, const struct env *b, struct env_delta **out
 	qsort(d, n, sizeof(*d), delta_cmp);
 	*out = d;
 	return n;
+}
+
+/* A feature vector: space-separated tokens of [A-Z0-9_], as sched/features is. */
+bool env_is_vector(const char *v)
+{
+	const char *p;
+
+	if (!v || !*v)
+		return false;
+	for (p = v; *p; p++) {
+		bool starts = p == v || p[-1] == ' ';
+
+		if (*p == ' ' || (*p >= 'A' && *p <= 'Z'))
+			continue;
+		if (starts || !(*p == '_' || (*p >= '0' && *p <= '9')))
+			return false; /* a token starts with a letter: "1400000" is no vector */
+	}
+	return true;
+}
+
+int env_vector_state(const char *v, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = v;
+
+	while (p && *p) {
+		const char *tok = p + strspn(p, " "), *end = tok + strcspn(tok, " ");
+		bool no = !strncmp(tok, "NO_", 3) && (size_t)(end - tok) == len + 3;
+
+		if ((size_t)(end - tok) == len + 3 * no && !strncmp(tok + 3 * no, name, len))
+			return !no;
+		p = end;
+	}
+	return -1;
+}
+
+/* The bare name of token tok (NO_ dropped) into buf. */
+static void vector_name(const char *tok, size_t toklen, char *buf, size_t len)
+{
+	if (toklen > 3 && !strncmp(tok, "NO_", 3)) {
+		tok += 3;
+		toklen -= 3;
+	}
+	snprintf(buf, len, "%.*s", (int)toklen, tok);
+}
+
+/* Appends to buf the names of from's features that to lacks (state -1), after what. */
+static void vector_missing(const char *from, const char *to, const char *what, char *buf,
+			   size_t len)
+{
+	const char *p = from;
+	bool first = true;
+
+	while (*p) {
+		const char *tok = p + strspn(p, " ");
+		size_t tl = strcspn(tok, " ");
+		char name[96];
+
+		p = tok + tl;
+		if (!tl)
+			continue;
+		vector_name(tok, tl, name, sizeof(name));
+		if (env_vector_state(to, name) >= 0)
+			continue;
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s%s", first && *buf ? "; " : "",
+			 first ? what : " ", name);
+		first = false;
+	}
+}
+
+bool env_vector_change(const char *a, const char *b, char *buf, size_t len)
+{
+	const char *p = a;
+
+	if (!len)
+		return false;
+	buf[0] = '\0';
+	if (env_is_vector(a) != env_is_vector(b) && (a || b)) {
+		/* readable on one side only (lockdown): the other side's reason, and a count */
+		const char *v = env_is_vector(a) ? a : b, *other = v == a ? b : a;
+		size_t n = 0;
+
+		for (p = v; *p; p += strcspn(p, " "), p += strspn(p, " "))
+			n++;
+		if (v == a)
+			snprintf(buf, len, "%zu features -> %s", n, other ? other : "(absent)");
+		else
+			snprintf(buf, len, "%s -> %zu features", other ? other : "(absent)", n);
+		return true;
+	}
+	if (!env_is_vector(a) || !env_is_vector(b))
+		return false;
+	while (*p) {
+		const char *tok = p + strspn(p, " ");
+		size_t tl = strcspn(tok, " ");
+		char name[96];
+		int sa, sb;
+
+		p = tok + tl;
+		if (!tl)
+			continue;
+		vector_name(tok, tl, name, sizeof(name));
+		sa = env_vector_state(a, name);
+		sb = env_vector_state(b, name);
+		if (sb >= 0 && sa != sb)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s %s -> %s",
+				 *buf ? ", " : "", name, sa ? "on" : "off", sb ? "on" : "off");
+	}
+	vector_missing(b, a, "added ", buf, len);
+	vector_missing(a, b, "removed ", buf, len);
+	return true;
 }

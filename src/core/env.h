@@ -43,6 +43,8 @@ struct env_delta {
 	const char *key;
 	const char *a, *b; /* NULL when absent on that side */
 	enum impact impact;
+	/* two feature vectors: what changed, env_vector_change()'s words; else "" */
+	char change[512];
 };
 
 /*
@@ -50,5 +52,18 @@ struct env_delta {
  * key. *out is malloc'd; pointers refer into a and b.
  */
 size_t env_diff(const struct env *a, const struct env *b, struct env_delta **out);
+
+/*
+ * Feature vectors (sched.features and the state decoded from sched/debug:
+ * "PLACE_LAG NO_HRTICK ..."): whether v is one, the state of feature name
+ * in it (1 on, 0 off as NO_NAME, -1 absent), and how vector b differs from
+ * a in words: "DELAY_DEQUEUE on -> off; added X Y; removed Z" ("" when the
+ * same features in the same states); readable on one side only (lockdown),
+ * the other side's text and a count: "unreadable: ... -> 26 features".
+ * env_vector_change() returns false, buf "", when neither side is a vector.
+ */
+bool env_is_vector(const char *v);
+int env_vector_state(const char *v, const char *name);
+bool env_vector_change(const char *a, const char *b, char *buf, size_t len);
 
 #endif

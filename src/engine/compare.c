@@ -240,6 +240,8 @@ static int collect_row(void *arg, const struct store_row *row)
 		if (store_load_env(c->st, p->exp_id, "start", &p->env))
 			return -1;
 		p->value = group_value(c, row, &p->env);
+		if (row->cfg && row->cfg->features)
+			p->cfg_features = xstrdup(row->cfg->features);
 		if (c->by == BY_FEATURE) {
 			p->features_rest = features_without(
 				row->cfg && row->cfg->features ? row->cfg->features
@@ -354,25 +356,328 @@ static size_t differing_strong_keys(const struct compare *c, const size_t *idx, 
 	return nk;
 }
 
-static char *join_keys(const char **keys, size_t n, const struct compare *c, const struct part *p)
+/* strs joined by ", " (malloc'd). */
+static char *join_strs(const char *const *strs, size_t n)
 {
 	size_t i, len = 1;
 	char *out;
 
 	for (i = 0; i < n; i++)
-		len += strlen(keys[i]) + (p ? strlen(strong_value(c, p, keys[i])) + 1 : 0) + 2;
+		len += strlen(strs[i]) + 2;
 	out = xmalloc(len);
 	out[0] = '\0';
 	for (i = 0; i < n; i++) {
 		if (i)
 			strcat(out, ", ");
-		strcat(out, keys[i]);
-		if (p) {
-			strcat(out, "=");
-			strcat(out, strong_value(c, p, keys[i]));
-		}
+		strcat(out, strs[i]);
 	}
 	return out;
+}
+
+/*
+ * A sub-group's label says only what sets it apart: one item per differing
+ * key, each part's value. The two feature vectors (sched.features and its
+ * decoded sched/debug twin) become the features that differ, NAME=on|off;
+ * a key whose values repeat an earlier item's is left out (profile and
+ * workload.profile); long values keep the part that differs.
+ */
+#define LABEL_FEATURES 3  /* differing features named one by one; more: "features=set N" */
+#define LABEL_VALUE    28 /* longer values are cut to their differing part */
+
+struct label_item {
+	char *name;
+	char **v; /* per part of the value */
+};
+
+struct label {
+	struct label_item *it;
+	size_t n, nparts;
+};
+
+static char **label_add(struct label *l, const char *name)
+{
+	l->it = xrealloc(l->it, (l->n + 1) * sizeof(*l->it));
+	l->it[l->n].name = xstrdup(name);
+	l->it[l->n].v = xcalloc(l->nparts, sizeof(char *));
+	return l->it[l->n++].v;
+}
+
+/*
+ * A part's feature vector: its config's (an ab arm's), else sched.features
+ * when readable, else the state decoded from sched/debug.
+ */
+static const char *label_vector(const struct compare *c, const struct part *p)
+{
+	const char *v = c->by == BY_FEATURE || !p->cfg_features
+				? strong_value(c, p, "sched.features")
+				: p->cfg_features;
+
+	if (env_is_vector(v))
+		return v;
+	v = strong_value(c, p, "sched.features_debug");
+	return env_is_vector(v) ? v : NULL;
+}
+
+/* Adds name to names (once); returns whether it was new. */
+static bool name_add(char ***names, size_t *n, const char *tok, size_t tl)
+{
+	char name[96];
+	size_t i;
+
+	snprintf(name, sizeof(name), "%.*s", (int)tl, tok);
+	if (tl > 3 && !strncmp(tok, "NO_", 3))
+		memmove(name, name + 3, strlen(name) - 2);
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*names)[i], name))
+			return false;
+	*names = xrealloc(*names, (*n + 1) * sizeof(**names));
+	(*names)[(*n)++] = xstrdup(name);
+	return true;
+}
+
+/* More features differ than a label can name: "features=set N", N by first appearance. */
+static void label_vectors(const struct compare *c, const size_t *idx, struct label *l)
+{
+	char **v = label_add(l, "features");
+	size_t j, k, sets = 0;
+
+	for (j = 0; j < l->nparts; j++) {
+		const char *vec = label_vector(c, &c->parts[idx[j]]);
+
+		for (k = 0; k < j; k++) {
+			const char *other = label_vector(c, &c->parts[idx[k]]);
+
+			if (vec && other && !strcmp(vec, other))
+				break;
+		}
+		v[j] = !vec    ? xstrdup("unknown")
+		       : k < j ? xstrdup(v[k])
+			       : xasprintf("set %zu", ++sets);
+	}
+}
+
+/* The features whose state differs among the parts: items NAME=on|off|absent. */
+static void label_features(const struct compare *c, const size_t *idx, struct label *l)
+{
+	char **names = NULL, **diff = NULL;
+	size_t nn = 0, nd = 0, i, j;
+
+	for (j = 0; j < l->nparts; j++) {
+		const char *p = label_vector(c, &c->parts[idx[j]]);
+
+		while (p && *p) {
+			const char *tok = p + strspn(p, " ");
+			size_t tl = strcspn(tok, " ");
+
+			p = tok + tl;
+			if (tl)
+				name_add(&names, &nn, tok, tl);
+		}
+	}
+	for (i = 0; i < nn; i++) {
+		int s0 = env_vector_state(label_vector(c, &c->parts[idx[0]]), names[i]);
+
+		for (j = 1; j < l->nparts; j++)
+			if (env_vector_state(label_vector(c, &c->parts[idx[j]]), names[i]) != s0) {
+				diff = xrealloc(diff, (nd + 1) * sizeof(*diff));
+				diff[nd++] = names[i];
+				break;
+			}
+	}
+	for (i = 0; i < nd && nd <= LABEL_FEATURES; i++) {
+		char **v = label_add(l, diff[i]);
+
+		for (j = 0; j < l->nparts; j++) {
+			const char *vec = label_vector(c, &c->parts[idx[j]]);
+			int st = env_vector_state(vec, diff[i]);
+
+			v[j] = xstrdup(!vec ? "unknown" : st < 0 ? "absent" : st ? "on" : "off");
+		}
+	}
+	if (nd > LABEL_FEATURES)
+		label_vectors(c, idx, l);
+	for (i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	free(diff);
+}
+/* Whether item v repeats an earlier item's values part for part. */
+static bool label_repeats(const struct label *l, char *const *v)
+{
+	size_t i, j;
+
+	for (i = 0; i < l->n; i++) {
+		for (j = 0; j < l->nparts && !strcmp(l->it[i].v[j], v[j]); j++)
+			;
+		if (j == l->nparts)
+			return true;
+	}
+	return false;
+}
+
+/* The other differing keys, named without their "kernel." or "sched." prefix. */
+static void label_keys(const struct compare *c, const size_t *idx, const char **keys, size_t nk,
+		       struct label *l)
+{
+	static const char *const prefixes[] = { "kernel.", "sched.", "workload." };
+	size_t i, j, k;
+
+	for (i = 0; i < nk; i++) {
+		const char *name = keys[i];
+		char **v = xcalloc(l->nparts, sizeof(*v));
+
+		if (!strcmp(name, "sched.features") || !strcmp(name, "sched.features_debug") ||
+		    !strcmp(name, "config")) {
+			free(v);
+			continue;
+		}
+		for (j = 0; j < l->nparts; j++)
+			v[j] = xstrdup(strong_value(c, &c->parts[idx[j]], keys[i]));
+		for (k = 0; k < ARRAY_SIZE(prefixes); k++)
+			if (!strncmp(name, prefixes[k], strlen(prefixes[k])))
+				name += strlen(prefixes[k]);
+		if (!label_repeats(l, v)) {
+			free(label_add(l, name));
+			l->it[l->n - 1].v = v;
+			continue;
+		}
+		for (j = 0; j < l->nparts; j++)
+			free(v[j]);
+		free(v);
+	}
+}
+
+/* Whether parts j and k read the same on every item so far. */
+static bool label_same(const struct label *l, size_t j, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->it[i].v[j], l->it[i].v[k]))
+			return false;
+	return true;
+}
+
+/*
+ * The config (an ab's arm, a run's "default") splits too, but is named only
+ * where nothing else tells two sub-groups apart: by the experiment's kind
+ * ("run", "ab") when that does, else by the config's name.
+ */
+static void label_config(const struct compare *c, const size_t *idx, struct label *l)
+{
+	bool need = false, by_kind = true;
+	size_t j, k;
+	char **v;
+
+	for (j = 0; j < l->nparts; j++)
+		for (k = 0; k < j; k++) {
+			const struct part *a = &c->parts[idx[j]], *b = &c->parts[idx[k]];
+
+			if (!label_same(l, j, k) || !strcmp(a->cfg_name, b->cfg_name))
+				continue;
+			need = true;
+			by_kind = by_kind && strcmp(c->exps[a->exp_index].kind ?: "",
+						    c->exps[b->exp_index].kind ?: "");
+		}
+	if (!need)
+		return;
+	v = label_add(l, "config");
+	for (j = 0; j < l->nparts; j++) {
+		const struct part *p = &c->parts[idx[j]];
+
+		v[j] = xstrdup(by_kind ? c->exps[p->exp_index].kind ?: "?" : p->cfg_name);
+	}
+}
+
+static bool label_sep(char ch)
+{
+	return ch == ' ' || ch == '-' || ch == '.' || ch == '_' || ch == '/' || ch == ',' ||
+	       ch == '(' || ch == '+';
+}
+
+/*
+ * Long values of one item cut to what differs among them: the common prefix
+ * and suffix (back to a separator) become "...". Kept whole when the cut
+ * values would no longer tell the parts apart.
+ */
+static void label_shorten(struct label_item *it, size_t n)
+{
+	size_t pre = SIZE_MAX, suf = SIZE_MAX, j, k;
+	char **cut;
+
+	for (j = 0; j < n && strlen(it->v[j]) <= LABEL_VALUE; j++)
+		;
+	if (j == n)
+		return;
+	for (j = 1; j < n; j++) {
+		size_t a = strlen(it->v[0]), b = strlen(it->v[j]), q = 0;
+
+		while (q < a && q < b && it->v[0][q] == it->v[j][q])
+			q++;
+		pre = q < pre ? q : pre;
+		for (q = 0; q < a && q < b && it->v[0][a - 1 - q] == it->v[j][b - 1 - q]; q++)
+			;
+		suf = q < suf ? q : suf;
+	}
+	if (pre == SIZE_MAX)
+		return;
+	cut = xcalloc(n, sizeof(*cut));
+	for (j = 0; j < n; j++) {
+		const char *v = it->v[j];
+		size_t len = strlen(v), p = pre, s = suf;
+
+		while (p > 0 && !label_sep(v[p - 1]))
+			p--;
+		while (s > 0 && !label_sep(v[len - s]))
+			s--;
+		if (p + s > len)
+			s = len - p;
+		cut[j] = xasprintf("%s%.*s%s", p ? "..." : "", (int)(len - p - s), v + p,
+				   s ? "..." : "");
+	}
+	for (j = 0; j < n; j++)
+		for (k = 0; k < j; k++)
+			if (!strcmp(cut[j], cut[k]) != !strcmp(it->v[j], it->v[k]))
+				goto keep;
+	for (j = 0; j < n; j++) {
+		free(it->v[j]);
+		it->v[j] = cut[j];
+	}
+	free(cut);
+	return;
+keep:
+	for (j = 0; j < n; j++)
+		free(cut[j]);
+	free(cut);
+}
+
+/* Each part's signature from the label's items: "preempt=full, DELAY_DEQUEUE=off". */
+static void label_sign(struct compare *c, const size_t *idx, struct label *l)
+{
+	size_t i, j;
+
+	for (j = 0; j < l->nparts; j++) {
+		const char **items = xcalloc(l->n + 1, sizeof(*items));
+		char **own = xcalloc(l->n + 1, sizeof(*own));
+
+		for (i = 0; i < l->n; i++)
+			items[i] = own[i] =
+				!strcmp(l->it[i].name, "config")
+					? xstrdup(l->it[i].v[j])
+					: xasprintf("%s=%s", l->it[i].name, l->it[i].v[j]);
+		c->parts[idx[j]].signature = l->n ? join_strs(items, l->n) : NULL;
+		for (i = 0; i < l->n; i++)
+			free(own[i]);
+		free(own);
+		free(items);
+	}
+	for (i = 0; i < l->n; i++) {
+		for (j = 0; j < l->nparts; j++)
+			free(l->it[i].v[j]);
+		free(l->it[i].v);
+		free(l->it[i].name);
+	}
+	free(l->it);
 }
 
 static int value_cmp(const struct compare *c, const char *a, const char *b)
@@ -382,18 +687,20 @@ static int value_cmp(const struct compare *c, const char *a, const char *b)
 
 /*
  * The parts idx[0..n) of one value: the strong keys that differ among
- * them become each part's signature (its sub-group), unless pooling, and
- * either way a warning says so.
+ * them give each part its signature (its sub-group, labelled by what sets
+ * it apart), unless pooling, and either way a warning says so.
  */
 static void split_value(struct compare *c, const size_t *idx, size_t n, bool pool)
 {
 	const char *value = c->parts[idx[0]].value;
+	struct label l = { .nparts = n };
 	const char **keys;
-	size_t nk = differing_strong_keys(c, idx, n, &keys), j;
+	size_t nk = differing_strong_keys(c, idx, n, &keys), i;
+	bool features = false;
 	char *list;
 
 	if (nk) {
-		list = join_keys(keys, nk, c, NULL);
+		list = join_strs(keys, nk);
 		add_warning(c,
 			    pool ? xasprintf("pooling the experiments of %s although they differ "
 					     "in strong keys (%s), as --pool asks",
@@ -403,9 +710,23 @@ static void split_value(struct compare *c, const size_t *idx, size_t n, bool poo
 					     value, list));
 		free(list);
 	}
-	for (j = 0; j < n; j++)
-		c->parts[idx[j]].signature =
-			nk && !pool ? join_keys(keys, nk, c, &c->parts[idx[j]]) : NULL;
+	for (i = 0; i < n; i++)
+		c->parts[idx[i]].signature = NULL;
+	if (nk && !pool) {
+		/* the feature vectors, or the configs' (an ab's arms) */
+		for (i = 0; i < nk; i++)
+			if (!strncmp(keys[i], "sched.features", 14) || !strcmp(keys[i], "config"))
+				features = true;
+		if (features)
+			label_features(c, idx, &l);
+		label_keys(c, idx, keys, nk, &l);
+		for (i = 0; i < nk; i++)
+			if (!strcmp(keys[i], "config"))
+				label_config(c, idx, &l);
+		for (i = 0; i < l.n; i++)
+			label_shorten(&l.it[i], n);
+		label_sign(c, idx, &l);
+	}
 	free(keys);
 }
 
@@ -926,6 +1247,8 @@ static void change_json(const struct compare *c, const struct group *g, json_obj
 		json_object_object_add(eo, "baseline",
 				       d[k].a ? json_object_new_string(d[k].a) : NULL);
 		json_object_object_add(eo, "value", d[k].b ? json_object_new_string(d[k].b) : NULL);
+		if (d[k].change[0])
+			json_object_object_add(eo, "change", json_object_new_string(d[k].change));
 		json_object_array_add(arr, eo);
 	}
 	free(d);
@@ -1013,6 +1336,7 @@ void compare_release(struct compare *c)
 		free(c->parts[i].signature);
 		free(c->parts[i].features_rest);
 		free(c->parts[i].features_debug_rest);
+		free(c->parts[i].cfg_features);
 	}
 	free(c->parts);
 	for (i = 0; i < c->ngroups; i++) {

@@ -73,6 +73,7 @@ struct part {
 	size_t boot;	 /* index in compare.boots: the unit of replication */
 	/* by feature: the vectors without the grouped feature (NULL when unknown) */
 	char *features_rest, *features_debug_rest;
+	char *cfg_features; /* the config's vector (an ab arm's), NULL for a run */
 	size_t group;
 };
 

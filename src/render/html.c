@@ -855,9 +855,10 @@ static void html_env(const struct rep *r, struct sbuf *b)
 			sbuf_puts(b, "</td><td>");
 			text(b, rep_str(e, "key"));
 			sbuf_puts(b, "</td><td>");
-			text(b, rep_str(e, "baseline") ?: "(absent)");
+			/* two feature vectors: what changed between them */
+			text(b, rep_str(e, "change") ? "" : rep_str(e, "baseline") ?: "(absent)");
 			sbuf_puts(b, "</td><td>");
-			text(b, rep_str(e, "value") ?: "(absent)");
+			text(b, rep_str(e, "change") ?: rep_str(e, "value") ?: "(absent)");
 			sbuf_puts(b, "</td></tr>\n");
 			shown++;
 		}

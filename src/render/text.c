@@ -328,9 +328,14 @@ static void email_env(const struct rep *r, struct sbuf *out)
 				hidden++;
 				continue;
 			}
-			snprintf(line, sizeof(line), "    %-8s %s: %s -> %s", imp,
-				 rep_str(e, "key") ?: "?", rep_str(e, "baseline") ?: "(absent)",
-				 rep_str(e, "value") ?: "(absent)");
+			if (rep_str(e, "change"))
+				snprintf(line, sizeof(line), "    %-8s %s: %s", imp,
+					 rep_str(e, "key") ?: "?", rep_str(e, "change"));
+			else
+				snprintf(line, sizeof(line), "    %-8s %s: %s -> %s", imp,
+					 rep_str(e, "key") ?: "?",
+					 rep_str(e, "baseline") ?: "(absent)",
+					 rep_str(e, "value") ?: "(absent)");
 			email_wrap(out, line, 13, false);
 			shown++;
 		}
@@ -531,9 +536,10 @@ static void md_env(const struct rep *r, struct sbuf *out)
 			sbuf_addf(out, " | %s | ", imp);
 			rep_md_cell(out, rep_str(e, "key"));
 			sbuf_puts(out, " | ");
-			rep_md_cell(out, rep_str(e, "baseline") ?: "(absent)");
+			/* two feature vectors: what changed between them */
+			rep_md_cell(out, rep_str(e, "change") ? "" : rep_str(e, "baseline") ?: "(absent)");
 			sbuf_puts(out, " | ");
-			rep_md_cell(out, rep_str(e, "value") ?: "(absent)");
+			rep_md_cell(out, rep_str(e, "change") ?: rep_str(e, "value") ?: "(absent)");
 			sbuf_puts(out, " |\n");
 			shown++;
 		}

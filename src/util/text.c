@@ -7,6 +7,7 @@
 #include "util/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -162,4 +163,33 @@ void csv_number(FILE *f, double v)
 		fprintf(f, ",%.15g", v);
 	else
 		fputc(',', f);
+}
+
+void text_fold(FILE *f, const char *s, size_t col, size_t indent, size_t width)
+{
+	char *safe = text_printable(s, 0);
+	const char *p = safe;
+
+	while (*p) {
+		size_t word = strcspn(p, " ");
+
+		if (col > indent && col + word > width) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+		}
+		fwrite(p, 1, word, f);
+		col += word;
+		p += word;
+		if (*p == ' ') {
+			p += strspn(p, " ");
+			if (*p && col + 1 + strcspn(p, " ") <= width) {
+				fputc(' ', f);
+				col++;
+			} else if (*p) {
+				fprintf(f, "\n%*s", (int)indent, "");
+				col = indent;
+			}
+		}
+	}
+	free(safe);
 }

@@ -32,6 +32,13 @@ char *text_printable(const char *s, unsigned flags);
 /* The same, written to f. */
 void text_fput(FILE *f, const char *s, unsigned flags);
 
+/*
+ * s made safe as text_fput() does, written from column col and folded at
+ * spaces so that no line passes width (a longer word stays whole); every
+ * continuation line starts with indent spaces. No newline at the end.
+ */
+void text_fold(FILE *f, const char *s, size_t col, size_t indent, size_t width);
+
 /* One CSV field (RFC 4180 quoting), preceded by a comma unless first; NULL is empty. */
 void csv_field(FILE *f, const char *s, bool first);
 /* ",%.15g", or an empty field when v is not finite. */

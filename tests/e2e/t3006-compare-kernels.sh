@@ -28,13 +28,13 @@ like "$OUT" "^  6\\.12\\.75: same boot as the baseline, so experiments are the u
 	"the inference names its unit and how many"
 like "$OUT" "^  7\\.0: same boot .*: 1 experiment vs 3: .*between-experiment sd [0-9.]+% from the 3 experiments of 6\\.6\\.78" \
 	"one experiment against three: the spread between experiments comes from the baseline's, as stated"
-like "$OUT" "^6\\.18 \\[kernel\\.preempt=voluntary\\]" "6.18 split: voluntary"
-like "$OUT" "^6\\.18 \\[kernel\\.preempt=full\\]" "6.18 split: full"
+like "$OUT" "^6\\.18 \\[preempt=voluntary\\]" "6.18 split: voluntary"
+like "$OUT" "^6\\.18 \\[preempt=full\\]" "6.18 split: full"
 like "$ERR" "6\\.18 is split into sub-groups by kernel\\.preempt" "the split is explained"
 like "$OUT" "strong +kernel\\.preempt +voluntary -> lazy" "7.0's preemption difference is listed"
 like "$OUT" "strong +kernel\\.release +6\\.6\\.78 -> 7\\.0" "and its release"
 run_cmd wb compare --baseline 7.0
-like "$OUT" "^6\\.18 \\[kernel\\.preempt=full\\] +8 +1 .* - +inconclusive at a 2% margin \\(one experiment per group: run-to-run variation unknown\\)" \
+like "$OUT" "^6\\.18 \\[preempt=full\\] +8 +1 .* - +inconclusive at a 2% margin \\(one experiment per group: run-to-run variation unknown\\)" \
 	"one experiment against one: not decided, no p-value"
 
 run_cmd wb compare --pool
@@ -58,11 +58,11 @@ is "$(printf '%s' "$OUT" | jq -r '[.groups[].value] | join(",")')" "DELAY_DEQUEU
 S 1 12 6.18 r host 1700000 kernel.preempt=voluntary ab=DELAY_DEQUEUE
 run_cmd wb compare --kernel 6.18 --baseline 6.18 --format json
 is "$(printf '%s' "$OUT" | jq -r '[.groups[].split] | join(";")')" \
-	"kernel.preempt=voluntary, config=default;kernel.preempt=full, config=default;kernel.preempt=voluntary, config=DELAY_DEQUEUE=on;kernel.preempt=voluntary, config=DELAY_DEQUEUE=off" \
+	"DELAY_DEQUEUE=on, preempt=voluntary, run;DELAY_DEQUEUE=on, preempt=full, run;DELAY_DEQUEUE=on, preempt=voluntary, ab;DELAY_DEQUEUE=off, preempt=voluntary, ab" \
 	"the arms of an ab are sub-groups of their own"
 run_cmd wb compare --kernel 6.18 --by feature:DELAY_DEQUEUE --format json
 is "$(printf '%s' "$OUT" | jq -r '[.groups[] | "\(.title):\(.n)"] | join(",")')" \
-	"DELAY_DEQUEUE [kernel.preempt=voluntary]:14,DELAY_DEQUEUE [kernel.preempt=full]:8,NO_DELAY_DEQUEUE:6" \
+	"DELAY_DEQUEUE [preempt=voluntary]:14,DELAY_DEQUEUE [preempt=full]:8,NO_DELAY_DEQUEUE:6" \
 	"by feature: the ab's arms by their vectors, runs by theirs, full preemption apart"
 is "$(printf '%s' "$OUT" | jq -r '.groups[] | select(.value == "NO_DELAY_DEQUEUE") | "\(.verdict) \(.evidence[0].name) \(.evidence[0].effect.estimate < -0.4) \(.evidence[0].effect.verdict)"')" \
 	"improvement ctxsw_per_op true null" "NO_DELAY_DEQUEUE: faster, half the context switches per op (evidence: no verdict)"

@@ -38,7 +38,7 @@ WAKEBENCH_DB="$synth" "$WAKEBENCH" export | jq '.experiments[].configs[].feature
 run_cmd wb import "$TMP/more.json"
 run_cmd wb compare --by feature:DELAY_DEQUEUE --format json
 is "$(printf '%s' "$OUT" | jq -r '[.groups[] | "\(.title):\(.n)"] | join(",")')" \
-	"DELAY_DEQUEUE [sched.features_debug=PLACE_LAG WAKEUP_PREEMPTION]:6,DELAY_DEQUEUE [sched.features_debug=NO_PLACE_LAG WAKEUP_PREEMPTION]:6,NO_DELAY_DEQUEUE:6" \
+	"DELAY_DEQUEUE [PLACE_LAG=on]:6,DELAY_DEQUEUE [PLACE_LAG=off]:6,NO_DELAY_DEQUEUE:6" \
 	"a state whose other features differ is split by them"
 like "$ERR" "DELAY_DEQUEUE is split into sub-groups by sched\\.features_debug" "the split is explained"
 

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "core/env.h"
 #include "util/text.h"
 #include "util/util.h"
 
@@ -77,12 +78,48 @@ static void test_fput(void **state)
 	assert_string_equal(buf, "ok\\x1b[2Jgone");
 }
 
+static void test_fold(void **state)
+{
+	char buf[256] = "";
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	(void)state;
+	assert_non_null(f);
+	/* from column 4, at most 16 wide, continuation lines indented by 4 */
+	text_fold(f, "alpha beta gamma delta \033x averyveryverylongword end", 4, 4, 16);
+	fclose(f);
+	assert_string_equal(
+		buf, "alpha beta\n    gamma delta\n    \\x1bx\n    averyveryverylongword\n    end");
+}
+
+static void test_vector_change(void **state)
+{
+	char buf[512];
+
+	(void)state;
+	assert_true(env_is_vector("PLACE_LAG NO_HRTICK DELAY_DEQUEUE"));
+	assert_false(env_is_vector("1400000"));
+	assert_false(env_is_vector("unreadable: kernel lockdown (EPERM)"));
+	assert_int_equal(env_vector_state("PLACE_LAG NO_HRTICK", "HRTICK"), 0);
+	assert_int_equal(env_vector_state("PLACE_LAG NO_HRTICK", "PLACE_LAG"), 1);
+	assert_int_equal(env_vector_state("PLACE_LAG NO_HRTICK", "LAG"), -1);
+	assert_int_equal(env_vector_state("NO_PLACE_LAG", "PLACE"), -1);
+	assert_true(env_vector_change("A NO_B C D", "NO_A NO_B D E F", buf, sizeof(buf)));
+	assert_string_equal(buf, "A on -> off; added E F; removed C");
+	assert_true(env_vector_change("A B", "A B", buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	assert_true(env_vector_change("unreadable: x", "A B C", buf, sizeof(buf)));
+	assert_string_equal(buf, "unreadable: x -> 3 features");
+	assert_false(env_vector_change("1400000", "750000", buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_unchanged),
-		cmocka_unit_test(test_controls),
-		cmocka_unit_test(test_fput),
+		cmocka_unit_test(test_unchanged),     cmocka_unit_test(test_controls),
+		cmocka_unit_test(test_fput),	      cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_vector_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
