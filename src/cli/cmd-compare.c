@@ -371,6 +371,7 @@ int cmd_compare(int argc, const char **argv, struct ctx *ctx)
 	struct store_filter f = { 0 };
 	struct opts_result res;
 	struct store *st;
+	int ret;
 
 	cli_parse("compare", compare_usage, compare_description, groups, ARRAY_SIZE(groups), argc,
 		  argv, 0, &res, ctx);
@@ -384,9 +385,12 @@ int cmd_compare(int argc, const char **argv, struct ctx *ctx)
 	opts_result_release(&res);
 	filter_resolve("compare", &p.filter, &f);
 	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
-	if (!(st = cli_store(ctx)))
+	if (!(st = cli_store(ctx))) {
+		opts_release(groups, ARRAY_SIZE(groups));
 		return EXIT_RUNTIME;
-	if (store_filter_check(st, &f, "compare"))
-		return EXIT_USAGE;
-	return run_compare(st, &p, &f, ctx);
+	}
+	ret = store_filter_check(st, &f, "compare") ? EXIT_USAGE : run_compare(st, &p, &f, ctx);
+	store_filter_release(&f);
+	opts_release(groups, ARRAY_SIZE(groups));
+	return ret;
 }

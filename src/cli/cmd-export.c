@@ -101,11 +101,11 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 
 	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
 	if (!(st = cli_store(ctx)))
-		return EXIT_RUNTIME;
-	if (store_filter_check(st, &f, "export") ||
-	    (p.experiment && store_find_experiment(st, p.experiment, &f.exp_id)))
-		return EXIT_USAGE;
-	if (ctx->format == FMT_KCIDB || ctx->format == FMT_LAVA_CASES) {
+		ret = EXIT_RUNTIME;
+	else if (store_filter_check(st, &f, "export") ||
+		 (p.experiment && store_find_experiment(st, p.experiment, &f.exp_id)))
+		ret = EXIT_USAGE;
+	else if (ctx->format == FMT_KCIDB || ctx->format == FMT_LAVA_CASES) {
 		if (!kcidb_export(st, &f, p.origin, ctx->format == FMT_LAVA_CASES))
 			ret = EXIT_OK;
 	} else if (ctx->format == FMT_CSV) {
@@ -126,5 +126,7 @@ int cmd_export(int argc, const char **argv, struct ctx *ctx)
 	}
 	store_experiments_free(exps, n);
 	store_configs_free(cfgs, ncfg);
+	store_filter_release(&f);
+	opts_release(groups, ARRAY_SIZE(groups));
 	return ret;
 }

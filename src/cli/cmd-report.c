@@ -253,6 +253,7 @@ int cmd_report(int argc, const char **argv, struct ctx *ctx)
 	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
 	if (!(st = cli_store(ctx))) {
 		opts_result_release(&res);
+		opts_release(groups, ARRAY_SIZE(groups));
 		return EXIT_RUNTIME;
 	}
 	if (store_filter_check(st, &f, "report")) {
@@ -273,6 +274,8 @@ int cmd_report(int argc, const char **argv, struct ctx *ctx)
 	ret = make_report(st, &p, &f, ids, res.npos, ctx);
 out:
 	free(ids);
+	store_filter_release(&f);
 	opts_result_release(&res);
+	opts_release(groups, ARRAY_SIZE(groups));
 	return ret;
 }

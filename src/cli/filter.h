@@ -12,7 +12,8 @@
 #include "util/opts.h"
 
 struct filter_params {
-	const char *workload, *profile, *label, *kernel, *host, *since;
+	struct strlist workload, profile, label, kernel, host; /* each repeatable: any of them */
+	const char *since;
 };
 
 /* The filters as an option group filling fp. */

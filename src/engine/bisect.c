@@ -298,7 +298,7 @@ static ssize_t boot_levels(struct store *st, const struct expset *s, const char 
 /* Experiments of a label, or the one experiment a reference names. */
 static int resolve_ref(struct store *st, const char *ref, struct expset *s)
 {
-	struct store_filter f = { .label = ref };
+	struct store_filter f = { .label = STRLIST_ONE(ref) };
 	struct store_experiment *v;
 	size_t n, i;
 	int64_t id;
@@ -310,7 +310,7 @@ static int resolve_ref(struct store *st, const char *ref, struct expset *s)
 		/* not a label: an experiment id or UUID prefix (that says what is wrong) */
 		if (store_find_experiment(st, ref, &id))
 			return -1;
-		f.label = NULL;
+		f.label.n = 0;
 		f.exp_id = id;
 		if (store_list_experiments(st, &f, &v, &n))
 			return -1;
@@ -335,7 +335,7 @@ static int resolve_ref(struct store *st, const char *ref, struct expset *s)
 /* The experiments with this label whose id is above min_id. */
 static int new_experiments(struct store *st, const char *label, int64_t min_id, struct expset *s)
 {
-	struct store_filter f = { .label = label };
+	struct store_filter f = { .label = STRLIST_ONE(label) };
 	struct store_experiment *v;
 	size_t n, i;
 
@@ -355,7 +355,7 @@ static int new_experiments(struct store *st, const char *label, int64_t min_id, 
 
 static int max_experiment_id(struct store *st, const char *label, int64_t *max)
 {
-	struct store_filter f = { .label = label };
+	struct store_filter f = { .label = STRLIST_ONE(label) };
 	struct store_experiment *v;
 	size_t n, i;
 

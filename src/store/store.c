@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
 #include <sqlite3.h>
 #include <uuid/uuid.h>
 
@@ -1302,12 +1303,32 @@ int store_find_experiment(struct store *st, const char *ref, int64_t *exp_id)
 	return 0;
 }
 
-/* The WHERE clause every filtered query shares; parameters ?1..?7. */
+/* The WHERE clause every filtered query shares; parameters ?1..?7, lists as JSON arrays. */
 #define SQL_FILTER                                                                                 \
-	" (?1 IS NULL OR e.workload = ?1) AND (?2 IS NULL OR e.profile = ?2)"                      \
-	" AND (?3 IS NULL OR e.label = ?3) AND (?4 IS NULL OR e.kernel = ?4)"                      \
-	" AND (?5 IS NULL OR e.host = ?5) AND (?6 IS NULL OR e.started_ns >= ?6)"                  \
-	" AND (?7 IS NULL OR e.id = ?7)"
+	" (?1 IS NULL OR e.workload IN (SELECT value FROM json_each(?1)))"                         \
+	" AND (?2 IS NULL OR e.profile IN (SELECT value FROM json_each(?2)))"                      \
+	" AND (?3 IS NULL OR e.label IN (SELECT value FROM json_each(?3)))"                        \
+	" AND (?4 IS NULL OR e.kernel IN (SELECT value FROM json_each(?4)))"                       \
+	" AND (?5 IS NULL OR e.host IN (SELECT value FROM json_each(?5)))"                         \
+	" AND (?6 IS NULL OR e.started_ns >= ?6) AND (?7 IS NULL OR e.id = ?7)"
+
+/* A filter list as a JSON array of strings for json_each(), or NULL when empty. */
+static void bind_list(sqlite3_stmt *stmt, int i, const struct strlist *l)
+{
+	json_object *a;
+	size_t k;
+
+	if (!l->n) {
+		sqlite3_bind_null(stmt, i);
+		return;
+	}
+	a = json_object_new_array();
+	for (k = 0; k < l->n; k++)
+		json_object_array_add(a, json_object_new_string(l->v[k] ? l->v[k] : ""));
+	sqlite3_bind_text(stmt, i, json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN), -1,
+			  SQLITE_TRANSIENT);
+	json_object_put(a);
+}
 
 static void bind_filter(sqlite3_stmt *stmt, const struct store_filter *f)
 {
@@ -1315,11 +1336,11 @@ static void bind_filter(sqlite3_stmt *stmt, const struct store_filter *f)
 
 	if (!f)
 		f = &none;
-	bind_text(stmt, 1, f->workload);
-	bind_text(stmt, 2, f->profile);
-	bind_text(stmt, 3, f->label);
-	bind_text(stmt, 4, f->kernel);
-	bind_text(stmt, 5, f->host);
+	bind_list(stmt, 1, &f->workload);
+	bind_list(stmt, 2, &f->profile);
+	bind_list(stmt, 3, &f->label);
+	bind_list(stmt, 4, &f->kernel);
+	bind_list(stmt, 5, &f->host);
 	if (f->since_ns)
 		sqlite3_bind_int64(stmt, 6, (sqlite3_int64)f->since_ns);
 	else
@@ -1763,49 +1784,143 @@ int store_metric_names(struct store *st, const struct store_filter *f, char ***n
 	return collect_strings(st, stmt, names, n, "cannot read the metric names");
 }
 
-int store_filter_check(struct store *st, const struct store_filter *f, const char *cmd)
+/* "a|b|c" of the n values (malloc'd), or "none". */
+static char *join_bar(char *const *vals, size_t n)
+{
+	size_t len = 5, k;
+	char *list;
+
+	for (k = 0; k < n; k++)
+		len += strlen(vals[k]) + 1;
+	list = xmalloc(len);
+	strcpy(list, n ? "" : "none");
+	for (k = 0; k < n; k++) {
+		if (k)
+			strcat(list, "|");
+		strcat(list, vals[k]);
+	}
+	return list;
+}
+
+/*
+ * Kernel value v against the stored releases: exact, else the unique
+ * release it is a prefix of (*resolved, malloc'd). -1 after saying why.
+ */
+static int kernel_prefix(char *const *vals, size_t n, const char *v, const char *cmd,
+			 char **resolved)
+{
+	char **hits = xcalloc(n + 1, sizeof(*hits));
+	size_t k, nh = 0;
+	int ret = 0;
+	char *list;
+
+	*resolved = NULL;
+	for (k = 0; k < n; k++) {
+		if (!strcmp(vals[k], v)) {
+			free(hits);
+			return 0;
+		}
+		/* the start of a release up to a separator: 6.1 is not 6.18's start */
+		if (!strncmp(vals[k], v, strlen(v)) && vals[k][strlen(v)] &&
+		    strchr(".-+_~", vals[k][strlen(v)]))
+			hits[nh++] = vals[k];
+	}
+	if (nh == 1) {
+		*resolved = xstrdup(hits[0]);
+	} else {
+		list = join_bar(nh ? hits : vals, nh ? nh : n);
+		ret = nh ? error("%s: option '--kernel': '%s' is the start of %zu stored releases, "
+				 "allowed one of %s",
+				 cmd, v, nh, list)
+			 : error("%s: option '--kernel': no stored experiment has '%s', stored %s",
+				 cmd, v, list);
+		free(list);
+	}
+	free(hits);
+	return ret;
+}
+
+/* The kernel list of f with each prefix replaced by the release it names. */
+static int resolve_kernels(struct store *st, struct store_filter *f, const char *cmd)
+{
+	char **vals;
+	size_t n, i;
+	int ret = 0;
+
+	if (!f->kernel.n)
+		return 0;
+	if (store_distinct(st, STORE_FIELD_KERNEL, &vals, &n))
+		return -1;
+	f->kernel_owned = xcalloc(f->kernel.n, sizeof(*f->kernel_owned));
+	for (i = 0; i < f->kernel.n; i++) {
+		char *r;
+
+		if (kernel_prefix(vals, n, f->kernel.v[i], cmd, &r)) {
+			ret = -1;
+			continue;
+		}
+		f->kernel_owned[i] = r ? r : f->kernel.v[i];
+		if (r) {
+			f->kernel_names = xrealloc(
+				f->kernel_names, (f->nkernel_names + 1) * sizeof(*f->kernel_names));
+			f->kernel_names[f->nkernel_names++] = r;
+		}
+	}
+	f->kernel.v = f->kernel_owned;
+	store_strings_free(vals, n);
+	return ret;
+}
+
+int store_filter_check(struct store *st, struct store_filter *f, const char *cmd)
 {
 	const struct {
 		enum store_field field;
-		const char *option, *value;
+		const char *option;
+		const struct strlist *values;
 	} checks[] = {
-		{ STORE_FIELD_WORKLOAD, "workload", f->workload },
-		{ STORE_FIELD_PROFILE, "profile", f->profile },
-		{ STORE_FIELD_LABEL, "label", f->label },
-		{ STORE_FIELD_KERNEL, "kernel", f->kernel },
-		{ STORE_FIELD_HOST, "host", f->host },
+		{ STORE_FIELD_WORKLOAD, "workload", &f->workload },
+		{ STORE_FIELD_PROFILE, "profile", &f->profile },
+		{ STORE_FIELD_LABEL, "label", &f->label },
+		{ STORE_FIELD_HOST, "host", &f->host },
 	};
-	size_t i, k, n;
-	int ret = 0;
+	size_t i, j, k, n;
+	int ret = resolve_kernels(st, f, cmd);
 
 	for (i = 0; i < ARRAY_SIZE(checks); i++) {
 		char **vals, *list;
-		size_t len = 1;
-		bool found = false;
 
-		if (!checks[i].value || !*checks[i].value)
+		if (!checks[i].values->n)
 			continue;
 		if (store_distinct(st, checks[i].field, &vals, &n))
 			return -1;
-		for (k = 0; k < n; k++) {
-			found |= !strcmp(vals[k], checks[i].value);
-			len += strlen(vals[k]) + 1;
-		}
-		if (!found) {
-			list = xmalloc(len);
-			list[0] = '\0';
-			for (k = 0; k < n; k++) {
-				if (k)
-					strcat(list, "|");
-				strcat(list, vals[k]);
-			}
+		for (j = 0; j < checks[i].values->n; j++) {
+			const char *v = checks[i].values->v[j];
+
+			for (k = 0; k < n && strcmp(vals[k], v); k++)
+				;
+			if (k < n)
+				continue;
+			list = join_bar(vals, n);
 			ret = error("%s: option '--%s': no stored experiment has '%s', stored %s",
-				    cmd, checks[i].option, checks[i].value, n ? list : "none");
+				    cmd, checks[i].option, v, list);
 			free(list);
 		}
 		store_strings_free(vals, n);
 	}
 	return ret;
+}
+
+void store_filter_release(struct store_filter *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nkernel_names; i++)
+		free(f->kernel_names[i]);
+	free(f->kernel_names);
+	free(f->kernel_owned);
+	f->kernel_names = NULL;
+	f->kernel_owned = NULL;
+	f->nkernel_names = 0;
 }
 
 int store_parse_since(const char *s, uint64_t *since_ns)

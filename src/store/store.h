@@ -17,6 +17,7 @@
 #include "core/experiment.h"
 #include "core/sample.h"
 #include "core/env.h"
+#include "util/opts.h"
 
 struct store;
 
@@ -87,12 +88,23 @@ int store_find_experiment(struct store *st, const char *ref, int64_t *exp_id);
 int store_read_begin(struct store *st);
 void store_read_end(struct store *st);
 
-/* Filters of compare/export; NULL or 0 members do not filter. */
+/*
+ * Filters of compare/export/report/log: each list matches any of its
+ * values (a repeated --label is a union); empty lists and 0 members do not
+ * filter; the lists together are an intersection.
+ */
 struct store_filter {
-	const char *workload, *profile, *label, *kernel, *host;
+	struct strlist workload, profile, label, kernel, host;
 	uint64_t since_ns; /* experiments started at or after (CLOCK_REALTIME) */
 	int64_t exp_id;
+	/* store_filter_check(): the kernel list with each prefix resolved (owned) */
+	const char **kernel_owned;
+	char **kernel_names;
+	size_t nkernel_names;
 };
+
+/* A one-value list, for a filter set in code: .label = STRLIST_ONE(label). */
+#define STRLIST_ONE(s) ((struct strlist){ .v = (const char *[]){ (s) }, .n = (s) != NULL })
 
 /* Experiments matching f (may be NULL), oldest first. */
 int store_list_experiments(struct store *st, const struct store_filter *f,
@@ -182,8 +194,14 @@ int store_kernel_cmp(const char *a, const char *b);
  * For each filter value that no stored experiment has, print one line
  * naming the option (--workload, --profile, --label, --kernel, --host) of
  * command cmd, the value and the values that exist; -1 if any was unknown.
+ * A --kernel value that is no stored release but the start of exactly one,
+ * up to one of . - + _ ~ (6.12.75 of 6.12.75+rpt-rpi-2712; 6.1 of 6.1.0,
+ * never of 6.18.1), is replaced by that release; the start of several is
+ * refused, naming them. store_filter_release() frees what
+ * the replacement allocated.
  */
-int store_filter_check(struct store *st, const struct store_filter *f, const char *cmd);
+int store_filter_check(struct store *st, struct store_filter *f, const char *cmd);
+void store_filter_release(struct store_filter *f);
 
 /*
  * Parse a --since value: "2026-04-01", "2026-04-01T12:00[:00]" (local

@@ -236,13 +236,26 @@ static void test_write_and_read(void **state)
 
 	/* filters */
 	memset(&c, 0, sizeof(c));
-	f.label = "after";
+	f.label = STRLIST_ONE("after");
 	assert_int_equal(store_foreach_sample(st, &f, 0, collect_row, &c), 0);
 	assert_int_equal(c.n, 0);
-	f.label = "before";
-	f.kernel = "6.18.0";
+	f.label = STRLIST_ONE("before");
+	f.kernel = STRLIST_ONE("6.18.0");
 	assert_int_equal(store_foreach_sample(st, &f, 0, collect_row, &c), 0);
 	assert_int_equal(c.n, 3);
+	/* a repeated filter is a union */
+	{
+		const char *labels[] = { "after", "before" }, *none[] = { "after", "nope" };
+
+		memset(&c, 0, sizeof(c));
+		f.label = (struct strlist){ .v = labels, .n = 2 };
+		assert_int_equal(store_foreach_sample(st, &f, 0, collect_row, &c), 0);
+		assert_int_equal(c.n, 3);
+		memset(&c, 0, sizeof(c));
+		f.label = (struct strlist){ .v = none, .n = 2 };
+		assert_int_equal(store_foreach_sample(st, &f, 0, collect_row, &c), 0);
+		assert_int_equal(c.n, 0);
+	}
 
 	{
 		struct json_walk w = { 0 };
