@@ -9,6 +9,7 @@
 #include "engine/summary.h"
 #include "render/results.h"
 #include "core/metrics.h"
+#include "util/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,18 +48,22 @@ static const struct opt *find_any(const struct opt *const *tables, size_t n, con
 
 static void die_unknown_workload(const char *cmd, const char *name)
 {
-	char list[512] = "";
+	char list[512] = "", hint[SUGGEST_HINT_MAX];
+	struct suggest sg;
 	size_t used = 0, i;
 
+	suggest_init(&sg, name);
 	for (i = 0; workloads[i]; i++) {
 		int w = snprintf(list + used, sizeof(list) - used, "%s%s", i ? "|" : "",
 				 workloads[i]->name);
 
+		suggest_add(&sg, workloads[i]->name);
 		if (w < 0 || (size_t)w >= sizeof(list) - used)
 			break;
 		used += (size_t)w;
 	}
-	die_usage("%s: unknown workload '%s', allowed %s", cmd, name, list);
+	die_usage("%s: unknown workload '%s', allowed %s%s", cmd, name, list,
+		  suggest_hint(&sg, "", hint, sizeof(hint)));
 }
 
 /* The workload's primary metric: its unit as tables show it, its name and direction. */
