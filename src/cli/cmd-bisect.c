@@ -196,7 +196,7 @@ static int run_main(struct bisect_params *p, struct opts_result *res, struct ctx
 	struct bisect_settings set = bisect_settings_of(p, ctx);
 
 	run_usage(p, res);
-	return bisect_run(&set, cli_db_path(ctx), res->pos + res->dashdash,
+	return bisect_run(&set, cli_db_for_open(ctx, true), res->pos + res->dashdash,
 			  res->npos - (size_t)res->dashdash, stdout);
 }
 

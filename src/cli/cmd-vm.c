@@ -243,8 +243,9 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 	} else {
 		usage_check(&p, &res, &arch, &kernels);
 		cmdline = cli_cmdline(ctx);
-		ret = vm_host_run(&p, arch, kernels, ctx->no_store ? NULL : cli_db_path(ctx),
-				  cmdline, res.pos + res.dashdash, res.npos - (size_t)res.dashdash);
+		ret = vm_host_run(&p, arch, kernels,
+				  ctx->no_store ? NULL : cli_db_for_open(ctx, true), cmdline,
+				  res.pos + res.dashdash, res.npos - (size_t)res.dashdash);
 		free(cmdline);
 		free(kernels);
 	}

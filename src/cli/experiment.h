@@ -99,11 +99,15 @@ json_object *experiment_params_json(const struct opt_group *groups, size_t ngrou
  */
 void experiment_json_provenance(const struct experiment *ex, json_object *o);
 
-/* Where an experiment of this command runs and is kept; cmdline stays the caller's. */
+/*
+ * Where an experiment of this command runs and is kept; cmdline stays the
+ * caller's. The store's directory is checked or created here
+ * (cli_db_for_open): call it before anything is changed.
+ */
 static inline struct experiment_where experiment_where_of(const struct ctx *ctx,
 							  const char *cmdline)
 {
-	return (struct experiment_where){ .db = ctx->no_store ? NULL : cli_db_path(ctx),
+	return (struct experiment_where){ .db = ctx->no_store ? NULL : cli_db_for_open(ctx, true),
 					  .root = ctx->root,
 					  .debugfs = ctx->debugfs,
 					  .cmdline = cmdline };
