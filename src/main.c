@@ -11,6 +11,7 @@
  */
 #include "cli/cli.h"
 #include "store/store.h"
+#include "util/suggest.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -54,6 +55,21 @@ static void usage(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'wakebench COMMAND -h' lists the options of a command.\n");
+}
+
+static void unknown_command(const char *name)
+{
+	char hint[SUGGEST_HINT_MAX];
+	struct suggest s;
+	size_t i;
+
+	suggest_init(&s, name);
+	fprintf(stderr, "wakebench: error: unknown command '%s', allowed ", name);
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		fprintf(stderr, "%s%s", i ? "|" : "", commands[i].name);
+		suggest_add(&s, commands[i].name);
+	}
+	fprintf(stderr, "%s\n", suggest_hint(&s, "", hint, sizeof(hint)));
 }
 
 static int finish(int status)
@@ -104,9 +120,6 @@ int main(int argc, const char **argv)
 				store_close(ctx.store);
 			return finish(status);
 		}
-	fprintf(stderr, "wakebench: error: unknown command '%s', allowed ", argv[1]);
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(stderr, "%s%s", i ? "|" : "", commands[i].name);
-	fprintf(stderr, "\n");
+	unknown_command(argv[1]);
 	return EXIT_USAGE;
 }

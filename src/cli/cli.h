@@ -100,6 +100,13 @@ void cli_require_format(const char *cmd, const struct ctx *ctx, unsigned allowed
 /* The store path after --db / WAKEBENCH_DB /
  * ${XDG_DATA_HOME:-$HOME/.local/share}/wakebench/results.db. */
 const char *cli_db_path(const struct ctx *ctx);
+/*
+ * The same for a command about to open the store. A store named by hand
+ * (--db, WAKEBENCH_DB) in a directory that does not exist is a typo: exit 2,
+ * nothing created. Only the default location's directory is created (0700,
+ * with its parents), and only when `create`: exit 1 when it cannot be.
+ */
+const char *cli_db_for_open(const struct ctx *ctx, bool create);
 
 /* The command line, shell-quoted, malloc'd. */
 char *cli_cmdline(const struct ctx *ctx);

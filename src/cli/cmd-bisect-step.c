@@ -183,7 +183,7 @@ static int step_worker(struct bisect_params *p, struct opts_result *res, struct 
 		ret = WORKER_SKIP;
 		goto out;
 	}
-	rc.db = cli_db_path(ctx);
+	rc.db = cli_db_for_open(ctx, false);
 	if (store_open(rc.db, STORE_CHECK, &rc.st) ||
 	    (ret = step_refs(&rc, p, &good, &bad, &gm, &bm, &refs)))
 		goto out;

@@ -11,6 +11,7 @@
 #include "engine/vm.h"
 #include "render/render.h"
 #include "util/json.h"
+#include "util/suggest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,7 +196,7 @@ static int run_main(struct bisect_params *p, struct opts_result *res, struct ctx
 	struct bisect_settings set = bisect_settings_of(p, ctx);
 
 	run_usage(p, res);
-	return bisect_run(&set, cli_db_path(ctx), res->pos + res->dashdash,
+	return bisect_run(&set, cli_db_for_open(ctx, true), res->pos + res->dashdash,
 			  res->npos - (size_t)res->dashdash, stdout);
 }
 
@@ -360,9 +361,14 @@ int cmd_bisect(int argc, const char **argv, struct ctx *ctx)
 	n = bisect_parse(sub, &p, groups, &res, argc, argv, ctx);
 	if (sub == SUB_NONE) {
 		/* maybe a mistyped step under git bisect run: never a status git reads as bad */
-		error("bisect: %s%s%s: allowed step|run|report",
+		char hint[SUGGEST_HINT_MAX] = "";
+
+		if (res.npos)
+			suggest_hint_alternatives(res.pos[0], "step|run|report", "", hint,
+						  sizeof(hint));
+		error("bisect: %s%s%s: allowed step|run|report%s",
 		      res.npos ? "unknown subcommand '" : "no subcommand",
-		      res.npos ? res.pos[0] : "", res.npos ? "'" : "");
+		      res.npos ? res.pos[0] : "", res.npos ? "'" : "", hint);
 		ret = BISECT_EXIT_USAGE;
 	} else if (sub == SUB_RUN) {
 		if (ctx->format != FMT_TEXT)

@@ -16,6 +16,7 @@
  */
 #include "cli/cli.h"
 #include "util/json.h"
+#include "util/suggest.h"
 #include "runner/runner.h"
 #include "sys/features.h"
 
@@ -213,7 +214,11 @@ int cmd_features(int argc, const char **argv, struct ctx *ctx)
 			die_usage("features: 'restore' takes no arguments, got '%s'", res.pos[1]);
 		need = CLI_RECOVERS_FEATURES;
 	} else {
-		die_usage("features: unknown subcommand '%s', allowed show|set|restore", sub);
+		char hint[SUGGEST_HINT_MAX];
+
+		die_usage(
+			"features: unknown subcommand '%s', allowed show|set|restore%s", sub,
+			suggest_hint_alternatives(sub, "show|set|restore", "", hint, sizeof(hint)));
 	}
 	/* the way in restores what a dead wakebench left changed (not for restore: that is it) */
 	rc = cli_kernel_prepare(ctx, "features", CLI_NEED_DEBUGFS | need);

@@ -353,6 +353,8 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	experiment_cmd_parse(&o, &run_cmd, argc, argv, ctx);
 	experiment_cmd_resolve(&o, "run");
 	memset(&st, 0, sizeof(st));
+	cmdline = cli_cmdline(ctx);
+	where = experiment_where_of(ctx, cmdline);
 	if (o.pp.ceiling && ceiling_shape_of(&o.spec, &ceiling, err, sizeof(err)))
 		die_usage("run: %s", err);
 	ret = cli_kernel_prepare(
@@ -373,8 +375,6 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	st.ceiling = o.pp.ceiling ? &ceiling : NULL;
 	st.tracer = probes_tracer(&ps);
 	st.samples = xcalloc(o.rp.samples + 1, sizeof(*st.samples));
-	cmdline = cli_cmdline(ctx);
-	where = experiment_where_of(ctx, cmdline);
 	if (experiment_begin(&st.ex, &where, "run", o.wl, o.profile[0] ? o.profile : NULL,
 			     o.base_profile, o.eo.v.label, params) ||
 	    experiment_add_config(&st.ex, "default", NULL, &st.config_id)) {

@@ -10,6 +10,7 @@
  */
 #include "cli/cli.h"
 #include "engine/vm.h"
+#include "util/suggest.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -113,6 +114,14 @@ static const struct opt vm_opts[] = {
 	OPT_END_ROW,
 };
 
+static NORETURN void die_bad_arch(const char *arch)
+{
+	char hint[SUGGEST_HINT_MAX];
+
+	die_usage("vm: option '--arch': invalid value '%s', allowed x86-64|arm64%s", arch,
+		  suggest_hint_alternatives(arch, "x86-64|arm64", "", hint, sizeof(hint)));
+}
+
 static const struct vmhost_arch *guest_arch(const struct vm_params *p)
 {
 	const struct vmhost_arch *arch;
@@ -121,8 +130,7 @@ static const struct vmhost_arch *guest_arch(const struct vm_params *p)
 	if (p->arch) {
 		arch = vmhost_arch_named(p->arch);
 		if (!arch)
-			die_usage("vm: option '--arch': invalid value '%s', allowed x86-64|arm64",
-				  p->arch);
+			die_bad_arch(p->arch);
 		return arch;
 	}
 	arch = vmhost_image_arch(p->kernels.v[0], why, sizeof(why));
@@ -154,8 +162,11 @@ static void usage_check(const struct vm_params *p, const struct opts_result *res
 	if (vm_guest_command_stores(sub) < 0) {
 		char list[128];
 
-		die_usage("vm: subcommand '%s' cannot run in the guest, allowed %s", sub,
-			  vm_guest_commands(list, sizeof(list)));
+		char hint[SUGGEST_HINT_MAX];
+
+		vm_guest_commands(list, sizeof(list));
+		die_usage("vm: subcommand '%s' cannot run in the guest, allowed %s%s", sub, list,
+			  suggest_hint_alternatives(sub, list, "", hint, sizeof(hint)));
 	}
 	for (i = (size_t)res->dashdash + 1; i < res->npos; i++)
 		if (!strcmp(res->pos[i], "--db") || !strncmp(res->pos[i], "--db=", 5))
@@ -193,7 +204,7 @@ static int emit_initramfs(const struct vm_params *p)
 	int ret = EXIT_OK;
 
 	if (!ea && p->arch)
-		die_usage("vm: option '--arch': invalid value '%s', allowed x86-64|arm64", p->arch);
+		die_bad_arch(p->arch);
 	if (!ea)
 		die_skip("vm: qemu guests are not supported on this architecture");
 	initramfs_init(&base);
@@ -232,8 +243,9 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx)
 	} else {
 		usage_check(&p, &res, &arch, &kernels);
 		cmdline = cli_cmdline(ctx);
-		ret = vm_host_run(&p, arch, kernels, ctx->no_store ? NULL : cli_db_path(ctx),
-				  cmdline, res.pos + res.dashdash, res.npos - (size_t)res.dashdash);
+		ret = vm_host_run(&p, arch, kernels,
+				  ctx->no_store ? NULL : cli_db_for_open(ctx, true), cmdline,
+				  res.pos + res.dashdash, res.npos - (size_t)res.dashdash);
 		free(cmdline);
 		free(kernels);
 	}

@@ -7,10 +7,12 @@
 #include "store/store.h"
 #include "runner/runner.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *const format_names[] = { "text",  "json", "metrics-brief", "csv",
@@ -158,6 +160,54 @@ const char *cli_db_path(const struct ctx *ctx)
 	return path;
 }
 
+/* mkdir -p of dir, each new directory 0700 (it holds host names and command lines). */
+static void make_store_dir(const char *dir)
+{
+	char *d = xstrdup(dir), *p;
+	struct stat sb;
+
+	for (p = d + 1;; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if (mkdir(d, 0700) && errno != EEXIST)
+			die_errno("cannot create the store's directory '%s'", d);
+		*p = c;
+		if (!c)
+			break;
+	}
+	if (stat(d, &sb) || !S_ISDIR(sb.st_mode))
+		die("cannot create the store's directory '%s': %s", d, strerror(ENOTDIR));
+	free(d);
+}
+
+const char *cli_db_for_open(const struct ctx *ctx, bool create)
+{
+	const char *path = cli_db_path(ctx), *env = getenv("WAKEBENCH_DB");
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	struct stat sb;
+
+	if (!slash || slash == path)
+		return path; /* the current or the root directory */
+	dir = xstrdup(path);
+	dir[slash - path] = '\0';
+	if (ctx->db_path || (env && *env)) {
+		/* a store named by hand: a missing directory is a typo, not a request */
+		if (stat(dir, &sb) && errno == ENOENT)
+			die_usage("%s: directory '%s' does not exist: create it, or %s for the "
+				  "default store",
+				  ctx->db_path ? "option '--db'" : "WAKEBENCH_DB", dir,
+				  ctx->db_path ? "leave --db out" : "unset WAKEBENCH_DB");
+	} else if (create) {
+		make_store_dir(dir);
+	}
+	free(dir);
+	return path;
+}
+
 void cli_btf_path(const struct ctx *ctx, char *buf, size_t len)
 {
 	if (!ctx->root || !strcmp(ctx->root, "/"))
@@ -229,7 +279,7 @@ struct store *cli_store(struct ctx *ctx)
 	if (!(ctx->cmd_flags & (CMD_READS_STORE | CMD_WRITES_STORE)))
 		BUG("cli_store: the command's row says neither CMD_READS_STORE nor "
 		    "CMD_WRITES_STORE");
-	if (!ctx->store && store_open(cli_db_path(ctx), how, &ctx->store))
+	if (!ctx->store && store_open(cli_db_for_open(ctx, how == STORE_CREATE), how, &ctx->store))
 		ctx->store = NULL;
 	return ctx->store;
 }

@@ -9,6 +9,7 @@
 #include "engine/summary.h"
 #include "render/results.h"
 #include "core/metrics.h"
+#include "util/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,18 +48,22 @@ static const struct opt *find_any(const struct opt *const *tables, size_t n, con
 
 static void die_unknown_workload(const char *cmd, const char *name)
 {
-	char list[512] = "";
+	char list[512] = "", hint[SUGGEST_HINT_MAX];
+	struct suggest sg;
 	size_t used = 0, i;
 
+	suggest_init(&sg, name);
 	for (i = 0; workloads[i]; i++) {
 		int w = snprintf(list + used, sizeof(list) - used, "%s%s", i ? "|" : "",
 				 workloads[i]->name);
 
+		suggest_add(&sg, workloads[i]->name);
 		if (w < 0 || (size_t)w >= sizeof(list) - used)
 			break;
 		used += (size_t)w;
 	}
-	die_usage("%s: unknown workload '%s', allowed %s", cmd, name, list);
+	die_usage("%s: unknown workload '%s', allowed %s%s", cmd, name, list,
+		  suggest_hint(&sg, "", hint, sizeof(hint)));
 }
 
 /* The workload's primary metric: its unit as tables show it, its name and direction. */
@@ -130,34 +135,49 @@ const struct workload *experiment_pick_workload(const char *cmd, struct opt_grou
 	eg = experiment_opts_group(&eo, NULL);
 	tables[ngroups + n] = eg.opts;
 
-	for (a = 0; a < argc && !name; a++) {
+	/*
+	 * The first positional argument, skipping option values; the whole
+	 * line is read for stress-ng's options. An unknown option ends the
+	 * search: what follows it may be its value, not a workload (the
+	 * parser then names the option).
+	 */
+	for (a = 0; a < argc; a++) {
 		const char *arg = argv[a];
 		const struct opt *o;
 
 		if (!strcmp(arg, "--")) {
-			if (a + 1 < argc)
+			if (!name && a + 1 < argc)
 				name = argv[a + 1];
 			break;
 		}
 		if (arg[0] != '-' || !arg[1]) {
-			name = arg;
-			break;
+			if (!name)
+				name = arg;
+			continue;
 		}
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
+			continue;
 		if (arg[1] == '-') {
 			char lname[128];
 			const char *eq = strchr(arg + 2, '=');
 			size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
 
-			if (eq || len >= sizeof(lname))
-				continue;
+			if (len >= sizeof(lname))
+				break;
 			memcpy(lname, arg + 2, len);
 			lname[len] = '\0';
 			o = find_any(tables, ngroups + n + 1, lname, 0);
-		} else {
-			if (arg[2])
+			if (!o || !strcmp(lname, "pipe"))
+				experiment_check_habit(cmd, tables, ngroups + n + 1, argc, argv, a);
+			if (eq && o)
 				continue;
+		} else {
 			o = find_any(tables, ngroups + n + 1, NULL, (unsigned char)arg[1]);
+			if (arg[2] && o)
+				continue;
 		}
+		if (!o)
+			break;
 		if (takes_value(o))
 			a++;
 	}

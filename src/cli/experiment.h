@@ -26,12 +26,6 @@
 #define EXPERIMENT_DEFAULT_WORKLOAD "pipe"
 
 /*
- * The workload named on the command line: the first positional argument
- * (option values are skipped using the given groups and every workload's
- * table), else "pipe". Exits 2 naming the value and the workloads that
- * exist when it is unknown.
- */
-/*
  * The run spec of one config (no probes yet), after the workload's and the
  * runner's checks of what only this machine can tell: a failed check exits
  * 2 with its one line, prefixed by cmd.
@@ -42,6 +36,23 @@ void experiment_spec(const char *cmd, const struct workload *wl, const void *wl_
 /* The runner's defaults with the workload's own -j default applied. */
 void experiment_runner_defaults(const struct workload *wl, struct run_params *rp);
 
+/*
+ * stress-ng's options typed out of habit (--pipe N, --timeout, --metrics-brief,
+ * --taskset, --pipe-data-size; cli/habits.c): when argv[a] is one that no
+ * table of wakebench's has, exit 2 with the whole command line in
+ * wakebench's words ("did you mean 'wakebench run pipe -j 4 -t 20s'?");
+ * return otherwise.
+ */
+void experiment_check_habit(const char *cmd, const struct opt *const *tables, size_t ntables,
+			    int argc, const char **argv, int a);
+
+/*
+ * The workload named on the command line: the first positional argument
+ * (option values are skipped using the given groups and every workload's
+ * table; an unknown option ends the search), else "pipe". Exits 2 naming
+ * the value, the workloads that exist and the closest one when it is
+ * unknown, and on stress-ng's options (experiment_check_habit).
+ */
 const struct workload *experiment_pick_workload(const char *cmd, struct opt_group *groups,
 						size_t ngroups, int argc, const char **argv);
 
@@ -88,11 +99,15 @@ json_object *experiment_params_json(const struct opt_group *groups, size_t ngrou
  */
 void experiment_json_provenance(const struct experiment *ex, json_object *o);
 
-/* Where an experiment of this command runs and is kept; cmdline stays the caller's. */
+/*
+ * Where an experiment of this command runs and is kept; cmdline stays the
+ * caller's. The store's directory is checked or created here
+ * (cli_db_for_open): call it before anything is changed.
+ */
 static inline struct experiment_where experiment_where_of(const struct ctx *ctx,
 							  const char *cmdline)
 {
-	return (struct experiment_where){ .db = ctx->no_store ? NULL : cli_db_path(ctx),
+	return (struct experiment_where){ .db = ctx->no_store ? NULL : cli_db_for_open(ctx, true),
 					  .root = ctx->root,
 					  .debugfs = ctx->debugfs,
 					  .cmdline = cmdline };

@@ -443,7 +443,7 @@ int ab_check_tokens(struct ab_state *st, const char *debugfs, const char *btf,
 	if (features_read_any(debugfs, btf, &live, why, len))
 		return features_fail_exit(live.fail);
 	for (i = 0; i < fl->n; i++) {
-		char twhy[512];
+		char twhy[4096]; /* the kernel's names and the closest one */
 		size_t idx;
 		bool on;
 

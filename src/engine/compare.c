@@ -30,6 +30,7 @@
 #include "sys/features.h"
 #include "util/json.h"
 #include "util/number.h"
+#include "util/suggest.h"
 #include "util/text.h"
 #include "workloads/workload.h"
 
@@ -1471,9 +1472,11 @@ int compare_build(struct compare *c, struct store *st, const struct compare_requ
 	c->with_parts = rq->with_parts;
 	c->debugfs = rq->debugfs ? rq->debugfs : "/sys/kernel/debug";
 	if (parse_by(by, c)) {
-		error("compare: option '--by': unknown key '%s', allowed "
-		      "kernel|label|profile|host|feature:NAME",
-		      by);
+		static const char keys[] = "kernel|label|profile|host|feature:NAME";
+		char hint[SUGGEST_HINT_MAX];
+
+		error("compare: option '--by': unknown key '%s', allowed %s%s", by, keys,
+		      suggest_hint_alternatives(by, keys, "", hint, sizeof(hint)));
 		return EXIT_USAGE;
 	}
 	/* one snapshot: a run storing meanwhile must not add experiments between the lists */

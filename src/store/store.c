@@ -277,43 +277,6 @@ static int check_header(const char *path, off_t size, int *version)
 	return 0;
 }
 
-/* mkdir -p of the directory that will hold path. */
-static int mkdir_parents(const char *path)
-{
-	char *dir = xstrdup(path), *p;
-	int ret = 0;
-
-	p = strrchr(dir, '/');
-	if (!p || p == dir) {
-		free(dir);
-		return 0;
-	}
-	*p = '\0';
-	for (p = dir + 1;; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(dir, 0700) && errno != EEXIST) {
-			ret = error_errno("cannot create the store's directory '%s'", dir);
-			break;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	if (!ret) {
-		struct stat sb;
-
-		if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
-			ret = error("cannot create the store's directory '%s': %s", dir,
-				    strerror(ENOTDIR));
-	}
-	free(dir);
-	return ret;
-}
-
 /*
  * Checks made on the open connection (the WAL may hold a newer header). The
  * three reads are one read transaction, so that they see one state of the
@@ -790,8 +753,6 @@ static int create_file(const char *path, bool *created)
 {
 	int fd;
 
-	if (mkdir_parents(path))
-		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return errno == EEXIST ? 0 : error_errno("cannot create store '%s'", path);

@@ -22,7 +22,12 @@
 struct store;
 
 enum {
-	STORE_CREATE = 1 << 0, /* create the file (and its directory) if missing */
+	/*
+	 * create the file if missing; never its directory: a path in a
+	 * directory that does not exist is refused (the command creates the
+	 * default location's, cli_db_for_open)
+	 */
+	STORE_CREATE = 1 << 0,
 	STORE_READONLY = 1 << 1,
 	/*
 	 * check the file's structure (PRAGMA quick_check) before use, for a

@@ -14,6 +14,7 @@
  */
 #include "sys/features.h"
 #include "util/identity.h"
+#include "util/suggest.h"
 #include "util/util.h"
 
 #include <bpf/btf.h>
@@ -179,6 +180,25 @@ void features_names(const struct features *f, char *buf, size_t len)
 	}
 }
 
+/*
+ * The tokens closest to a mistyped one: each name and its NO_ form, so that
+ * `delay_dequeue` finds DELAY_DEQUEUE and `no_delay_dequeue` NO_DELAY_DEQUEUE.
+ */
+static const char *feature_hint(const struct features *live, const char *tok, char *buf, size_t len)
+{
+	struct suggest s;
+	char no[FEATURE_NAME_MAX + 4];
+	size_t i;
+
+	suggest_init(&s, tok);
+	for (i = 0; i < live->n; i++) {
+		snprintf(no, sizeof(no), "NO_%s", live->name[i]);
+		suggest_add(&s, live->name[i]);
+		suggest_add(&s, no);
+	}
+	return suggest_hint(&s, "", buf, len);
+}
+
 int features_token(const struct features *live, const char *tok, size_t *idx, bool *on, char *why,
 		   size_t whylen)
 {
@@ -198,9 +218,12 @@ int features_token(const struct features *live, const char *tok, size_t *idx, bo
 		want = true;
 	}
 	if (i < 0) {
+		char hint[SUGGEST_HINT_MAX];
+
 		features_names(live, names, sizeof(names));
 		return fail_with(NULL, FEATURES_INVALID, why, whylen,
-				 "unknown scheduler feature '%s'; this kernel has: %s", tok, names);
+				 "unknown scheduler feature '%s'; this kernel has: %s%s", tok,
+				 names, feature_hint(live, tok, hint, sizeof(hint)));
 	}
 	*idx = (size_t)i;
 	*on = want;

@@ -5,6 +5,7 @@
  * cannot drift apart.
  */
 #include "util/opts.h"
+#include "util/suggest.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -176,12 +177,14 @@ static void opt_name(const struct opt *o, char *buf, size_t len)
 
 static int bad_value(const char *cmd, const struct opt *o, const char *val, const char *what)
 {
-	char name[80], allowed[256];
+	char name[80], allowed[256], hint[SUGGEST_HINT_MAX] = "";
 
 	opt_name(o, name, sizeof(name));
 	opts_format_allowed(o, allowed, sizeof(allowed));
-	return error("%s: option '%s: %s '%s', allowed %s", cmd, name, what, val,
-		     allowed[0] ? allowed : "a value");
+	if (o->type == OPT_CHOICE)
+		suggest_hint_list(val, o->choices, "", hint, sizeof(hint));
+	return error("%s: option '%s: %s '%s', allowed %s%s", cmd, name, what, val,
+		     allowed[0] ? allowed : "a value", hint);
 }
 
 static int check_range(const char *cmd, const struct opt *o, const char *val, double v)
@@ -319,6 +322,22 @@ static const struct opt *lookup(struct opt_group *groups, size_t ngroups, const 
 	return NULL;
 }
 
+/* The long options closest to an unknown one, as "; did you mean '--X'?" (or ""). */
+static const char *option_hint(const struct opt_group *groups, size_t ngroups, const char *lname,
+			       char *buf, size_t len)
+{
+	struct suggest s;
+	size_t g;
+	const struct opt *o;
+
+	suggest_init(&s, lname);
+	for (g = 0; g < ngroups; g++)
+		for (o = groups[g].opts; o->type != OPT_END; o++)
+			if (!(o->flags & OPT_HIDDEN))
+				suggest_add(&s, o->long_name);
+	return suggest_hint(&s, "--", buf, len);
+}
+
 static void push_pos(struct opts_result *res, const char *arg)
 {
 	res->pos = xrealloc(res->pos, (res->npos + 1) * sizeof(*res->pos));
@@ -337,7 +356,7 @@ int opts_parse(const char *cmd, struct opt_group *groups, size_t ngroups, int ar
 		const struct opt *o;
 		struct opt_group *grp = NULL;
 		size_t index = 0;
-		char lname[128];
+		char lname[128], hint[SUGGEST_HINT_MAX];
 
 		if (!strcmp(arg, "--")) {
 			res->dashdash = (long)res->npos;
@@ -368,8 +387,10 @@ int opts_parse(const char *cmd, struct opt_group *groups, size_t ngroups, int ar
 			lname[n] = '\0';
 			o = lookup(groups, ngroups, lname, 0, &grp, &index);
 			if (!o)
-				return error("%s: unknown option '--%s' (see 'wakebench %s -h')",
-					     cmd, lname, cmd);
+				return error(
+					"%s: unknown option '--%s' (see 'wakebench %s -h')%s", cmd,
+					lname, cmd,
+					option_hint(groups, ngroups, lname, hint, sizeof(hint)));
 			if (eq) {
 				if (!takes_value(o))
 					return error("%s: option '--%s' takes no value", cmd,

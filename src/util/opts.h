@@ -77,6 +77,8 @@ struct opts_result {
  * Parse argv[0..argc) (argv[0] is the first argument, not the command name).
  * `cmd` names the command in messages. Prints one line naming the option,
  * the value and what is allowed, and returns -1 on bad input; 0 otherwise.
+ * An unknown long option or choice that is close to a known one ends the
+ * line with "; did you mean 'X'?" (util/suggest.h).
  * Positional arguments are collected in order; "--" stops option parsing.
  * If `stop_at_first_pos` is set, the first positional argument and everything
  * after it are returned as positional (for `vm -- SUBCOMMAND`).

@@ -67,7 +67,8 @@ if unprivileged_setup; then
 		chmod 0444 "$TMP/locked/theirs.db"
 	fi
 	[ "$(id -u)" = 0 ] || chmod 0555 "$TMP/locked"
-	run_cmd as_other "$UWAKEBENCH" $RUN --db "$TMP/locked/sub/results.db"
+	# the default location's directory (an explicit --db's is never created)
+	run_cmd as_other env -u WAKEBENCH_DB XDG_DATA_HOME="$TMP/locked/sub" "$UWAKEBENCH" $RUN
 	is "$RC" 1 "directory without permission: exit 1"
 	like "$ERR" "cannot create the store's directory '.*locked/sub': Permission denied" \
 		"directory without permission: says why"
@@ -89,10 +90,11 @@ else
 	for i in 1 2 3 4 5 6 7 8 9 10; do skip "$UWHY"; done
 fi
 
-# reading never creates a store; writing creates it with its directories
-run_cmd wb compare --db "$TMP/absent/results.db"
+# reading never creates a store; writing creates the default one with its
+# directories (a --db in a directory that does not exist is a typo: t1094)
+run_cmd wb compare --db "$TMP/absent.db"
 is "$RC" 1 "compare on a missing store: exit 1"
-ok "[ ! -e '$TMP/absent' ]" "compare on a missing store creates nothing"
+ok "[ ! -e '$TMP/absent.db' ]" "compare on a missing store creates nothing"
 XDG_DATA_HOME="$TMP/xdg" WAKEBENCH_DB= run_cmd wb $RUN
 is "$RC" 0 "run creates the default store"
 ok "[ -s '$TMP/xdg/wakebench/results.db' ]" "default store under XDG_DATA_HOME/wakebench"

@@ -23,18 +23,20 @@ done
 ok "[ ! -e '$WAKEBENCH_DB' ] && [ ! -e '$TMP/xdg' ]" "--db '' touched no default store"
 
 # new stores are private, whatever the umask; existing ones keep their mode
-(umask 000 && wb $RUN --db "$TMP/priv/sub/r.db" >/dev/null 2>&1)
-is "$(stat -c %a "$TMP/priv/sub/r.db")" 600 "a new store is 0600 under umask 000"
-is "$(stat -c %a "$TMP/priv/sub")" 700 "its new directory is 0700"
-is "$(stat -c %a "$TMP/priv")" 700 "and so are its parents"
+# (directories are created for the default location only, t1094)
+(umask 000 && XDG_DATA_HOME="$TMP/priv/sub" WAKEBENCH_DB= wb $RUN >/dev/null 2>&1)
+is "$(stat -c %a "$TMP/priv/sub/wakebench/results.db")" 600 "a new store is 0600 under umask 000"
+is "$(stat -c %a "$TMP/priv/sub/wakebench")" 700 "its new directory is 0700"
+is "$(stat -c %a "$TMP/priv/sub")" 700 "and so are its parents"
+is "$(stat -c %a "$TMP/priv")" 700 "all of them"
 (umask 077 && wb $RUN --db "$TMP/priv077.db" >/dev/null 2>&1)
 is "$(stat -c %a "$TMP/priv077.db")" 600 "a new store is 0600 under umask 077"
-chmod 0640 "$TMP/priv/sub/r.db"
-wb $RUN --db "$TMP/priv/sub/r.db" >/dev/null 2>&1
-is "$(stat -c %a "$TMP/priv/sub/r.db")" 640 "an existing store keeps its mode"
+chmod 0640 "$TMP/priv/sub/wakebench/results.db"
+wb $RUN --db "$TMP/priv/sub/wakebench/results.db" >/dev/null 2>&1
+is "$(stat -c %a "$TMP/priv/sub/wakebench/results.db")" 640 "an existing store keeps its mode"
 
 # readers create nothing next to the store
-db="$TMP/priv/sub/r.db"
+db="$TMP/priv/sub/wakebench/results.db"
 exps=$(sqlite3 "$db" "SELECT group_concat(id, ' ') FROM experiments")
 for cmd in "show 1" "export" "export --format csv" "compare --by label" "env --diff $exps"; do
 	run_cmd wb $cmd --db "$db"

@@ -157,7 +157,7 @@ static int count_json(void *arg, const char *json)
 
 static void test_write_and_read(void **state)
 {
-	char *path = tpath("a/b/c/results.db");
+	char *path = tpath("a/b/c/results.db"), *dir = tpath("a/b/c"), *p;
 	struct store *st;
 	struct sample *s = xmalloc(sizeof(*s));
 	int64_t exp_id, cfg_id, found;
@@ -174,6 +174,20 @@ static void test_write_and_read(void **state)
 	(void)state;
 	/* Without STORE_CREATE a missing store is an error and creates nothing. */
 	assert_int_equal(store_open(path, 0, &st), -1);
+	/* A store is created in a directory that exists, never with its directory. */
+	assert_int_equal(store_open(path, STORE_CREATE, &st), -1);
+	assert_int_equal(access(dir, F_OK), -1);
+	for (p = dir + strlen(tmpdir) + 1;; p++) {
+		char sep = *p;
+
+		if (sep != '/' && sep != '\0')
+			continue;
+		*p = '\0';
+		assert_int_equal(mkdir(dir, 0700), 0);
+		*p = sep;
+		if (!sep)
+			break;
+	}
 	assert_int_equal(store_open(path, STORE_CREATE, &st), 0);
 	assert_int_equal(store_user_version(st), store_schema_version());
 	exp_id = new_experiment(st, NULL, "before", "6.18.0", &cfg_id);
@@ -297,6 +311,7 @@ static void test_write_and_read(void **state)
 	store_close(st);
 	free(s);
 	free(path);
+	free(dir);
 }
 
 static void test_find_ambiguous(void **state)
