@@ -1407,7 +1407,8 @@ static void add_feature_names(struct features *known, const char *vector)
 static int check_feature_name(const struct compare *c)
 {
 	struct features known;
-	char names[FEATURES_LINE_MAX], why[512];
+	char names[FEATURES_LINE_MAX], why[512], hint[SUGGEST_HINT_MAX];
+	struct suggest sg;
 	size_t i;
 
 	memset(&known, 0, sizeof(known));
@@ -1422,9 +1423,12 @@ static int check_feature_name(const struct compare *c)
 	if (!known.n)
 		return 0;
 	features_names(&known, names, sizeof(names));
+	suggest_init(&sg, c->feature);
+	for (i = 0; i < known.n; i++)
+		suggest_add(&sg, known.name[i]);
 	return error("compare: option '--by': no scheduler feature '%s' in the matching "
-		     "experiments, allowed feature:NAME with one of: %s",
-		     c->feature, names);
+		     "experiments, allowed feature:NAME with one of: %s%s",
+		     c->feature, names, suggest_hint(&sg, "feature:", hint, sizeof(hint)));
 }
 
 /* Exit 2 unless the baseline names a group; list the groups that exist. */

@@ -60,6 +60,14 @@ bad "$W compare --by kernal" \
 	"compare: option '--by': unknown key 'kernal', allowed kernel|label|profile|host|feature:NAME; did you mean 'kernel'?" \
 	"compare --by kernal"
 bad "$W report --by kernal -o '$TMP/r.html'" "did you mean 'kernel'?" "report --by kernal"
+if [ -x "$(dirname "$WAKEBENCH")/tests/t-store" ]; then
+	"$(dirname "$WAKEBENCH")/tests/t-store" --synth "$TMP/f.db" 1 4 6.18 "" host 1000 >/dev/null
+	bad "$W compare --db '$TMP/f.db' --by feature:delay_dequeue" \
+		"no scheduler feature 'delay_dequeue' in the matching experiments, allowed feature:NAME with one of: DELAY_DEQUEUE, PREEMPT_SHORT; did you mean 'feature:DELAY_DEQUEUE'?" \
+		"compare --by feature:delay_dequeue"
+else
+	skip "test helper t-store not built"
+fi
 
 # nothing close: the list alone
 bad "$W frobnicate" "unknown command 'frobnicate', allowed run|" "nothing close"
