@@ -159,6 +159,7 @@ int cmd_compare(int argc, const char **argv, struct ctx *ctx);
 int cmd_env(int argc, const char **argv, struct ctx *ctx);
 int cmd_features(int argc, const char **argv, struct ctx *ctx);
 int cmd_list(int argc, const char **argv, struct ctx *ctx);
+int cmd_log(int argc, const char **argv, struct ctx *ctx);
 int cmd_show(int argc, const char **argv, struct ctx *ctx);
 int cmd_export(int argc, const char **argv, struct ctx *ctx);
 int cmd_import(int argc, const char **argv, struct ctx *ctx);

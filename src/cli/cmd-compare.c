@@ -280,6 +280,20 @@ static void print_text(const struct compare *c)
 		       NOISY_CV * 100.0);
 		first = false;
 	}
+	for (i = 0; i < c->ngroups; i++) {
+		const struct group *g = &c->groups[i];
+		size_t k;
+
+		if (!g->noverloaded)
+			continue;
+		printf("%snote: %s: experiment%s ", first ? "\n" : "", g->shown,
+		       g->noverloaded == 1 ? "" : "s");
+		for (k = 0; k < g->noverloaded; k++)
+			printf("%s%lld", k ? ", " : "", (long long)g->overloaded[k]);
+		printf(" started with the load average above the online CPUs: other work competed "
+		       "(wakebench env --diff shows run.loadavg)\n");
+		first = false;
+	}
 }
 
 /* ---- JSON and CSV ---- */

@@ -22,10 +22,11 @@
 #include <string.h>
 #include <time.h>
 
-static const char show_usage[] = "EXP [--format text|json]";
+static const char show_usage[] = "[EXP] [--format text|json]";
 static const char show_description[] =
 	"Print one stored experiment in full: provenance, configs, environment and every\n"
-	"sample with its metrics. EXP is an experiment id or a prefix of its UUID.";
+	"sample with its metrics. EXP is an experiment id or a prefix of its UUID; without\n"
+	"it, the newest. 'wakebench log' lists them.";
 
 static void format_time(uint64_t ns, char *buf, size_t len)
 {
@@ -274,6 +275,19 @@ static int show_json(struct store *st, int64_t exp_id)
 	return ret;
 }
 
+/* The newest experiment (as `git show` shows HEAD); -1 after saying the store has none. */
+static int newest(struct store *st, int64_t *exp_id)
+{
+	struct store_experiment *v;
+	size_t n;
+
+	if (store_list_experiments(st, NULL, &v, &n))
+		return -1;
+	*exp_id = n ? v[n - 1].id : 0;
+	store_experiments_free(v, n);
+	return n ? 0 : error("show: no experiment is stored yet ('wakebench run' stores one)");
+}
+
 int cmd_show(int argc, const char **argv, struct ctx *ctx)
 {
 	struct opt_group groups[] = { cli_common_group_for(
@@ -287,14 +301,14 @@ int cmd_show(int argc, const char **argv, struct ctx *ctx)
 	cli_parse("show", show_usage, show_description, groups, ARRAY_SIZE(groups), argc, argv, 0,
 		  &res, ctx);
 	cli_require_format("show", ctx, 1u << FMT_TEXT | 1u << FMT_JSON);
-	if (res.npos != 1) {
+	if (res.npos > 1) {
 		opts_result_release(&res);
-		die_usage("show: give exactly one experiment (an id or a UUID prefix), e.g. "
-			  "'wakebench show 3'");
+		die_usage("show: give one experiment (an id or a UUID prefix; none: the newest), "
+			  "e.g. 'wakebench show 3'; 'wakebench log' lists them");
 	}
 	if (!(st = cli_store(ctx)))
 		ret = EXIT_RUNTIME;
-	else if (store_find_experiment(st, res.pos[0], &exp_id))
+	else if (!res.npos ? newest(st, &exp_id) : store_find_experiment(st, res.pos[0], &exp_id))
 		/* an unknown experiment is bad input, like an unknown filter value */
 		ret = EXIT_USAGE;
 	else

@@ -255,3 +255,42 @@ bool env_vector_change(const char *a, const char *b, char *buf, size_t len)
 	vector_missing(a, b, "removed ", buf, len);
 	return true;
 }
+
+/* CPUs in a list such as "0-3,8-11"; 0 when it is no list. */
+static unsigned cpulist_count(const char *s)
+{
+	unsigned n = 0;
+
+	while (s && *s) {
+		char *end;
+		unsigned long a = strtoul(s, &end, 10), b = a;
+
+		if (end == s)
+			return 0;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtoul(s, &end, 10);
+			if (end == s || b < a)
+				return 0;
+		}
+		n += (unsigned)(b - a + 1);
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s && *s != ' ')
+			return 0;
+		else
+			break;
+	}
+	return n;
+}
+
+bool env_overloaded(const struct env *env, double *load, unsigned *cpus)
+{
+	const char *l = env_get(env, "run.loadavg");
+	char *end;
+
+	*load = l ? strtod(l, &end) : 0.0;
+	*cpus = cpulist_count(env_get(env, "cpu.online"));
+	return l && end != l && *cpus && *load > (double)*cpus;
+}

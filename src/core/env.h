@@ -63,6 +63,14 @@ size_t env_diff(const struct env *a, const struct env *b, struct env_delta **out
  * env_vector_change() returns false, buf "", when neither side is a vector.
  */
 bool env_is_vector(const char *v);
+
+/*
+ * Whether other work competed for the CPUs when the fingerprint was taken:
+ * the 1-minute load average (run.loadavg) above the online CPUs
+ * (cpu.online). *load and *cpus are set either way (0 when unknown).
+ */
+#define ENV_OVERLOADED "run.overloaded" /* the flag an experiment stores */
+bool env_overloaded(const struct env *env, double *load, unsigned *cpus);
 int env_vector_state(const char *v, const char *name);
 bool env_vector_change(const char *a, const char *b, char *buf, size_t len);
 

@@ -243,6 +243,14 @@ static int collect_row(void *arg, const struct store_row *row)
 		p->value = group_value(c, row, &p->env);
 		if (row->cfg && row->cfg->features)
 			p->cfg_features = xstrdup(row->cfg->features);
+		{
+			double load;
+			unsigned cpus;
+
+			/* the stored flag, or (an older store) the load it rests on */
+			p->overloaded = env_get(&p->env, ENV_OVERLOADED) ||
+					env_overloaded(&p->env, &load, &cpus);
+		}
 		if (c->by == BY_FEATURE) {
 			p->features_rest = features_without(
 				row->cfg && row->cfg->features ? row->cfg->features
@@ -794,6 +802,13 @@ static void fill_group(struct compare *c, struct group *g)
 		}
 		for (i = 0; i < p->nev; i++)
 			add_series(g, p, &p->ev[i]);
+		for (i = 0; i < g->noverloaded && g->overloaded[i] != p->exp_id; i++)
+			;
+		if (p->overloaded && i == g->noverloaded) {
+			g->overloaded = xrealloc(g->overloaded,
+						 (g->noverloaded + 1) * sizeof(*g->overloaded));
+			g->overloaded[g->noverloaded++] = p->exp_id;
+		}
 	}
 }
 
@@ -1294,6 +1309,10 @@ static json_object *group_json(const struct compare *c, const struct group *g)
 	}
 	json_object_object_add(o, "cv", json_double(g->sum.cv));
 	json_object_object_add(o, "noisy", json_object_new_boolean(g->noisy));
+	arr = json_object_new_array();
+	for (k = 0; k < g->noverloaded; k++)
+		json_object_array_add(arr, json_object_new_int64(g->overloaded[k]));
+	json_object_object_add(o, "overloaded", arr);
 	if (!g->baseline)
 		change_json(c, g, o);
 	return o;
@@ -1352,6 +1371,7 @@ void compare_release(struct compare *c)
 		series_free(c->groups[i].ev, c->groups[i].nev);
 		free(c->groups[i].evc);
 		free(c->groups[i].pair_ratio);
+		free(c->groups[i].overloaded);
 	}
 	free(c->groups);
 	for (i = 0; i < c->nboots; i++)

@@ -74,6 +74,7 @@ struct part {
 	/* by feature: the vectors without the grouped feature (NULL when unknown) */
 	char *features_rest, *features_debug_rest;
 	char *cfg_features; /* the config's vector (an ab arm's), NULL for a run */
+	bool overloaded;    /* its experiment started with the load above the CPUs */
 	size_t group;
 };
 
@@ -92,6 +93,8 @@ struct group {
 	bool baseline;
 	struct summary sum;
 	bool noisy;
+	int64_t *overloaded; /* its experiments that started with the load above the CPUs */
+	size_t noverloaded;
 	struct effect eff;
 	struct boot_effect beff; /* eff is beff.e */
 	enum unit_level unit;

@@ -24,6 +24,24 @@ static void env_add_provenance(struct experiment *ex, struct env *env)
 		env_set(env, "wakebench.cmdline", IMPACT_RUN, "%s", ex->cmdline);
 }
 
+/*
+ * Other work on the CPUs at the start (load average above the online CPUs):
+ * said now, and stored as run.overloaded for compare, report and log to mark.
+ */
+static void flag_overload(struct experiment *ex)
+{
+	double load;
+	unsigned cpus;
+
+	if (!env_overloaded(&ex->env_start, &load, &cpus))
+		return;
+	env_set(&ex->env_start, ENV_OVERLOADED, IMPACT_RUN, "load average %.2f on %u online CPUs",
+		load, cpus);
+	warning("%s: the load average is %.2f on %u online CPUs: other work competes with the "
+		"samples (stored as %s; compare, report and log mark this experiment)",
+		ex->kind, load, cpus, ENV_OVERLOADED);
+}
+
 static int collect_env(struct experiment *ex, struct env *env)
 {
 	struct env_opts eo = { .root = ex->root, .debugfs = ex->debugfs };
@@ -64,6 +82,7 @@ int experiment_begin(struct experiment *ex, const struct experiment_where *w, co
 
 	if (collect_env(ex, &ex->env_start))
 		goto fail;
+	flag_overload(ex);
 	if (!w->db)
 		return 0;
 	/* a damaged store is refused now, before anything is measured */
