@@ -43,7 +43,8 @@ static const char ab_description[] =
 	"in counterbalanced order with a warm-up after every toggle, restore the features as\n"
 	"found, and give a paired verdict on the effect of applying each --feature token.\n"
 	"By default pairs are added until the verdict is decided (at most --max-samples,\n"
-	"within --max-time); -n N runs exactly N pairs (blocks of four with two features).";
+	"within --max-time); -n N runs exactly N pairs (blocks of four with two features).\n"
+	"The output ends with one line per --feature: the effect, its CI and the verdict.";
 
 static const struct ab_params ab_defaults = {
 	.order = ORDER_ABBA,
@@ -272,10 +273,11 @@ static int ab_finish(const struct ctx *ctx, struct ab_state *st, json_object *pa
 	if (ctx->format == FMT_JSON) {
 		print_json(st, &v, status, sig, restored);
 	} else {
-		render_ab_run_text(stdout, &v);
+		render_ab_run_text(stdout, &v, ctx->verbose);
 		report_env_text(stdout, st->ex.have_env_end ? &st->ex.env_end : &st->ex.env_start);
 		if (!ctx->no_store && !st->ex.store_failed && !ctx->quiet)
 			printf("stored: experiment %s in %s\n", st->ex.info.uuid, cli_db_path(ctx));
+		render_ab_text(stdout, &r, v.ptitle, v.interrupted);
 	}
 	ab_run_view_release(&v);
 	for (m = 0; m < st->narms; m++)
