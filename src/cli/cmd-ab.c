@@ -44,6 +44,7 @@ static const char ab_description[] =
 	"found, and give a paired verdict on the effect of applying each --feature token.\n"
 	"By default pairs are added until the verdict is decided (at most --max-samples,\n"
 	"within --max-time); -n N runs exactly N pairs (blocks of four with two features).\n"
+	"A paired verdict needs at least 6 pairs (9 blocks): smaller sizes are refused.\n"
 	"The output ends with one line per --feature: the effect, its CI and the verdict.";
 
 static const struct ab_params ab_defaults = {
@@ -87,8 +88,8 @@ static const struct opt ab_opts[] = {
 	  .long_name = "max-samples",
 	  .offset = offsetof(struct ab_params, max_samples),
 	  .argh = "N",
-	  .help = "until decided: at most N pairs (blocks), the last look",
-	  .min = 2,
+	  .help = "until decided: at most N pairs (blocks), the last look; at least 6 (9 blocks)",
+	  .min = 1,
 	  .max = STATS_SEQ_MAX_UNITS },
 	{ .type = OPT_DURATION,
 	  .long_name = "max-time",
@@ -144,8 +145,6 @@ static void print_unit(void *arg, const struct ab_state *st, size_t u)
 	render_ab_unit(stdout, &l);
 }
 
-/* ---- output ---- */
-
 /* ---- setup ---- */
 
 /* Was the option of this long name given (its bit in the group's `seen`)? */
@@ -192,10 +191,10 @@ static void print_json(const struct ab_state *st, const struct ab_run_view *v, c
 	json_object_put(o);
 }
 
-/* ab's runner defaults: pairs, short samples, a warm-up after every toggle. */
+/* ab's runner defaults: until decided (no -n), short samples, a warm-up after every toggle. */
 static void ab_runner_defaults(struct run_params *rp)
 {
-	rp->samples = 10; /* pairs, when -n asks for a fixed length */
+	rp->samples = 0; /* -n: pairs of a fixed length; 0: until decided */
 	rp->duration_ns = AB_DEFAULT_DURATION_NS;
 	rp->warmup_ns = AB_DEFAULT_WARMUP_NS;
 }
@@ -209,8 +208,7 @@ static const struct experiment_cmd_spec ab_cmd = {
 	.usage = ab_usage,
 	.description = ab_description,
 	.own = &ab_group,
-	.runner_title = "runner options (-n N: exactly N pairs instead of until decided; "
-			"--warmup runs after every toggle)",
+	.runner_title = "runner options",
 	.formats = (1u << FMT_TEXT) | (1u << FMT_JSON),
 	.defaults = ab_runner_defaults,
 };
@@ -220,28 +218,28 @@ static void ab_parse(struct experiment_cmd *o, struct ab_params *ap, int argc, c
 		     struct ctx *ctx)
 {
 	struct opt_group own = ab_group;
+	struct experiment_cmd_spec cs = ab_cmd;
 	const struct opt_group *g;
+	char why[256];
 
 	*ap = ab_defaults;
 	own.base = ap;
-	{
-		struct experiment_cmd_spec cs = ab_cmd;
-
-		cs.own = &own;
-		experiment_cmd_parse(o, &cs, argc, argv, ctx);
-	}
+	cs.own = &own;
+	cs.runner_opts = ab_runner_opts();
+	experiment_cmd_parse(o, &cs, argc, argv, ctx);
 	g = o->groups;
 	if (given(&g[o->own], "seed") && ap->order != ORDER_RANDOM)
 		die_usage("ab: option '--seed' needs '--order random'");
-	if (given(&g[o->runner], "samples") && ap->until_decided)
+	if (o->rp.samples && ap->until_decided)
 		die_usage(
 			"ab: options '-n' (a fixed number of pairs) and '--until-decided' exclude "
 			"each other");
-	if (given(&g[o->runner], "samples") &&
-	    (given(&g[o->own], "max-samples") || given(&g[o->own], "max-time")))
+	if (o->rp.samples && (given(&g[o->own], "max-samples") || given(&g[o->own], "max-time")))
 		die_usage("ab: options '--max-samples' and '--max-time' bound a run until decided; "
 			  "'-n' asks for a fixed length instead");
-	ap->until_decided = !given(&g[o->runner], "samples");
+	ap->until_decided = !o->rp.samples;
+	if (ab_check_sizes(ap, &o->rp, why, sizeof(why)))
+		die_usage("ab: %s", why);
 	/* a time budget alone: the clock, not a count, bounds the run (the engine plans it) */
 	if (given(&g[o->own], "max-time") && ap->max_time_ns && !given(&g[o->own], "max-samples"))
 		ap->max_samples = STATS_SEQ_MAX_UNITS;

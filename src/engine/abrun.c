@@ -28,6 +28,7 @@
 #include "engine/summary.h"
 #include "sys/env.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +318,81 @@ void ab_engine_init(struct ab_state *st)
 		       ap->margin, ap->until_decided ? ap->max_samples : 0);
 }
 
+size_t ab_plan_min_units(unsigned nfeat, bool until_decided, size_t n)
+{
+	struct stats_seq_params sp = {
+		.nfeat = nfeat,
+		.margin = 0.02,
+		.better = 1,
+		.until_decided = until_decided,
+		.units = n,
+		.max_units = n,
+	};
+	struct stats_seq s;
+	size_t need;
+
+	stats_seq_init(&s, &sp);
+	need = ab_min_complete(nfeat, s.alpha_two, s.alpha_one, s.vif);
+	stats_seq_release(&s);
+	return need;
+}
+
+int ab_check_sizes(const struct ab_params *ap, const struct run_params *rp, char *why, size_t len)
+{
+	unsigned nfeat = ap->features.n == 2 ? 2 : 1;
+	const char *name = ap->until_decided ? "'--max-samples'" : "'--samples' (-n)";
+	uint64_t n = ap->until_decided ? ap->max_samples : rp->samples;
+	size_t need = ab_plan_min_units(nfeat, ap->until_decided, (size_t)n);
+
+	if (n >= need)
+		return 0;
+	snprintf(why, len,
+		 "option %s: value '%" PRIu64 "' is below the minimum of %zu %s a paired verdict "
+		 "%sneeds",
+		 name, n, need, nfeat == 1 ? "pairs" : "blocks",
+		 nfeat == 1 ? "" : "of two features ");
+	return EXIT_USAGE;
+}
+
+const struct opt *ab_runner_opts(void)
+{
+	static struct opt t[16];
+	size_t i;
+
+	if (t[0].type != OPT_END)
+		return t;
+	for (i = 0; runner_opts[i].type != OPT_END; i++) {
+		if (i + 1 >= ARRAY_SIZE(t))
+			BUG("ab: more than %zu runner options", ARRAY_SIZE(t) - 1);
+		t[i] = runner_opts[i];
+		if (!strcmp(t[i].long_name, "samples")) {
+			t[i].help = "a fixed length: exactly N pairs (blocks of four with two "
+				    "features), at least 6 (9 blocks); 0: pairs until the verdict "
+				    "is decided, at most --max-samples";
+			t[i].min = 0;
+		} else if (!strcmp(t[i].long_name, "warmup")) {
+			t[i].help = "length of the discarded warm-up sample after every toggle "
+				    "(0: none)";
+		}
+	}
+	return t;
+}
+
+/* --max-time leaves room for fewer units than a verdict needs: say so at once. */
+static void warn_time_budget(const struct ab_state *st)
+{
+	const struct stats_seq *e = &st->engine;
+	size_t need = ab_min_complete(st->nfeat, e->alpha_two, e->alpha_one, e->vif);
+	char budget[32];
+
+	if (e->p.max_units >= need)
+		return;
+	format_duration(st->ap->max_time_ns, budget, sizeof(budget));
+	warning("ab: at this pace only %zu %s fit in --max-time %s, fewer than the %zu a paired "
+		"verdict needs: it will be insufficient",
+		e->p.max_units, ab_unit_word(&st->design, e->p.max_units), budget, need);
+}
+
 /* Units while the sequential engine wants them and nothing stops the run. */
 void ab_loop(struct ab_state *st)
 {
@@ -329,6 +405,8 @@ void ab_loop(struct ab_state *st)
 			break;
 		complete = unit_values(st, st->nunits - 1, y);
 		stats_seq_add_unit(&st->engine, complete ? y : NULL, now_ns() - start_ns);
+		if (st->nunits == 1 && st->engine.time_planned)
+			warn_time_budget(st);
 	}
 	stats_seq_end(&st->engine);
 	if (st->engine.stop == STATS_SEQ_DECIDED)

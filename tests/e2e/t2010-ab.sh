@@ -58,12 +58,12 @@ fi
 
 # The token names the treatment: --feature DELAY_DEQUEUE has it off in A.
 wb features set NO_DELAY_DEQUEUE --debugfs "$D" >/dev/null
-run_cmd wb ab --feature DELAY_DEQUEUE -t 100ms -n 2 -j 1 --warmup 0 --debugfs "$D" --no-store --format json
+run_cmd wb ab --feature DELAY_DEQUEUE -t 50ms -n 6 -j 1 --warmup 0 --debugfs "$D" --no-store --format json
 is "$RC" 0 "ab --format json exits 0"
 is "$(printf '%s' "$OUT" | jq -r '.arms[0].name + "|" + .arms[1].name')" "DELAY_DEQUEUE=off|DELAY_DEQUEUE=on" "json: arms"
 is "$(printf '%s' "$OUT" | jq -r '.effects[0].what')" DELAY_DEQUEUE "json: the effect of the token"
 like "$(printf '%s' "$OUT" | jq -r '.effects[0].verdict')" "^(insufficient|inconclusive|no-change|regression|improvement)$" "json: a verdict"
-is "$(printf '%s' "$OUT" | jq -r '.units | length')" 2 "json: two pairs"
+is "$(printf '%s' "$OUT" | jq -r '.units | length')" 6 "json: six pairs"
 is "$(printf '%s' "$OUT" | jq -r '.features_restored')" true "json: restored"
 is "$(printf '%s' "$OUT" | jq -r 'keys_unsorted | join(" ")')" \
 	"version command cmdline workload unit primary better profile status stopped_by uuid features_restored order seed margin toggles arms units effects sequential evidence evidence_adjustment environment_differences" \
@@ -87,7 +87,7 @@ is "$(order)" "$O1" "the same seed gives the same order"
 like "$OUT" "order random \(seed 7\)" "the seed is printed"
 
 # --fail-on-regression: exit 3 exactly when the verdict is a regression
-run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 4 -j 1 --warmup 0 --fail-on-regression --debugfs "$D" --no-store
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 6 -j 1 --warmup 0 --fail-on-regression --debugfs "$D" --no-store
 if printf '%s' "$OUT" | grep -q '^NO_DELAY_DEQUEUE: .*, regression beyond'; then
 	is "$RC" 3 "--fail-on-regression: a regression exits 3"
 else
@@ -122,10 +122,10 @@ is "$(printf '%s' "$OUT" | jq -r '[.evidence[] | has("p_adjusted") or (.valid | 
 
 # Bad input: exit 2, one line naming the problem.
 N0=$(nwrites)
-run_cmd wb ab -t 50ms -n 2 --debugfs "$D" --no-store
+run_cmd wb ab -t 50ms -n 6 --debugfs "$D" --no-store
 is "$RC" 2 "no --feature: exit 2"
 like "$ERR" "option '--feature' is required" "no --feature: said"
-run_cmd wb ab --feature DELAY_DEQUEU -t 50ms -n 2 --debugfs "$D" --no-store
+run_cmd wb ab --feature DELAY_DEQUEU -t 50ms -n 6 --debugfs "$D" --no-store
 is "$RC" 2 "misspelled feature: exit 2"
 like "$ERR" "unknown scheduler feature 'DELAY_DEQUEU'; this kernel has: PLACE_LAG, .*DELAY_DEQUEUE" "misspelled feature: the valid names"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE --feature NO_DELAY_DEQUEUE --debugfs "$D" --no-store
@@ -148,11 +148,11 @@ run_cmd wb ab --feature NO_DELAY_DEQUEUE --format metrics-brief --debugfs "$D" -
 is "$RC" 2 "--format metrics-brief: exit 2"
 is "$(nwrites)" "$N0" "bad input writes nothing"
 ok "[ ! -e '$JOURNAL' ]" "bad input leaves no journal"
-# -v numbers every sample by its pair: 1/2 then 2/2, never beyond the total.
-run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 30ms --warmup 0 -n 2 --debugfs "$D" --no-store -v
+# -v numbers every sample by its pair: 1/6 then 2/6, never beyond the total.
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 30ms --warmup 0 -n 6 --debugfs "$D" --no-store -v
 is "$RC" 0 "-v: exits 0"
 is "$(printf '%s\n' "$OUT" | sed -n 's/.*] sample \([0-9]*\/[0-9]*\):.*/\1/p' | tr '\n' ' ')" \
-	"1/2 1/2 2/2 2/2 " "-v: samples numbered by their pair"
-like "$OUT" "\[A: DELAY_DEQUEUE=on\] summary: 2 samples" "-v: each arm's whole summary table"
+	"1/6 1/6 2/6 2/6 3/6 3/6 4/6 4/6 5/6 5/6 6/6 6/6 " "-v: samples numbered by their pair"
+like "$OUT" "\[A: DELAY_DEQUEUE=on\] summary: 6 samples" "-v: each arm's whole summary table"
 like "$(printf '%s\n' "$OUT" | tail -n 1)" "^NO_DELAY_DEQUEUE: ops/s " "-v: the verdict is still the last line"
 done_testing
