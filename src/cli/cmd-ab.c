@@ -155,19 +155,28 @@ static bool given(const struct opt_group *g, const char *long_name)
 	return o && (g->seen & (1ull << (o - g->opts)));
 }
 
+/* Features that cannot be toggled here: why, and what works instead (root, a VM). */
+static int unusable(const struct ab_state *st, const struct ctx *ctx, const struct strlist *fl,
+		    enum features_fail fail, const char *why)
+{
+	char vm[256];
+
+	ab_vm_command(st, fl, vm, sizeof(vm));
+	return cli_features_unusable(ctx, "ab", "write", fail, why, vm);
+}
+
 /* The --feature tokens against the live features: bad input is exit 2. */
 static int check_tokens(struct ab_state *st, const struct ctx *ctx, const struct strlist *fl)
 {
+	enum features_fail fail;
 	char why[4096], btf[4096];
 	int rc;
 
 	cli_btf_path(ctx, btf, sizeof(btf));
-	rc = ab_check_tokens(st, ctx->debugfs, btf[0] ? btf : NULL, fl, why, sizeof(why));
+	rc = ab_check_tokens(st, ctx->debugfs, btf[0] ? btf : NULL, fl, &fail, why, sizeof(why));
 	if (rc == EXIT_USAGE)
 		die_usage("ab: %s", why);
-	if (rc)
-		error("ab: %s", why);
-	return rc;
+	return rc ? unusable(st, ctx, fl, fail, why) : 0;
 }
 
 static void print_json(const struct ab_state *st, const struct ab_run_view *v, const char *status,
@@ -338,8 +347,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	runner_signals_install();
 	/* The journal goes in place before anything is written. */
 	if (features_session_begin(&st.fs, ctx->debugfs, ctx->state_dir, why, sizeof(why))) {
-		error("ab: %s", why);
-		ret = features_fail_exit(st.fs.fail);
+		ret = unusable(&st, ctx, &ap.features, st.fs.fail, why);
 		goto out_probes;
 	}
 	ab_build_arms(&st);

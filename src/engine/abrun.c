@@ -378,6 +378,27 @@ const struct opt *ab_runner_opts(void)
 	return t;
 }
 
+/* A --feature value that can be shown as it is: a name's characters only. */
+static bool plain_token(const char *t)
+{
+	size_t n = strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+
+	return n && !t[n] && n < FEATURE_NAME_MAX;
+}
+
+void ab_vm_command(const struct ab_state *st, const struct strlist *fl, char *buf, size_t len)
+{
+	size_t used, n = st->nfeat ? st->nfeat : fl->n, i;
+
+	used = (size_t)snprintf(buf, len, "ab");
+	for (i = 0; i < n && i < AB_MAX_FEATURES && used < len; i++) {
+		const char *t = st->nfeat ? st->token[i] : fl->v[i];
+
+		used += (size_t)snprintf(buf + used, len - used, " --feature %s",
+					 plain_token(t) ? t : "[NO_]NAME");
+	}
+}
+
 /* --max-time leaves room for fewer units than a verdict needs: say so at once. */
 static void warn_time_budget(const struct ab_state *st)
 {
@@ -499,11 +520,13 @@ void ab_run_view_release(struct ab_run_view *v)
 }
 
 int ab_check_tokens(struct ab_state *st, const char *debugfs, const char *btf,
-		    const struct strlist *fl, char *why, size_t len)
+		    const struct strlist *fl, enum features_fail *fail, char *why, size_t len)
 {
 	struct features live;
 	bool seen[FEATURES_MAX] = { false };
 	size_t i;
+
+	*fail = FEATURES_OK;
 
 	if (!fl->n) {
 		snprintf(why, len,
@@ -518,8 +541,10 @@ int ab_check_tokens(struct ab_state *st, const char *debugfs, const char *btf,
 			 fl->n, AB_MAX_FEATURES);
 		return EXIT_USAGE;
 	}
-	if (features_read_any(debugfs, btf, &live, why, len))
+	if (features_read_any(debugfs, btf, &live, why, len)) {
+		*fail = live.fail;
 		return features_fail_exit(live.fail);
+	}
 	for (i = 0; i < fl->n; i++) {
 		char twhy[512];
 		size_t idx;
@@ -542,9 +567,7 @@ int ab_check_tokens(struct ab_state *st, const char *debugfs, const char *btf,
 	}
 	st->nfeat = (unsigned)fl->n;
 	if (live.source != FEATURES_SRC_FILE) {
-		size_t n = strlen(why);
-
-		snprintf(why + n, len - n, "; no feature can be toggled here");
+		*fail = live.fail;
 		return features_fail_exit(live.fail);
 	}
 	return 0;

@@ -122,7 +122,11 @@ int ab_check_sizes(const struct ab_params *ap, const struct run_params *rp, char
  * default, runs until decided) and the warm-up follows every toggle.
  */
 const struct opt *ab_runner_opts(void);
-
+/*
+ * "ab --feature NO_DELAY_DEQUEUE": this ab as it would run in a VM, with
+ * the tokens as validated, else as given when they look like names.
+ */
+void ab_vm_command(const struct ab_state *st, const struct strlist *fl, char *buf, size_t len);
 /* The run's state before the kernel is touched: where, what, with which options. */
 void ab_state_init(struct ab_state *st, const struct experiment_where *w, const struct workload *wl,
 		   const struct run_params *rp, const struct run_spec *spec,
@@ -149,10 +153,11 @@ size_t ab_env_extra(const struct ab_state *st, unsigned m, struct env_delta **ou
  * The --feature tokens checked against the live features (or, when the
  * file cannot be read, the read-only view, so that a misspelling is still
  * bad input), then the file itself: 0, EXIT_USAGE, or the exit status of
- * features that cannot be toggled here, with why.
+ * features that cannot be toggled here, with why and the class (*fail:
+ * lockdown, not root, ...; FEATURES_OK for bad input).
  */
 int ab_check_tokens(struct ab_state *st, const char *debugfs, const char *btf,
-		    const struct strlist *fl, char *why, size_t len);
+		    const struct strlist *fl, enum features_fail *fail, char *why, size_t len);
 /*
  * The end of the run: the result (into r), its design kept in the stored
  * parameters, the experiment ended. Returns its status: "interrupted" (sig),

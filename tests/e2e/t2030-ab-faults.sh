@@ -156,6 +156,8 @@ run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 6 --debugfs "$TMP/locke
 is "$RC" 77 "lockdown: ab exits 77"
 like "$ERR" "kernel lockdown prevents" "lockdown: says kernel lockdown"
 is "$(printf '%s\n' "$ERR" | wc -l | tr -d ' ')" 1 "lockdown: one line"
+like "$ERR" "no scheduler feature can be changed on this kernel, but in a VM they can: wakebench vm --kernel IMAGE -- ab --feature NO_DELAY_DEQUEUE \[OPTIONS\]" \
+	"lockdown: and what works: the same ab in a VM"
 unlike "$ERR" "Permission denied" "lockdown: never says not root"
 ok "[ ! -e '$JOURNAL' ]" "lockdown: no journal"
 # Readable but not writable (not root, debugfs mounted with a loose mode):
