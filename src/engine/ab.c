@@ -225,10 +225,14 @@ static void verdict_words(const struct ab_design *d, const struct stats_seq_effe
 		snprintf(detail, sizeof(detail),
 			 "more than the %zu %s that fit in --max-time would be needed to decide",
 			 d->budget, ab_unit_word(d, d->budget));
-	else if (e->v == VERDICT_INCONCLUSIVE && e->beyond_budget)
+	else if (e->v == VERDICT_INCONCLUSIVE && e->beyond_budget && d->until_decided)
 		snprintf(detail, sizeof(detail),
 			 "more than --max-samples %zu %s would be needed to decide", d->budget,
 			 ab_unit_word(d, d->budget));
+	else if (e->v == VERDICT_INCONCLUSIVE && e->beyond_budget)
+		/* -n: no --max-samples was in play; the guide stops at the default budget */
+		snprintf(detail, sizeof(detail), "more than %zu %s would be needed to decide",
+			 d->budget, ab_unit_word(d, d->budget));
 	stats_verdict_words(e->v, d->margin, detail, buf, len);
 }
 

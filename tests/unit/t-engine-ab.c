@@ -353,12 +353,34 @@ static void test_minimum(void **state)
 	release(&r);
 }
 
+/* A fixed length (-n) beyond the guide's reach: the verdict does not name --max-samples. */
+static void test_fixed_beyond(void **state)
+{
+	struct run r = { 0 };
+	struct ab_design d;
+	struct ab_result res;
+	struct stats_seq seq;
+
+	(void)state;
+	pairs(&r, 6, 0.03, 0.05); /* an estimate near the margin, a wide interval */
+	design_of(&r, 1, 6, &d, &seq);
+	ab_analyze(&d, r.obs, r.n, &res);
+	assert_false(d.until_decided);
+	assert_true(res.eff[0].s.beyond_budget);
+	assert_string_equal(res.eff[0].verdict, "inconclusive at a 2% margin (more than 64 pairs "
+						"would be needed to decide)");
+	ab_result_release(&res);
+	stats_seq_release(&seq);
+	release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_units),	   cmocka_unit_test(test_reproduces_the_run),
-		cmocka_unit_test(test_no_change),  cmocka_unit_test(test_factorial),
-		cmocka_unit_test(test_bad_params), cmocka_unit_test(test_minimum),
+		cmocka_unit_test(test_units),	     cmocka_unit_test(test_reproduces_the_run),
+		cmocka_unit_test(test_no_change),    cmocka_unit_test(test_factorial),
+		cmocka_unit_test(test_bad_params),   cmocka_unit_test(test_minimum),
+		cmocka_unit_test(test_fixed_beyond),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
