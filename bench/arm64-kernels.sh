@@ -16,7 +16,8 @@
 # Environment:
 #   WAKEBENCH   host binary (default ./wakebench); the guest's is build-aarch64/wakebench
 #   ROUNDS      boots per kernel (default 3)
-#   RUN_ARGS    extra arguments of every run/ab (e.g. "-t 1s -n 5" for a short run)
+#   RUN_ARGS    extra arguments of every run/ab (e.g. "-t 1s -n 6" for a short run;
+#               ab refuses fewer than 6 pairs)
 #   AB_SAMPLES  ab's -n (default 10)
 #   TIMEOUT     vm --timeout of one boot (default 10m)
 #   WAKEBENCH_DB  the store (default: a new one in a temporary directory)

@@ -13,7 +13,8 @@
 # Environment:
 #   WAKEBENCH   binary (default ./wakebench)
 #   ROUNDS      boots per kernel and placement (default 3)
-#   RUN_ARGS    extra arguments of every run/ab (e.g. "-t 2s -n 3" for a short run)
+#   RUN_ARGS    extra arguments of every run/ab (e.g. "-t 2s -n 6" for a short run;
+#               ab refuses fewer than 6 pairs)
 #   AB_SAMPLES  ab's -n (default 10)
 #   ACCEL       auto|kvm|tcg (default tcg, as the report's figures were made)
 #   TIMEOUT     vm --timeout of one boot (default 5m)

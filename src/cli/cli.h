@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "sys/features.h"
 #include "util/opts.h"
 #include "util/util.h"
 
@@ -152,6 +153,19 @@ enum {
  * not go on (the restore failed: the journal is kept).
  */
 int cli_kernel_prepare(struct ctx *ctx, const char *cmd, unsigned need);
+
+/*
+ * The one error line for scheduler features that cannot be used here
+ * (fail and why from sys/features.h), saying what works instead. Not root
+ * (the standard debugfs, or EACCES on a --debugfs): "CMD needs root to
+ * VERB '<debugfs>/sched/features'", not how to mount debugfs (as root, the
+ * command mounts it itself). Kernel lockdown: nothing can be changed on
+ * this kernel. With vm_cmd ("ab --feature NO_DELAY_DEQUEUE"), both add
+ * how to run it in a VM instead (`wakebench vm --kernel IMAGE -- ...`).
+ * Returns the exit status, features_fail_exit(fail).
+ */
+int cli_features_unusable(const struct ctx *ctx, const char *cmd, const char *verb,
+			  enum features_fail fail, const char *why, const char *vm_cmd);
 
 int cmd_run(int argc, const char **argv, struct ctx *ctx);
 int cmd_ab(int argc, const char **argv, struct ctx *ctx);

@@ -43,7 +43,9 @@ static const char ab_description[] =
 	"in counterbalanced order with a warm-up after every toggle, restore the features as\n"
 	"found, and give a paired verdict on the effect of applying each --feature token.\n"
 	"By default pairs are added until the verdict is decided (at most --max-samples,\n"
-	"within --max-time); -n N runs exactly N pairs (blocks of four with two features).";
+	"within --max-time); -n N runs exactly N pairs (blocks of four with two features).\n"
+	"A paired verdict needs at least 6 pairs (9 blocks): smaller sizes are refused.\n"
+	"The output ends with one line per --feature: the effect, its CI and the verdict.";
 
 static const struct ab_params ab_defaults = {
 	.order = ORDER_ABBA,
@@ -86,8 +88,8 @@ static const struct opt ab_opts[] = {
 	  .long_name = "max-samples",
 	  .offset = offsetof(struct ab_params, max_samples),
 	  .argh = "N",
-	  .help = "until decided: at most N pairs (blocks), the last look",
-	  .min = 2,
+	  .help = "until decided: at most N pairs (blocks), the last look; at least 6 (9 blocks)",
+	  .min = 1,
 	  .max = STATS_SEQ_MAX_UNITS },
 	{ .type = OPT_DURATION,
 	  .long_name = "max-time",
@@ -143,8 +145,6 @@ static void print_unit(void *arg, const struct ab_state *st, size_t u)
 	render_ab_unit(stdout, &l);
 }
 
-/* ---- output ---- */
-
 /* ---- setup ---- */
 
 /* Was the option of this long name given (its bit in the group's `seen`)? */
@@ -155,19 +155,28 @@ static bool given(const struct opt_group *g, const char *long_name)
 	return o && (g->seen & (1ull << (o - g->opts)));
 }
 
+/* Features that cannot be toggled here: why, and what works instead (root, a VM). */
+static int unusable(const struct ab_state *st, const struct ctx *ctx, const struct strlist *fl,
+		    enum features_fail fail, const char *why)
+{
+	char vm[256];
+
+	ab_vm_command(st, fl, vm, sizeof(vm));
+	return cli_features_unusable(ctx, "ab", "write", fail, why, vm);
+}
+
 /* The --feature tokens against the live features: bad input is exit 2. */
 static int check_tokens(struct ab_state *st, const struct ctx *ctx, const struct strlist *fl)
 {
+	enum features_fail fail;
 	char why[4096], btf[4096];
 	int rc;
 
 	cli_btf_path(ctx, btf, sizeof(btf));
-	rc = ab_check_tokens(st, ctx->debugfs, btf[0] ? btf : NULL, fl, why, sizeof(why));
+	rc = ab_check_tokens(st, ctx->debugfs, btf[0] ? btf : NULL, fl, &fail, why, sizeof(why));
 	if (rc == EXIT_USAGE)
 		die_usage("ab: %s", why);
-	if (rc)
-		error("ab: %s", why);
-	return rc;
+	return rc ? unusable(st, ctx, fl, fail, why) : 0;
 }
 
 static void print_json(const struct ab_state *st, const struct ab_run_view *v, const char *status,
@@ -191,10 +200,10 @@ static void print_json(const struct ab_state *st, const struct ab_run_view *v, c
 	json_object_put(o);
 }
 
-/* ab's runner defaults: pairs, short samples, a warm-up after every toggle. */
+/* ab's runner defaults: until decided (no -n), short samples, a warm-up after every toggle. */
 static void ab_runner_defaults(struct run_params *rp)
 {
-	rp->samples = 10; /* pairs, when -n asks for a fixed length */
+	rp->samples = 0; /* -n: pairs of a fixed length; 0: until decided */
 	rp->duration_ns = AB_DEFAULT_DURATION_NS;
 	rp->warmup_ns = AB_DEFAULT_WARMUP_NS;
 }
@@ -208,8 +217,7 @@ static const struct experiment_cmd_spec ab_cmd = {
 	.usage = ab_usage,
 	.description = ab_description,
 	.own = &ab_group,
-	.runner_title = "runner options (-n N: exactly N pairs instead of until decided; "
-			"--warmup runs after every toggle)",
+	.runner_title = "runner options",
 	.formats = (1u << FMT_TEXT) | (1u << FMT_JSON),
 	.defaults = ab_runner_defaults,
 };
@@ -219,28 +227,28 @@ static void ab_parse(struct experiment_cmd *o, struct ab_params *ap, int argc, c
 		     struct ctx *ctx)
 {
 	struct opt_group own = ab_group;
+	struct experiment_cmd_spec cs = ab_cmd;
 	const struct opt_group *g;
+	char why[256];
 
 	*ap = ab_defaults;
 	own.base = ap;
-	{
-		struct experiment_cmd_spec cs = ab_cmd;
-
-		cs.own = &own;
-		experiment_cmd_parse(o, &cs, argc, argv, ctx);
-	}
+	cs.own = &own;
+	cs.runner_opts = ab_runner_opts();
+	experiment_cmd_parse(o, &cs, argc, argv, ctx);
 	g = o->groups;
 	if (given(&g[o->own], "seed") && ap->order != ORDER_RANDOM)
 		die_usage("ab: option '--seed' needs '--order random'");
-	if (given(&g[o->runner], "samples") && ap->until_decided)
+	if (o->rp.samples && ap->until_decided)
 		die_usage(
 			"ab: options '-n' (a fixed number of pairs) and '--until-decided' exclude "
 			"each other");
-	if (given(&g[o->runner], "samples") &&
-	    (given(&g[o->own], "max-samples") || given(&g[o->own], "max-time")))
+	if (o->rp.samples && (given(&g[o->own], "max-samples") || given(&g[o->own], "max-time")))
 		die_usage("ab: options '--max-samples' and '--max-time' bound a run until decided; "
 			  "'-n' asks for a fixed length instead");
-	ap->until_decided = !given(&g[o->runner], "samples");
+	ap->until_decided = !o->rp.samples;
+	if (ab_check_sizes(ap, &o->rp, why, sizeof(why)))
+		die_usage("ab: %s", why);
 	/* a time budget alone: the clock, not a count, bounds the run (the engine plans it) */
 	if (given(&g[o->own], "max-time") && ap->max_time_ns && !given(&g[o->own], "max-samples"))
 		ap->max_samples = STATS_SEQ_MAX_UNITS;
@@ -272,10 +280,11 @@ static int ab_finish(const struct ctx *ctx, struct ab_state *st, json_object *pa
 	if (ctx->format == FMT_JSON) {
 		print_json(st, &v, status, sig, restored);
 	} else {
-		render_ab_run_text(stdout, &v);
+		render_ab_run_text(stdout, &v, ctx->verbose);
 		report_env_text(stdout, st->ex.have_env_end ? &st->ex.env_end : &st->ex.env_start);
 		if (!ctx->no_store && !st->ex.store_failed && !ctx->quiet)
 			printf("stored: experiment %s in %s\n", st->ex.info.uuid, cli_db_path(ctx));
+		render_ab_text(stdout, &r, v.ptitle, v.interrupted);
 	}
 	ab_run_view_release(&v);
 	for (m = 0; m < st->narms; m++)
@@ -338,8 +347,7 @@ int cmd_ab(int argc, const char **argv, struct ctx *ctx)
 	runner_signals_install();
 	/* The journal goes in place before anything is written. */
 	if (features_session_begin(&st.fs, ctx->debugfs, ctx->state_dir, why, sizeof(why))) {
-		error("ab: %s", why);
-		ret = features_fail_exit(st.fs.fail);
+		ret = unusable(&st, ctx, &ap.features, st.fs.fail, why);
 		goto out_probes;
 	}
 	ab_build_arms(&st);

@@ -10,9 +10,11 @@
  * recovery on demand, and says what it found.
  *
  * Under kernel lockdown the file cannot even be read: show decodes the
- * state read-only from sched/debug and the kernel's BTF, prints it, and
- * still exits 77 with the lockdown message, because the file itself (and so
- * `set` and `ab`) is unusable here.
+ * state read-only from sched/debug and the kernel's BTF, prints it, notes
+ * on stderr that it is a read-only view and that nothing can be changed on
+ * this kernel, and exits 0: what was asked, the state, was given. Exit 77
+ * is kept for what cannot be done here: set (and ab) under lockdown or
+ * without root, and show when not even the read-only view can be read.
  */
 #include "cli/cli.h"
 #include "util/json.h"
@@ -30,7 +32,8 @@ static const char description[] =
 	"Read the scheduler features in <debugfs>/sched/features; set one or more on\n"
 	"purpose (persistently, with a one-token-per-write read-back); restore what a\n"
 	"crashed wakebench left changed. Under kernel lockdown, show decodes the\n"
-	"state read-only from sched/debug and the kernel's BTF and exits 77.";
+	"state read-only from sched/debug and the kernel's BTF (exit 0, with a note);\n"
+	"set exits 77 there, as it does without root.";
 
 static const char *source_name(enum features_source s)
 {
@@ -78,22 +81,25 @@ static int features_show(const struct ctx *ctx)
 	char why[2048], btf[PATH_MAX], line[FEATURES_LINE_MAX];
 
 	cli_btf_path(ctx, btf, sizeof(btf));
-	if (features_read_any(ctx->debugfs, btf[0] ? btf : NULL, &f, why, sizeof(why))) {
-		error("%s", why);
-		return features_fail_exit(f.fail);
-	}
+	if (features_read_any(ctx->debugfs, btf[0] ? btf : NULL, &f, why, sizeof(why)))
+		return cli_features_unusable(ctx, "features", "read", f.fail, why, NULL);
 	if (ctx->format == FMT_JSON) {
 		print_json(&f, ctx->debugfs, f.source == FEATURES_SRC_FILE ? NULL : why);
 	} else {
 		features_format(&f, line, sizeof(line));
 		fputs(line, stdout);
 	}
-	if (f.source == FEATURES_SRC_FILE)
-		return EXIT_OK;
-	error("%s; the state above was decoded read-only from '%s/sched/debug' "
-	      "(.sysctl_sched_features) with the names in the kernel's BTF",
-	      why, ctx->debugfs);
-	return EXIT_SKIP;
+	if (f.source != FEATURES_SRC_FILE)
+		info("features: read-only view: %s; the state above was decoded from "
+		     "'%s/sched/debug' (.sysctl_sched_features) with the names in the kernel's "
+		     "BTF; %s",
+		     why, ctx->debugfs,
+		     f.fail == FEATURES_LOCKDOWN
+			     ? "nothing can be changed on this kernel ('features set', 'ab'), but "
+			       "ab "
+			       "runs in a VM: wakebench vm --kernel IMAGE -- ab ... (doc/vm.md)"
+			     : "'features set' and 'ab' need root");
+	return EXIT_OK;
 }
 
 static int features_set(const struct ctx *ctx, const char **tokens, size_t n)
@@ -104,10 +110,8 @@ static int features_set(const struct ctx *ctx, const char **tokens, size_t n)
 	bool seen[FEATURES_MAX] = { false };
 	size_t i, changed = 0;
 
-	if (features_read(ctx->debugfs, &live, why, sizeof(why))) {
-		error("%s", why);
-		return features_fail_exit(live.fail);
-	}
+	if (features_read(ctx->debugfs, &live, why, sizeof(why)))
+		return cli_features_unusable(ctx, "features set", "write", live.fail, why, NULL);
 	for (i = 0; i < n; i++) {
 		size_t idx;
 		bool on;
@@ -121,10 +125,8 @@ static int features_set(const struct ctx *ctx, const char **tokens, size_t n)
 	}
 	/* Ctrl-C must not cut the journal-write-verify sequence short. */
 	runner_signals_install();
-	if (features_session_begin(&s, ctx->debugfs, ctx->state_dir, why, sizeof(why))) {
-		error("%s", why);
-		return features_fail_exit(s.fail);
-	}
+	if (features_session_begin(&s, ctx->debugfs, ctx->state_dir, why, sizeof(why)))
+		return cli_features_unusable(ctx, "features set", "write", s.fail, why, NULL);
 	if (features_session_apply(&s, tokens, n, why, sizeof(why))) {
 		char why2[2048];
 

@@ -377,10 +377,11 @@ void experiment_cmd_parse(struct experiment_cmd *o, const struct experiment_cmd_
 	o->rp = o->rp_defaults;
 	if (cs->own)
 		fixed[nfixed++] = *cs->own;
-	fixed[nfixed++] = (struct opt_group){ .title = cs->runner_title,
-					      .opts = runner_opts,
-					      .base = &o->rp,
-					      .defaults = &o->rp_defaults };
+	fixed[nfixed++] =
+		(struct opt_group){ .title = cs->runner_title,
+				    .opts = cs->runner_opts ? cs->runner_opts : runner_opts,
+				    .base = &o->rp,
+				    .defaults = &o->rp_defaults };
 	fixed[nfixed++] = (struct opt_group){ .title = "probe options",
 					      .opts = probe_opts,
 					      .base = &o->pp,

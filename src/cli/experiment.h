@@ -147,7 +147,8 @@ struct experiment_cmd_spec {
 	const char *cmd, *usage, *description;
 	const struct opt_group *own; /* the command's own options first, or NULL */
 	const char *runner_title;
-	unsigned formats; /* 1 << FMT_* */
+	const struct opt *runner_opts; /* the runner's options; NULL: run's (runner_opts) */
+	unsigned formats;	       /* 1 << FMT_* */
 	/* the command's runner defaults over the workload's (may be NULL) */
 	void (*defaults)(struct run_params *rp);
 };

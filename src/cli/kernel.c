@@ -6,13 +6,16 @@
  *
  * Mounting is skipped when --debugfs names a directory (that mount is used
  * as it is), when WAKEBENCH_ROOT points the probes at a fake tree, and when
- * not root (the commands then say what is missing and how to mount it).
+ * not root (the commands then say that they need root).
  *
  * Then the one check of the features journal on the way into every such
  * command (after the mounts, so that the journal's debugfs is reachable):
  * a journal whose owner is gone means a wakebench died with features
  * changed, and nothing may read or measure the kernel before they are put
  * back (sys/features.h, features_recover()).
+ *
+ * And the one wording of features that cannot be used here: what is
+ * missing (root, or a kernel without lockdown) and what works instead.
  */
 #include "cli/cli.h"
 #include "sys/features.h"
@@ -110,4 +113,38 @@ int cli_kernel_prepare(struct ctx *ctx, const char *cmd, unsigned need)
 			  cmd, cli_default_debugfs);
 	mount_missing(ctx, cmd, want);
 	return journal_check(ctx, cmd, need);
+}
+
+/* The same command in a VM, where the guest's features can be toggled. */
+static void vm_hint(char *buf, size_t len, const char *vm_cmd)
+{
+	if (!vm_cmd)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len,
+			 "wakebench vm --kernel IMAGE -- %s [OPTIONS] (IMAGE: a kernel image of "
+			 "your choice, booted with qemu; doc/vm.md)",
+			 vm_cmd);
+}
+
+int cli_features_unusable(const struct ctx *ctx, const char *cmd, const char *verb,
+			  enum features_fail fail, const char *why, const char *vm_cmd)
+{
+	char vm[512];
+	bool not_root =
+		geteuid() != 0 && (fail == FEATURES_NOT_ROOT ||
+				   (fail == FEATURES_NO_DEBUGFS && !cli_debugfs_given(ctx)));
+
+	vm_hint(vm, sizeof(vm), vm_cmd);
+	if (not_root)
+		error("%s needs root to %s '%s/sched/features' (running as uid %u): run it as "
+		      "root%s%s",
+		      cmd, verb, ctx->debugfs, (unsigned)geteuid(),
+		      vm[0] ? ", or without root in a VM: " : "", vm);
+	else if (fail == FEATURES_LOCKDOWN)
+		error("%s: %s; no scheduler feature can be changed on this kernel%s%s", cmd, why,
+		      vm[0] ? ", but in a VM they can: " : "", vm);
+	else
+		error("%s: %s", cmd, why);
+	return features_fail_exit(fail);
 }

@@ -179,12 +179,42 @@ const char *ab_unit_word(const struct ab_design *d, size_t n)
 	return n == 1 ? "block" : "blocks";
 }
 
-static void verdict_words(const struct ab_design *d, const struct stats_seq_effect *e, char *buf,
-			  size_t len)
+size_t ab_min_complete(unsigned nfeat, double alpha_two, double alpha_one, double vif)
+{
+	size_t narms = (size_t)1 << nfeat, n, i, k, neff;
+	struct stats_seq_effect x[AB_MAX_EFFECTS];
+	double *y;
+	bool all;
+
+	if (nfeat < 1 || nfeat > AB_MAX_FEATURES)
+		BUG("ab_min_complete: %u features", nfeat);
+	y = xcalloc(STATS_SEQ_MAX_UNITS * narms, sizeof(*y));
+	/* whether an interval exists depends on n and the levels, not on the values */
+	for (i = 0; i < STATS_SEQ_MAX_UNITS * narms; i++)
+		y[i] = 1000.0 + (double)(i % 7) + (double)(i % narms) * 10.0;
+	for (n = 1; n < STATS_SEQ_MAX_UNITS; n++) {
+		neff = stats_seq_effects(y, n, nfeat, alpha_two, alpha_one, vif, 0.02, 1, n, x);
+		for (all = true, k = 0; k < neff; k++)
+			all = all && x[k].e.valid;
+		if (all)
+			break;
+	}
+	free(y);
+	return n;
+}
+
+static void verdict_words(const struct ab_design *d, const struct stats_seq_effect *e, bool primary,
+			  char *buf, size_t len)
 {
 	char detail[256] = "";
+	size_t need;
 
-	if (e->v == VERDICT_NO_CHANGE && e->eq.valid)
+	if (e->v == VERDICT_INSUFFICIENT && primary &&
+	    e->e.n_a < (need = ab_min_complete(d->nfeat, d->alpha_two, d->alpha_one, d->vif)))
+		snprintf(detail, sizeof(detail),
+			 "%zu complete %s; a paired verdict needs at least %zu", e->e.n_a,
+			 ab_unit_word(d, e->e.n_a), need);
+	else if (e->v == VERDICT_NO_CHANGE && e->eq.valid)
 		snprintf(detail, sizeof(detail), "equivalence interval %+.2f%%, %+.2f%% at %.4g%%",
 			 e->eq.lo * 100.0, e->eq.hi * 100.0, e->eq.conf * 100.0);
 	else if (e->v == VERDICT_INCONCLUSIVE && e->to_decide)
@@ -195,10 +225,14 @@ static void verdict_words(const struct ab_design *d, const struct stats_seq_effe
 		snprintf(detail, sizeof(detail),
 			 "more than the %zu %s that fit in --max-time would be needed to decide",
 			 d->budget, ab_unit_word(d, d->budget));
-	else if (e->v == VERDICT_INCONCLUSIVE && e->beyond_budget)
+	else if (e->v == VERDICT_INCONCLUSIVE && e->beyond_budget && d->until_decided)
 		snprintf(detail, sizeof(detail),
 			 "more than --max-samples %zu %s would be needed to decide", d->budget,
 			 ab_unit_word(d, d->budget));
+	else if (e->v == VERDICT_INCONCLUSIVE && e->beyond_budget)
+		/* -n: no --max-samples was in play; the guide stops at the default budget */
+		snprintf(detail, sizeof(detail), "more than %zu %s would be needed to decide",
+			 d->budget, ab_unit_word(d, d->budget));
 	stats_verdict_words(e->v, d->margin, detail, buf, len);
 }
 
@@ -267,7 +301,8 @@ static size_t effects_of(const struct ab_result *r, const struct ab_obs *obs, co
 			 k < d->nfeat ? d->token[k] : "interaction");
 		snprintf(out[k].metric, sizeof(out[k].metric), "%s", name);
 		out[k].s = x[k];
-		verdict_words(d, &x[k], out[k].verdict, sizeof(out[k].verdict));
+		verdict_words(d, &x[k], !strcmp(name, d->metric), out[k].verdict,
+			      sizeof(out[k].verdict));
 	}
 	free(y);
 	return neff;
@@ -364,7 +399,8 @@ static void evidence_lines(struct ab_result *r, const struct ab_obs *obs, size_t
 	stats_seq_evidence_adjust(x, k, STATS_SEQ_ALPHA);
 	for (i = 0; i < k; i++) {
 		r->lines[i].s = x[i];
-		verdict_words(&r->d, &x[i], r->lines[i].verdict, sizeof(r->lines[i].verdict));
+		verdict_words(&r->d, &x[i], false, r->lines[i].verdict,
+			      sizeof(r->lines[i].verdict));
 	}
 	free(x);
 }

@@ -54,6 +54,14 @@ void ab_result_release(struct ab_result *r);
 /* "pair"/"pairs" or "block"/"blocks": a unit of this design. */
 const char *ab_unit_word(const struct ab_design *d, size_t n);
 
+/*
+ * The fewest complete units (pairs; blocks of four with two features) for
+ * which every effect of nfeat tokens gets an interval at these per-look
+ * levels (the sequential engine's, stats_seq_effects()); with fewer, every
+ * verdict is "insufficient". At the level of one look: 6 pairs, 9 blocks.
+ */
+size_t ab_min_complete(unsigned nfeat, double alpha_two, double alpha_one, double vif);
+
 /* A stored ab experiment, analysed: its result and the samples it rests on. */
 struct ab_stored {
 	struct ab_result r;

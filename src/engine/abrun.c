@@ -28,6 +28,7 @@
 #include "engine/summary.h"
 #include "sys/env.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +318,102 @@ void ab_engine_init(struct ab_state *st)
 		       ap->margin, ap->until_decided ? ap->max_samples : 0);
 }
 
+size_t ab_plan_min_units(unsigned nfeat, bool until_decided, size_t n)
+{
+	struct stats_seq_params sp = {
+		.nfeat = nfeat,
+		.margin = 0.02,
+		.better = 1,
+		.until_decided = until_decided,
+		.units = n,
+		.max_units = n,
+	};
+	struct stats_seq s;
+	size_t need;
+
+	stats_seq_init(&s, &sp);
+	need = ab_min_complete(nfeat, s.alpha_two, s.alpha_one, s.vif);
+	stats_seq_release(&s);
+	return need;
+}
+
+int ab_check_sizes(const struct ab_params *ap, const struct run_params *rp, char *why, size_t len)
+{
+	unsigned nfeat = ap->features.n == 2 ? 2 : 1;
+	const char *name = ap->until_decided ? "'--max-samples'" : "'--samples' (-n)";
+	uint64_t n = ap->until_decided ? ap->max_samples : rp->samples;
+	size_t need = ab_plan_min_units(nfeat, ap->until_decided, (size_t)n);
+
+	if (n >= need)
+		return 0;
+	snprintf(why, len,
+		 "option %s: value '%" PRIu64 "' is below the minimum of %zu %s a paired verdict "
+		 "%sneeds",
+		 name, n, need, nfeat == 1 ? "pairs" : "blocks",
+		 nfeat == 1 ? "" : "of two features ");
+	return EXIT_USAGE;
+}
+
+const struct opt *ab_runner_opts(void)
+{
+	static struct opt t[16];
+	size_t i;
+
+	if (t[0].type != OPT_END)
+		return t;
+	for (i = 0; runner_opts[i].type != OPT_END; i++) {
+		if (i + 1 >= ARRAY_SIZE(t))
+			BUG("ab: more than %zu runner options", ARRAY_SIZE(t) - 1);
+		t[i] = runner_opts[i];
+		if (!strcmp(t[i].long_name, "samples")) {
+			t[i].help = "a fixed length: exactly N pairs (blocks of four with two "
+				    "features), at least 6 (9 blocks); 0: pairs until the verdict "
+				    "is decided, at most --max-samples";
+			t[i].min = 0;
+		} else if (!strcmp(t[i].long_name, "warmup")) {
+			t[i].help = "length of the discarded warm-up sample after every toggle "
+				    "(0: none)";
+		}
+	}
+	return t;
+}
+
+/* A --feature value that can be shown as it is: a name's characters only. */
+static bool plain_token(const char *t)
+{
+	size_t n = strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+
+	return n && !t[n] && n < FEATURE_NAME_MAX;
+}
+
+void ab_vm_command(const struct ab_state *st, const struct strlist *fl, char *buf, size_t len)
+{
+	size_t used, n = st->nfeat ? st->nfeat : fl->n, i;
+
+	used = (size_t)snprintf(buf, len, "ab");
+	for (i = 0; i < n && i < AB_MAX_FEATURES && used < len; i++) {
+		const char *t = st->nfeat ? st->token[i] : fl->v[i];
+
+		used += (size_t)snprintf(buf + used, len - used, " --feature %s",
+					 plain_token(t) ? t : "[NO_]NAME");
+	}
+}
+
+/* --max-time leaves room for fewer units than a verdict needs: say so at once. */
+static void warn_time_budget(const struct ab_state *st)
+{
+	const struct stats_seq *e = &st->engine;
+	size_t need = ab_min_complete(st->nfeat, e->alpha_two, e->alpha_one, e->vif);
+	char budget[32];
+
+	if (e->p.max_units >= need)
+		return;
+	format_duration(st->ap->max_time_ns, budget, sizeof(budget));
+	warning("ab: at this pace only %zu %s fit in --max-time %s, fewer than the %zu a paired "
+		"verdict needs: it will be insufficient",
+		e->p.max_units, ab_unit_word(&st->design, e->p.max_units), budget, need);
+}
+
 /* Units while the sequential engine wants them and nothing stops the run. */
 void ab_loop(struct ab_state *st)
 {
@@ -329,6 +426,8 @@ void ab_loop(struct ab_state *st)
 			break;
 		complete = unit_values(st, st->nunits - 1, y);
 		stats_seq_add_unit(&st->engine, complete ? y : NULL, now_ns() - start_ns);
+		if (st->nunits == 1 && st->engine.time_planned)
+			warn_time_budget(st);
 	}
 	stats_seq_end(&st->engine);
 	if (st->engine.stop == STATS_SEQ_DECIDED)
@@ -421,11 +520,13 @@ void ab_run_view_release(struct ab_run_view *v)
 }
 
 int ab_check_tokens(struct ab_state *st, const char *debugfs, const char *btf,
-		    const struct strlist *fl, char *why, size_t len)
+		    const struct strlist *fl, enum features_fail *fail, char *why, size_t len)
 {
 	struct features live;
 	bool seen[FEATURES_MAX] = { false };
 	size_t i;
+
+	*fail = FEATURES_OK;
 
 	if (!fl->n) {
 		snprintf(why, len,
@@ -440,8 +541,10 @@ int ab_check_tokens(struct ab_state *st, const char *debugfs, const char *btf,
 			 fl->n, AB_MAX_FEATURES);
 		return EXIT_USAGE;
 	}
-	if (features_read_any(debugfs, btf, &live, why, len))
+	if (features_read_any(debugfs, btf, &live, why, len)) {
+		*fail = live.fail;
 		return features_fail_exit(live.fail);
+	}
 	for (i = 0; i < fl->n; i++) {
 		char twhy[4096]; /* the kernel's names and the closest one */
 		size_t idx;
@@ -464,9 +567,7 @@ int ab_check_tokens(struct ab_state *st, const char *debugfs, const char *btf,
 	}
 	st->nfeat = (unsigned)fl->n;
 	if (live.source != FEATURES_SRC_FILE) {
-		size_t n = strlen(why);
-
-		snprintf(why + n, len - n, "; no feature can be toggled here");
+		*fail = live.fail;
 		return features_fail_exit(live.fail);
 	}
 	return 0;

@@ -104,6 +104,29 @@ struct ab_state {
 	struct ab_design design; /* what the result is computed with */
 };
 
+/*
+ * The fewest units a run of nfeat tokens can end with a verdict on: for a
+ * fixed length (-n n) the minimum at its one look, until decided (budget
+ * --max-samples n) the minimum at the levels of n's plan. 6 pairs, 9
+ * blocks; a smaller -n or --max-samples is refused before anything runs.
+ */
+size_t ab_plan_min_units(unsigned nfeat, bool until_decided, size_t n);
+/*
+ * The size options against that minimum (one or two tokens, as many as
+ * --feature was given; until_decided already set): 0, or EXIT_USAGE with
+ * the option, the value and the minimum in why.
+ */
+int ab_check_sizes(const struct ab_params *ap, const struct run_params *rp, char *why, size_t len);
+/*
+ * ab's runner options: run's, except that -n counts pairs (0, the
+ * default, runs until decided) and the warm-up follows every toggle.
+ */
+const struct opt *ab_runner_opts(void);
+/*
+ * "ab --feature NO_DELAY_DEQUEUE": this ab as it would run in a VM, with
+ * the tokens as validated, else as given when they look like names.
+ */
+void ab_vm_command(const struct ab_state *st, const struct strlist *fl, char *buf, size_t len);
 /* The run's state before the kernel is touched: where, what, with which options. */
 void ab_state_init(struct ab_state *st, const struct experiment_where *w, const struct workload *wl,
 		   const struct run_params *rp, const struct run_spec *spec,
@@ -130,10 +153,11 @@ size_t ab_env_extra(const struct ab_state *st, unsigned m, struct env_delta **ou
  * The --feature tokens checked against the live features (or, when the
  * file cannot be read, the read-only view, so that a misspelling is still
  * bad input), then the file itself: 0, EXIT_USAGE, or the exit status of
- * features that cannot be toggled here, with why.
+ * features that cannot be toggled here, with why and the class (*fail:
+ * lockdown, not root, ...; FEATURES_OK for bad input).
  */
 int ab_check_tokens(struct ab_state *st, const char *debugfs, const char *btf,
-		    const struct strlist *fl, char *why, size_t len);
+		    const struct strlist *fl, enum features_fail *fail, char *why, size_t len);
 /*
  * The end of the run: the result (into r), its design kept in the stored
  * parameters, the experiment ended. Returns its status: "interrupted" (sig),

@@ -20,11 +20,12 @@ static void format_pct(double v, char *buf, size_t len)
 		snprintf(buf, len, "n/a");
 }
 
-void render_ab_line(FILE *f, const char *label, const struct ab_line *x, const char *metric)
+/* One line: "  LABEL METRIC +1.23% [95% CI ...], Wilcoxon p = ... (N units)", labels w wide. */
+static void ab_line_text(FILE *f, const char *label, int w, const struct ab_line *x,
+			 const char *metric)
 {
 	const struct effect *e = &x->s.e;
 	char est[32], lo[32], hi[32], adj[48] = "";
-	int w = strlen(label) > 28 ? 46 : 28;
 
 	if (!e->valid) {
 		fprintf(f, "  %-*s %s%sn/a: %s\n", w, label, metric, metric[0] ? " " : "",
@@ -41,13 +42,26 @@ void render_ab_line(FILE *f, const char *label, const struct ab_line *x, const c
 		e->n_a == 1 ? "unit" : "units");
 }
 
+/* An evidence line's label: the metric, and the token with two features. */
+static void evidence_label(const struct ab_design *d, const char *metric, const char *what,
+			   char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", metric, d->nfeat > 1 ? " " : "", d->nfeat > 1 ? what : "");
+}
+
 static void evidence_text(FILE *f, const struct ab_result *r)
 {
 	const struct ab_design *d = &r->d;
+	char label[128];
+	int w = 28;
 	size_t i, k;
 
 	if (!r->nevidence)
 		return;
+	for (k = 0; k < r->nlines; k++) {
+		evidence_label(d, r->lines[k].metric, r->lines[k].what, label, sizeof(label));
+		w = (int)strlen(label) > w ? (int)strlen(label) : w;
+	}
 	fprintf(f,
 		"evidence per op (same paired estimate; %s vs %s; Holm-adjusted over %zu lines):\n",
 		d->nfeat == 1 ? "B" : "with the token", d->nfeat == 1 ? "A" : "without", r->nlines);
@@ -55,20 +69,35 @@ static void evidence_text(FILE *f, const struct ab_result *r)
 		const struct ab_evidence *ev = &r->evidence[i];
 
 		if (ev->why[0]) {
-			fprintf(f, "  %-28s %s\n", ev->metric, ev->why);
+			fprintf(f, "  %-*s %s\n", w, ev->metric, ev->why);
 			continue;
 		}
 		for (k = 0; k < r->nlines; k++) {
 			const struct ab_line *x = &r->lines[k];
-			char label[128];
 
 			if (strcmp(x->metric, ev->metric) || !strcmp(x->what, "interaction"))
 				continue;
-			snprintf(label, sizeof(label), "%s%s%s", ev->metric,
-				 d->nfeat > 1 ? " " : "", d->nfeat > 1 ? x->what : "");
-			render_ab_line(f, label, x, "");
+			evidence_label(d, ev->metric, x->what, label, sizeof(label));
+			ab_line_text(f, label, w, x, "");
 		}
 	}
+}
+
+/* "NO_DELAY_DEQUEUE: ops/s +3.21% [95% CI +1.02%, +5.40%], improvement beyond the 2% margin" */
+static void verdict_line(FILE *f, const struct ab_line *x, const char *metric)
+{
+	const struct effect *e = &x->s.e;
+	char est[32], lo[32], hi[32];
+
+	if (!e->valid) {
+		fprintf(f, "%s: %s n/a, %s\n", x->what, metric, x->verdict);
+		return;
+	}
+	format_pct(e->est, est, sizeof(est));
+	format_pct(e->lo, lo, sizeof(lo));
+	format_pct(e->hi, hi, sizeof(hi));
+	fprintf(f, "%s: %s %s [%.4g%% CI %s, %s], %s\n", x->what, metric, est, e->conf * 100.0, lo,
+		hi, x->verdict);
 }
 
 void render_ab_text(FILE *f, const struct ab_result *r, const char *ptitle, bool interrupted)
@@ -76,13 +105,15 @@ void render_ab_text(FILE *f, const struct ab_result *r, const char *ptitle, bool
 	const struct ab_design *d = &r->d;
 	size_t k;
 
-	fprintf(f, "\neffects on %s (paired, %s vs %s%s%s):\n", ptitle,
+	fprintf(f, "\n");
+	evidence_text(f, r);
+	if (r->nevidence)
+		fprintf(f, "\n");
+	fprintf(f, "effects on %s (paired, %s vs %s%s%s):\n", ptitle,
 		d->nfeat == 1 ? "B" : "with the token", d->nfeat == 1 ? "A" : "without",
 		interrupted ? ", interrupted run" : "", d->better < 0 ? "; lower is better" : "");
 	for (k = 0; k < r->neff; k++)
-		render_ab_line(f, r->eff[k].what, &r->eff[k], ptitle);
-	for (k = 0; k < d->nfeat && k < r->neff; k++)
-		fprintf(f, "verdict %s: %s\n", r->eff[k].what, r->eff[k].verdict);
+		ab_line_text(f, r->eff[k].what, 28, &r->eff[k], ptitle);
 	if (r->neff > d->nfeat) {
 		const struct ab_line *x = &r->eff[r->neff - 1];
 
@@ -96,7 +127,10 @@ void render_ab_text(FILE *f, const struct ab_result *r, const char *ptitle, bool
 	if (d->rebuilt)
 		fprintf(f, "levels: rebuilt from the options (stored by a wakebench that kept no "
 			   "design)\n");
-	evidence_text(f, r);
+	/* the verdicts last, alone: what a reader looks for first */
+	fprintf(f, "\n");
+	for (k = 0; k < d->nfeat && k < r->neff; k++)
+		verdict_line(f, &r->eff[k], ptitle);
 }
 
 json_object *render_ab_line_json(const struct ab_line *x)
@@ -158,23 +192,35 @@ void render_ab_json(const struct ab_result *r, json_object *o)
 	json_object_object_add(o, "evidence_adjustment", adj);
 }
 
-void render_ab_run_text(FILE *f, const struct ab_run_view *v)
+void render_ab_run_text(FILE *f, const struct ab_run_view *v, bool verbose)
 {
 	const struct ab_arm_view *a0 = &v->arm[0];
+	char title[300];
+	int w = 0;
 	unsigned m;
 	size_t i;
 
 	fprintf(f, "\n");
 	for (m = 0; m < v->narms; m++) {
+		int n = (int)(strlen(v->arm[m].code) + strlen(v->arm[m].name) + 3);
+
+		w = n > w ? n : w;
+	}
+	for (m = 0; m < v->narms; m++) {
 		const struct ab_arm_view *a = &v->arm[m];
-		char title[300];
 
 		snprintf(title, sizeof(title), "%s: %s", a->code, a->name);
-		report_summary_text(f, title, a->summary);
+		if (verbose) {
+			report_summary_text(f, title, a->summary);
+		} else {
+			strncat(title, " ", sizeof(title) - strlen(title) - 1);
+			report_summary_line(f, title, w, a->summary);
+		}
 		if (a->ceiling[0])
 			fprintf(f, "  %s\n", a->ceiling);
 	}
-	render_ab_text(f, v->r, v->ptitle, v->interrupted);
+	if (!verbose)
+		fprintf(f, "(all metrics of each arm: -v)\n");
 	for (m = 1; m < v->narms; m++) {
 		const struct ab_arm_view *a = &v->arm[m];
 

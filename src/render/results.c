@@ -249,6 +249,39 @@ void report_summary_text(FILE *f, const char *title, const struct report_summary
 	}
 }
 
+void report_summary_line(FILE *f, const char *title, int width, const struct report_summary *rs)
+{
+	const struct metric_summary *p = report_summary_get(rs, rs->primary);
+	const struct summary *su = p ? &p->sum : NULL;
+	char med[32], lo[32], hi[32], ci[96] = "n too small for a CI", cv[48] = "";
+
+	fprintf(f, "%-*s ", width, title);
+	if (!rs->nsamples || !p || !p->available) {
+		fprintf(f, "no usable sample\n");
+		return;
+	}
+	fmt_num(su->median, med, sizeof(med));
+	if (su->ci_valid) {
+		fmt_num(su->ci_lo, lo, sizeof(lo));
+		fmt_num(su->ci_hi, hi, sizeof(hi));
+		/* the table's: the attained level only when below the 95% asked for */
+		if (su->ci_below_conf)
+			snprintf(ci, sizeof(ci), "%.1f%% CI %s, %s", su->ci_level * 100.0, lo, hi);
+		else
+			snprintf(ci, sizeof(ci), "95%% CI %s, %s", lo, hi);
+	}
+	if (su->n >= 2 && isfinite(su->cv))
+		snprintf(cv, sizeof(cv), ", CV %.1f%%%s", su->cv * 100.0,
+			 report_noisy(rs) ? " (noisy)" : "");
+	fprintf(f, "%s median %s [%s]%s, %zu sample%s", metric_label(p->name), med, ci, cv,
+		rs->nsamples, rs->nsamples == 1 ? "" : "s");
+	if (rs->nfailed)
+		fprintf(f, ", %zu failed excluded", rs->nfailed);
+	if (rs->ninterrupted)
+		fprintf(f, ", %zu interrupted excluded", rs->ninterrupted);
+	fprintf(f, "\n");
+}
+
 /* ---- environment and profile ---- */
 
 static const char *env_or(const struct env *env, const char *key, const char *absent)

@@ -58,6 +58,12 @@ const char *report_primary_unit(const char *workload, char *buf, size_t len);
  * unavailable counters with their reason; the noise warning.
  */
 void report_summary_text(FILE *f, const char *title, const struct report_summary *rs);
+/*
+ * The same summary in one line, the primary metric only (ab's arms):
+ * "TITLE  ops/s (real time) median 1234.56 [95% CI 1200.00, 1300.00], CV 1.2%,
+ * 10 samples", title padded to width, "(noisy)" after a CV above the limit.
+ */
+void report_summary_line(FILE *f, const char *title, int width, const struct report_summary *rs);
 
 /* Key environment facts: kernel release, preemption, CPUs, governor. */
 void report_env_text(FILE *f, const struct env *env);

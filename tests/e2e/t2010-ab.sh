@@ -19,8 +19,17 @@ is "$RC" 0 "ab exits 0"
 like "$OUT" "^arm A: DELAY_DEQUEUE=on" "arm A is the feature as the token does not set it"
 like "$OUT" "^arm B: DELAY_DEQUEUE=off" "arm B applies the token"
 like "$OUT" "^pair 6/6: [AB] [0-9.]+ [AB] [0-9.]+ ops/s, B/A [-+][0-9.]+%" "one line per pair"
-like "$OUT" "^verdict NO_DELAY_DEQUEUE: (no change larger than 2%|inconclusive at a 2% margin|regression|improvement|insufficient)" "a verdict line"
 like "$OUT" "NO_DELAY_DEQUEUE +ops/s [-+][0-9.]+% \[95% CI [-+][0-9.]+%, [-+][0-9.]+%\], Wilcoxon p = [0-9.e-]+ \(6 units\)" "effect with CI and Wilcoxon p"
+# the verdict is not buried: the last line, alone, with the effect and its CI
+is "$(printf '%s\n' "$OUT" | tail -n 1 | sed -E 's/[-+][0-9.]+%/X/g')" \
+	"$(printf '%s\n' "$OUT" | grep '^NO_DELAY_DEQUEUE: ' | sed -E 's/[-+][0-9.]+%/X/g')" "the verdict line is the last"
+like "$(printf '%s\n' "$OUT" | tail -n 1)" "^NO_DELAY_DEQUEUE: ops/s [-+][0-9.]+% \[95% CI [-+][0-9.]+%, [-+][0-9.]+%\], (no change larger than 2%|inconclusive at a 2% margin|regression beyond the 2% margin|improvement beyond the 2% margin)" \
+	"  effect, CI and verdict in one line"
+is "$(printf '%s\n' "$OUT" | tail -n 2 | head -n 1)" "" "  alone, after a blank line"
+# each arm's summary is one line (the whole table with -v)
+like "$OUT" "^A: DELAY_DEQUEUE=on +ops/s \(real time\) median [0-9.]+ \[95% CI [0-9.]+, [0-9.]+\], CV [0-9.]+%.*, 6 samples" "arm A in one line"
+like "$OUT" "^B: DELAY_DEQUEUE=off +ops/s \(real time\) median [0-9.]+ " "arm B in one line"
+unlike "$OUT" "summary: 6 samples" "no summary tables without -v"
 like "$OUT" "environment: arm B differs from arm A only in sched.features" "the arms differ only in the features"
 is "$(fakefs_features dbg)" "$ORIG" "features restored as found"
 ok "[ ! -e '$JOURNAL' ]" "no journal left"
@@ -49,12 +58,12 @@ fi
 
 # The token names the treatment: --feature DELAY_DEQUEUE has it off in A.
 wb features set NO_DELAY_DEQUEUE --debugfs "$D" >/dev/null
-run_cmd wb ab --feature DELAY_DEQUEUE -t 100ms -n 2 -j 1 --warmup 0 --debugfs "$D" --no-store --format json
+run_cmd wb ab --feature DELAY_DEQUEUE -t 50ms -n 6 -j 1 --warmup 0 --debugfs "$D" --no-store --format json
 is "$RC" 0 "ab --format json exits 0"
 is "$(printf '%s' "$OUT" | jq -r '.arms[0].name + "|" + .arms[1].name')" "DELAY_DEQUEUE=off|DELAY_DEQUEUE=on" "json: arms"
 is "$(printf '%s' "$OUT" | jq -r '.effects[0].what')" DELAY_DEQUEUE "json: the effect of the token"
 like "$(printf '%s' "$OUT" | jq -r '.effects[0].verdict')" "^(insufficient|inconclusive|no-change|regression|improvement)$" "json: a verdict"
-is "$(printf '%s' "$OUT" | jq -r '.units | length')" 2 "json: two pairs"
+is "$(printf '%s' "$OUT" | jq -r '.units | length')" 6 "json: six pairs"
 is "$(printf '%s' "$OUT" | jq -r '.features_restored')" true "json: restored"
 is "$(printf '%s' "$OUT" | jq -r 'keys_unsorted | join(" ")')" \
 	"version command cmdline workload unit primary better profile status stopped_by uuid features_restored order seed margin toggles arms units effects sequential evidence evidence_adjustment environment_differences" \
@@ -78,8 +87,8 @@ is "$(order)" "$O1" "the same seed gives the same order"
 like "$OUT" "order random \(seed 7\)" "the seed is printed"
 
 # --fail-on-regression: exit 3 exactly when the verdict is a regression
-run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 4 -j 1 --warmup 0 --fail-on-regression --debugfs "$D" --no-store
-if printf '%s' "$OUT" | grep -q '^verdict NO_DELAY_DEQUEUE: regression'; then
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 6 -j 1 --warmup 0 --fail-on-regression --debugfs "$D" --no-store
+if printf '%s' "$OUT" | grep -q '^NO_DELAY_DEQUEUE: .*, regression beyond'; then
 	is "$RC" 3 "--fail-on-regression: a regression exits 3"
 else
 	is "$RC" 0 "--fail-on-regression: no regression, exit 0"
@@ -113,10 +122,10 @@ is "$(printf '%s' "$OUT" | jq -r '[.evidence[] | has("p_adjusted") or (.valid | 
 
 # Bad input: exit 2, one line naming the problem.
 N0=$(nwrites)
-run_cmd wb ab -t 50ms -n 2 --debugfs "$D" --no-store
+run_cmd wb ab -t 50ms -n 6 --debugfs "$D" --no-store
 is "$RC" 2 "no --feature: exit 2"
 like "$ERR" "option '--feature' is required" "no --feature: said"
-run_cmd wb ab --feature DELAY_DEQUEU -t 50ms -n 2 --debugfs "$D" --no-store
+run_cmd wb ab --feature DELAY_DEQUEU -t 50ms -n 6 --debugfs "$D" --no-store
 is "$RC" 2 "misspelled feature: exit 2"
 like "$ERR" "unknown scheduler feature 'DELAY_DEQUEU'; this kernel has: PLACE_LAG, .*DELAY_DEQUEUE" "misspelled feature: the valid names"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE --feature NO_DELAY_DEQUEUE --debugfs "$D" --no-store
@@ -139,9 +148,11 @@ run_cmd wb ab --feature NO_DELAY_DEQUEUE --format metrics-brief --debugfs "$D" -
 is "$RC" 2 "--format metrics-brief: exit 2"
 is "$(nwrites)" "$N0" "bad input writes nothing"
 ok "[ ! -e '$JOURNAL' ]" "bad input leaves no journal"
-# -v numbers every sample by its pair: 1/2 then 2/2, never beyond the total.
-run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 30ms --warmup 0 -n 2 --debugfs "$D" --no-store -v
+# -v numbers every sample by its pair: 1/6 then 2/6, never beyond the total.
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 30ms --warmup 0 -n 6 --debugfs "$D" --no-store -v
 is "$RC" 0 "-v: exits 0"
 is "$(printf '%s\n' "$OUT" | sed -n 's/.*] sample \([0-9]*\/[0-9]*\):.*/\1/p' | tr '\n' ' ')" \
-	"1/2 1/2 2/2 2/2 " "-v: samples numbered by their pair"
+	"1/6 1/6 2/6 2/6 3/6 3/6 4/6 4/6 5/6 5/6 6/6 6/6 " "-v: samples numbered by their pair"
+like "$OUT" "\[A: DELAY_DEQUEUE=on\] summary: 6 samples" "-v: each arm's whole summary table"
+like "$(printf '%s\n' "$OUT" | tail -n 1)" "^NO_DELAY_DEQUEUE: ops/s " "-v: the verdict is still the last line"
 done_testing

@@ -120,7 +120,7 @@ ok "[ ! -e '$JOURNAL' ]" "env after SIGKILL: the journal is gone"
 launch ab --feature NO_DELAY_DEQUEUE -j 1 -t 1s --warmup 10ms -n 50 --debugfs "$D" --no-store
 first=$!
 ok "wait_for '[ -e $JOURNAL ]'" "the first ab holds the journal"
-run_cmd wb ab --feature NO_PREEMPT_SHORT -j 1 -t 50ms -n 2 --debugfs "$D" --no-store
+run_cmd wb ab --feature NO_PREEMPT_SHORT -j 1 -t 50ms -n 6 --debugfs "$D" --no-store
 is "$RC" 1 "the second ab exits 1"
 like "$ERR" "another wakebench \(pid $first, started .*\) is changing the scheduler features; refusing to interleave toggles" "and says why"
 like "$(cat "$D/sched/features")" " PREEMPT_SHORT " "the second ab toggled nothing"
@@ -137,7 +137,7 @@ is "$(cat "$D/sched/features")" "$ORIG" "the first restores on SIGTERM"
 # A state directory that is a symbolic link, or writable by others, is
 # refused before anything is written, and never chmod'ed (nor its target).
 mkdir "$TMP/target" && chmod 755 "$TMP/target" && ln -s "$TMP/target" "$TMP/link"
-run_cmd env WAKEBENCH_STATE_DIR="$TMP/link" "$WAKEBENCH" ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 2 --debugfs "$D" --no-store
+run_cmd env WAKEBENCH_STATE_DIR="$TMP/link" "$WAKEBENCH" ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 6 --debugfs "$D" --no-store
 is "$RC" 1 "state dir symlink: ab exits 1"
 like "$ERR" "refusing state directory '$TMP/link': it is a symbolic link" "state dir symlink: says why"
 is "$(stat -c %a "$TMP/target")" 755 "state dir symlink: the target keeps its mode"
@@ -152,26 +152,28 @@ is "$(cat "$D/sched/features")" "$ORIG" "state dir 1777: nothing toggled"
 
 # Lockdown: nothing runs, the message says lockdown, exit 77.
 fakefs_start locked --lockdown
-run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 2 --debugfs "$TMP/locked" --no-store
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 6 --debugfs "$TMP/locked" --no-store
 is "$RC" 77 "lockdown: ab exits 77"
 like "$ERR" "kernel lockdown prevents" "lockdown: says kernel lockdown"
 is "$(printf '%s\n' "$ERR" | wc -l | tr -d ' ')" 1 "lockdown: one line"
+like "$ERR" "no scheduler feature can be changed on this kernel, but in a VM they can: wakebench vm --kernel IMAGE -- ab --feature NO_DELAY_DEQUEUE \[OPTIONS\]" \
+	"lockdown: and what works: the same ab in a VM"
 unlike "$ERR" "Permission denied" "lockdown: never says not root"
 ok "[ ! -e '$JOURNAL' ]" "lockdown: no journal"
 # Readable but not writable (not root, debugfs mounted with a loose mode):
 # refused before anything is measured, exit 77, no journal.
 fakefs_start ro --readonly
-run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms --warmup 0 -n 2 --debugfs "$TMP/ro" --no-store
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms --warmup 0 -n 6 --debugfs "$TMP/ro" --no-store
 is "$RC" 77 "read-only: ab exits 77"
 like "$ERR" "Permission denied \(scheduler features need root\)" "read-only: says it needs root"
 unlike "$OUT" "summary" "read-only: nothing measured"
 ok "[ ! -e '$JOURNAL' ]" "read-only: no journal"
 if [ -e /sys/kernel/debug/sched/features ] && cat /sys/kernel/debug/sched/features 2>&1 | grep -q 'not permitted'; then
-	run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 2 --no-store
+	run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms -n 6 --no-store
 	is "$RC" 77 "this machine's lockdown: ab exits 77"
 	like "$ERR" "kernel lockdown" "this machine's lockdown: says kernel lockdown"
 	is "$(printf '%s\n' "$ERR" | wc -l | tr -d ' ')" 1 "this machine's lockdown: one line"
-	run_cmd wb ab --feature DELAY_DEQUEU -j 1 -t 50ms -n 2 --no-store
+	run_cmd wb ab --feature DELAY_DEQUEU -j 1 -t 50ms -n 6 --no-store
 	is "$RC" 2 "this machine's lockdown: a misspelling is still exit 2 (names from BTF)"
 else
 	skip "the real features file is not under lockdown here"; skip "idem"; skip "idem"; skip "idem"

@@ -12,7 +12,7 @@ ORIG=$(cat "$FIXTURES/sched-features/v6.18.txt")
 JOURNAL="$WAKEBENCH_STATE_DIR/features.journal"
 : >"$TMP/file"
 
-run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 2 -j 1 --debugfs "$D" --db "$TMP/file/sub/r.db"
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 6 -j 1 --debugfs "$D" --db "$TMP/file/sub/r.db"
 is "$RC" 1 "ab with a store that cannot be opened exits 1"
 like "$ERR" "store '$TMP/file/sub/r.db'" "the store is named"
 unlike "$OUT" "^pair " "nothing was measured"
@@ -34,7 +34,7 @@ is "$RC" 1 "run whose config cannot be stored exits 1"
 like "$ERR" "configs refused" "with the store's reason"
 is "$(sqlite3 "$db" "SELECT status FROM experiments ORDER BY id DESC LIMIT 1")" "failed" \
 	"the experiment it had recorded is failed, not left running"
-run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 2 -j 1 --debugfs "$D" --db "$db"
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 6 -j 1 --debugfs "$D" --db "$db"
 is "$RC" 1 "ab whose arms cannot be stored exits 1"
 is "$(sqlite3 "$db" "SELECT status FROM experiments ORDER BY id DESC LIMIT 1")" "failed" \
 	"ab's experiment is failed too"

@@ -26,12 +26,13 @@ run_cmd wb $AB --db "$TMP/j.db" --format json
 is "$RC" 0 "ab (JSON) exits 0"
 printf '%s\n' "$OUT" >"$TMP/ab.json"
 
-# ab's text and show's: the same lines, from "effects on" to the evidence's end
-block() { sed -n '/^effects on /,/^environment: \|^toggles: /p' | grep -v '^environment: \|^toggles: '; }
+# ab's text and show's: the same lines, from the evidence to the verdicts, the last lines of both
+block() { sed -n '/^evidence per op \|^effects on /,$p'; }
 wb show --db "$TMP/t.db" 1 >"$TMP/show.txt"
 block <"$TMP/ab.txt" >"$TMP/ab.block"
 block <"$TMP/show.txt" >"$TMP/show.block"
-ok "[ \$(wc -l <'$TMP/ab.block') -ge 3 ]" "ab's text has its effects block"
+ok "[ \$(wc -l <'$TMP/ab.block') -ge 5 ]" "ab's text has its effects block"
+ok "tail -n 1 '$TMP/ab.block' | grep -q '^NO_DELAY_DEQUEUE: ops/s .* CI .*, '" "  ending with the verdict line"
 ok "diff -u '$TMP/ab.block' '$TMP/show.block'" "show prints ab's effects, verdict and evidence lines as ab did"
 
 # the JSON outputs against ab --format json, member by member

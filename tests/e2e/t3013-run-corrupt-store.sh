@@ -21,7 +21,7 @@ unlike "$OUT" "^sample " "nothing was measured"
 ok "cmp -s '$TMP/before' '$db'" "the store is left as it was"
 
 fakefs_start dbg
-run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 2 -j 1 --debugfs "$TMP/dbg" --db "$db"
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 6 -j 1 --debugfs "$TMP/dbg" --db "$db"
 is "$RC" 1 "ab on a damaged store exits 1"
 like "$ERR" "is damaged" "ab names the damage"
 unlike "$OUT" "^pair " "ab measured nothing"

@@ -8,7 +8,7 @@
 
 fakefs_start dbg
 D="$TMP/dbg"
-run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms --warmup 0 -n 4 --debugfs "$D" -q
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -j 1 -t 50ms --warmup 0 -n 6 --debugfs "$D" -q
 is "$RC" 0 "an ab is stored"
 
 run_cmd wb compare --by feature:NOPE

@@ -6,8 +6,9 @@
  * a planted null decided as no change, the sequential engine's own effects
  * reproduced to the last bit from the design it ended in and from that
  * design kept as JSON (what a stored ab is analysed with), the evidence
- * lines Holm-adjusted, the factorial's three effects, and parameters that
- * describe no ab refused with the reason.
+ * lines Holm-adjusted, the factorial's three effects, parameters that
+ * describe no ab refused with the reason, and the fewest units a verdict
+ * needs (named in the verdict below it, and by ab's size check).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -21,6 +22,7 @@
 #include <cmocka.h>
 
 #include "engine/ab.h"
+#include "engine/abrun.h"
 
 struct run {
 	struct sample *s;
@@ -290,12 +292,95 @@ static void test_bad_params(void **state)
 	assert_true(d.alpha_two > 0.04 && d.alpha_two <= 0.05);
 }
 
+/* 6 pairs, 9 blocks: below, the verdict is insufficient and says how many are needed. */
+static void test_minimum(void **state)
+{
+	struct run r = { 0 };
+	struct ab_params ap = { .until_decided = false };
+	struct run_params rp = { .samples = 5 };
+	const char *two[2] = { "NO_DELAY_DEQUEUE", "NO_PLACE_LAG" };
+	struct ab_design d;
+	struct ab_result res;
+	struct stats_seq seq;
+	double a2, a1;
+	char why[256];
+
+	(void)state;
+	stats_seq_levels(1, 1, &a2, &a1);
+	assert_int_equal(ab_min_complete(1, a2, a1, stats_seq_vif(1)), 6);
+	stats_seq_levels(2, 1, &a2, &a1);
+	assert_int_equal(ab_min_complete(2, a2, a1, stats_seq_vif(2)), 9);
+	/* -n and --max-samples: the same minimum; a larger budget's first look comes later */
+	assert_int_equal(ab_plan_min_units(1, false, 3), 6);
+	assert_int_equal(ab_plan_min_units(1, true, 2), 6);
+	assert_int_equal(ab_plan_min_units(2, false, 8), 9);
+	assert_int_equal(ab_plan_min_units(2, true, 8), 9);
+	assert_true(ab_plan_min_units(1, true, 64) <= 10);
+	assert_true(ab_plan_min_units(2, true, 64) <= 16);
+
+	assert_int_equal(ab_check_sizes(&ap, &rp, why, sizeof(why)), EXIT_USAGE);
+	assert_string_equal(why,
+			    "option '--samples' (-n): value '5' is below the minimum of 6 pairs "
+			    "a paired verdict needs");
+	rp.samples = 6;
+	assert_int_equal(ab_check_sizes(&ap, &rp, why, sizeof(why)), 0);
+	ap.features.v = two;
+	ap.features.n = 2;
+	ap.until_decided = true;
+	ap.max_samples = 8;
+	assert_int_equal(ab_check_sizes(&ap, &rp, why, sizeof(why)), EXIT_USAGE);
+	assert_string_equal(why, "option '--max-samples': value '8' is below the minimum of 9 "
+				 "blocks a paired verdict of two features needs");
+
+	pairs(&r, 5, 0.1, 0.01);
+	design_of(&r, 1, 5, &d, &seq);
+	ab_analyze(&d, r.obs, r.n, &res);
+	assert_false(res.eff[0].s.e.valid);
+	assert_string_equal(
+		res.eff[0].verdict,
+		"insufficient samples (5 complete pairs; a paired verdict needs at least 6)");
+	ab_result_release(&res);
+	stats_seq_release(&seq);
+	release(&r);
+
+	pairs(&r, 6, 0.1, 0.01);
+	design_of(&r, 1, 6, &d, &seq);
+	ab_analyze(&d, r.obs, r.n, &res);
+	assert_true(res.eff[0].s.e.valid);
+	assert_null(strstr(res.eff[0].verdict, "needs at least"));
+	ab_result_release(&res);
+	stats_seq_release(&seq);
+	release(&r);
+}
+
+/* A fixed length (-n) beyond the guide's reach: the verdict does not name --max-samples. */
+static void test_fixed_beyond(void **state)
+{
+	struct run r = { 0 };
+	struct ab_design d;
+	struct ab_result res;
+	struct stats_seq seq;
+
+	(void)state;
+	pairs(&r, 6, 0.03, 0.05); /* an estimate near the margin, a wide interval */
+	design_of(&r, 1, 6, &d, &seq);
+	ab_analyze(&d, r.obs, r.n, &res);
+	assert_false(d.until_decided);
+	assert_true(res.eff[0].s.beyond_budget);
+	assert_string_equal(res.eff[0].verdict, "inconclusive at a 2% margin (more than 64 pairs "
+						"would be needed to decide)");
+	ab_result_release(&res);
+	stats_seq_release(&seq);
+	release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_units),	   cmocka_unit_test(test_reproduces_the_run),
-		cmocka_unit_test(test_no_change),  cmocka_unit_test(test_factorial),
-		cmocka_unit_test(test_bad_params),
+		cmocka_unit_test(test_units),	     cmocka_unit_test(test_reproduces_the_run),
+		cmocka_unit_test(test_no_change),    cmocka_unit_test(test_factorial),
+		cmocka_unit_test(test_bad_params),   cmocka_unit_test(test_minimum),
+		cmocka_unit_test(test_fixed_beyond),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
