@@ -259,7 +259,6 @@ static void print_inference(const struct compare *c)
 
 static void print_text(const struct compare *c)
 {
-	bool first = true;
 	size_t i;
 
 	printf("%s by %s%s: samples with status ok (warm-ups excluded), 95%% confidence, margin "
@@ -271,29 +270,8 @@ static void print_text(const struct compare *c)
 		print_inference(c);
 	print_evidence(c);
 	print_env_diffs(c);
-	for (i = 0; i < c->ngroups; i++) {
-		if (!c->groups[i].noisy)
-			continue;
-		printf("%snote: %s is noisy (coefficient of variation %.1f%% > %g%%): more "
-		       "samples narrow its intervals\n",
-		       first ? "\n" : "", c->groups[i].shown, c->groups[i].sum.cv * 100.0,
-		       NOISY_CV * 100.0);
-		first = false;
-	}
-	for (i = 0; i < c->ngroups; i++) {
-		const struct group *g = &c->groups[i];
-		size_t k;
-
-		if (!g->noverloaded)
-			continue;
-		printf("%snote: %s: experiment%s ", first ? "\n" : "", g->shown,
-		       g->noverloaded == 1 ? "" : "s");
-		for (k = 0; k < g->noverloaded; k++)
-			printf("%s%lld", k ? ", " : "", (long long)g->overloaded[k]);
-		printf(" started with the load average above the online CPUs: other work competed "
-		       "(wakebench env --diff shows run.loadavg)\n");
-		first = false;
-	}
+	for (i = 0; i < c->nnotes; i++)
+		printf("%snote: %s\n", i ? "" : "\n", c->notes[i]);
 }
 
 /* ---- JSON and CSV ---- */

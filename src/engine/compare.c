@@ -1340,6 +1340,10 @@ json_object *compare_json(const struct compare *c)
 	for (i = 0; i < c->nwarn; i++)
 		json_object_array_add(w, json_object_new_string(c->warnbuf[i]));
 	json_object_object_add(root, "warnings", w);
+	w = json_object_new_array();
+	for (i = 0; i < c->nnotes; i++)
+		json_object_array_add(w, json_object_new_string(c->notes[i]));
+	json_object_object_add(root, "notes", w);
 	return root;
 }
 
@@ -1380,6 +1384,9 @@ void compare_release(struct compare *c)
 	for (i = 0; i < c->nwarn; i++)
 		free(c->warnbuf[i]);
 	free(c->warnbuf);
+	for (i = 0; i < c->nnotes; i++)
+		free(c->notes[i]);
+	free(c->notes);
 	free(c->unit);
 	store_experiments_free(c->exps, c->nexps);
 }
@@ -1480,6 +1487,41 @@ static int pick_baseline(struct compare *c, const char *want)
 	return -1;
 }
 
+static void add_note(struct compare *c, char *note)
+{
+	c->notes = xrealloc(c->notes, (c->nnotes + 1) * sizeof(*c->notes));
+	c->notes[c->nnotes++] = note;
+}
+
+/* What to know about the groups beside their numbers: noise, and work that competed. */
+static void make_notes(struct compare *c)
+{
+	size_t i, k;
+
+	for (i = 0; i < c->ngroups; i++)
+		if (c->groups[i].noisy)
+			add_note(c,
+				 xasprintf("%s is noisy (coefficient of variation %.1f%% > %g%%): "
+					   "more samples narrow its intervals",
+					   c->groups[i].shown, c->groups[i].sum.cv * 100.0,
+					   NOISY_CV * 100.0));
+	for (i = 0; i < c->ngroups; i++) {
+		const struct group *g = &c->groups[i];
+		char ids[256] = "";
+
+		if (!g->noverloaded)
+			continue;
+		for (k = 0; k < g->noverloaded; k++)
+			snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), "%s%lld",
+				 k ? ", " : "", (long long)g->overloaded[k]);
+		add_note(c,
+			 xasprintf("%s: experiment%s %s started with the load average above the "
+				   "online CPUs: other work competed (wakebench env --diff shows "
+				   "run.loadavg)",
+				   g->shown, g->noverloaded == 1 ? "" : "s", ids));
+	}
+}
+
 int compare_build(struct compare *c, struct store *st, const struct compare_request *rq)
 {
 	static const struct store_filter none = { 0 };
@@ -1559,6 +1601,7 @@ int compare_build(struct compare *c, struct store *st, const struct compare_requ
 		c->baseline = 0;
 	}
 	analyse(c);
+	make_notes(c);
 	for (i = 0; i < c->nwarn; i++)
 		warning("compare: %s", c->warnbuf[i]);
 	return EXIT_OK;

@@ -133,6 +133,8 @@ struct compare {
 	char what[64]; /* the primary as inference lines name it: "ops/s", "run time s" */
 	char **warnbuf;
 	size_t nwarn;
+	char **notes; /* about the groups: noisy, overloaded (text: "note: ...") */
+	size_t nnotes;
 	/* compare_document(): only these experiments; each group lists its parts */
 	const int64_t *only;
 	size_t nonly;

@@ -102,7 +102,7 @@ for cmd in "run pipe -t 20ms -n 1 -j 1 --warmup 0" "export" "compare" "show 1" "
 		"option '--db': directory '$TMP/typo/dir' does not exist: create it, or leave --db out for the default store" \
 		"--db in a missing directory ($cmd)"
 done
-bad "$W ab --feature NO_DELAY_DEQUEUE -n 2 --debugfs '$D' --db '$TMP/typo/dir/x.db'" \
+bad "$W ab --feature NO_DELAY_DEQUEUE -n 6 --debugfs '$D' --db '$TMP/typo/dir/x.db'" \
 	"option '--db': directory '$TMP/typo/dir' does not exist" "--db in a missing directory (ab)"
 bad "WAKEBENCH_DB='$TMP/typo/x.db' $W run pipe -t 20ms -n 1 -j 1 --warmup 0" \
 	"WAKEBENCH_DB: directory '$TMP/typo' does not exist: create it, or unset WAKEBENCH_DB for the default store" \
