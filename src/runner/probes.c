@@ -267,6 +267,8 @@ static void trace_unavailable(struct sample *s, const char *why)
 		sample_na(s, trace_percentiles[i].name, "%s", why);
 	for (i = 0; i < ARRAY_SIZE(runq_percentiles); i++)
 		sample_na(s, runq_percentiles[i].name, "%s", why);
+	sample_na(s, "wakeup_lat_count", "%s", why);
+	sample_na(s, "runq_wait_count", "%s", why);
 	sample_na(s, "preempt_share", "%s", why);
 	sample_na(s, "wake_prev_cpu_share", "%s", why);
 	sample_na(s, "wakeups_per_op", "%s", why);
@@ -304,6 +306,7 @@ static void trace_probe_stop(void *state, struct sample *s)
 		return;
 	}
 	trace_analysis_latency(an, lat);
+	sample_put(s, "wakeup_lat_count", (double)lat->count);
 	for (i = 0; i < ARRAY_SIZE(trace_percentiles); i++) {
 		if (lat->count)
 			sample_put(s, trace_percentiles[i].name,
@@ -313,6 +316,7 @@ static void trace_probe_stop(void *state, struct sample *s)
 				  "unavailable (no wakeup of the workload was traced)");
 	}
 	trace_analysis_runq(an, lat);
+	sample_put(s, "runq_wait_count", (double)lat->count);
 	for (i = 0; i < ARRAY_SIZE(runq_percentiles); i++) {
 		if (lat->count)
 			sample_put(s, runq_percentiles[i].name,
