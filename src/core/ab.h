@@ -106,8 +106,10 @@ struct ab_plan {
 	bool until_decided, blocks; /* blocks: two features */
 	size_t max_samples, samples;
 	uint64_t max_time_ns, duration_ns, warmup_ns;
-	const char *order; /* "abba", "random" */
-	bool seeded;	   /* --order random: its seed is shown */
+	char sample_what[128]; /* "2s", "400 000 messages (time limit 1m)" */
+	char warmup[32];       /* "50ms", "one run", "none" */
+	const char *order;     /* "abba", "random" */
+	bool seeded;	       /* --order random: its seed is shown */
 	uint64_t seed, instances;
 	const char *placement;
 	double margin;

@@ -244,11 +244,9 @@ void render_ab_run_json(const struct ab_run_view *v, json_object *o)
 void render_ab_plan(FILE *f, const struct ab_plan *p)
 {
 	const char *units = p->blocks ? "blocks" : "pairs";
-	char dur[32], warm[32], budget[32];
+	char budget[32];
 	unsigned m;
 
-	format_duration(p->duration_ns, dur, sizeof(dur));
-	format_duration(p->warmup_ns, warm, sizeof(warm));
 	report_profile_text(f, p->workload, p->profile);
 	for (m = 0; m < p->narms; m++)
 		fprintf(f, "arm %s: %s\n", p->code[m], p->name[m]);
@@ -261,14 +259,14 @@ void render_ab_plan(FILE *f, const struct ab_plan *p)
 	} else {
 		fprintf(f, "%zu %s, ", p->samples, units);
 	}
-	fprintf(f, "%s each, order %s", dur, p->order);
+	fprintf(f, "%s each, order %s", p->sample_what, p->order);
 	if (p->seeded)
 		fprintf(f, " (seed %" PRIu64 ")", p->seed);
 	fprintf(f,
 		", warm-up %s after every toggle, %" PRIu64
 		" instance%s, placement %s, margin %g%%\n",
-		p->warmup_ns ? warm : "none", p->instances, p->instances == 1 ? "" : "s",
-		p->placement, p->margin * 100.0);
+		p->warmup, p->instances, p->instances == 1 ? "" : "s", p->placement,
+		p->margin * 100.0);
 	fflush(f);
 }
 

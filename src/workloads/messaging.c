@@ -244,6 +244,11 @@ static uint64_t messaging_messages(const struct messaging_params *mp)
 	return mp->groups * mp->fds * mp->fds * mp->loops;
 }
 
+static uint64_t messaging_work_ops(const void *params)
+{
+	return messaging_messages(params);
+}
+
 static int messaging_check(const void *params, const struct run_params *rp, char *err,
 			   size_t errlen)
 {
@@ -1023,6 +1028,7 @@ const struct workload workload_messaging = {
 	.default_instances = 1,
 	.default_duration_ns = 60ULL * 1000000000ULL,
 	.fixed_work = true,
+	.work_ops = messaging_work_ops,
 	.tasks = messaging_tasks,
 	.layout = messaging_layout,
 	.roles = messaging_roles,
