@@ -286,7 +286,7 @@ static void print_text(const struct run_state *st, const struct report_summary *
 {
 	const struct ctx *ctx = st->ctx;
 
-	report_summary_text(stdout, NULL, rs);
+	report_summary_text(stdout, NULL, rs, st->wl->name);
 	if (overhead[0])
 		printf("%s\n", overhead);
 	if (st->ceiling) {
@@ -309,6 +309,7 @@ static int run_finish(struct run_state *st, json_object *params, bool setup_fail
 	struct report_summary rs;
 	int sig = runner_stop_signal(), ret = EXIT_OK;
 	const char *status;
+	char title[96];
 
 	if (report_summarize(st->samples, st->nsamples, metric_primary(st->wl->name)->name, &rs))
 		ret = EXIT_RUNTIME;
@@ -329,7 +330,7 @@ static int run_finish(struct run_state *st, json_object *params, bool setup_fail
 		print_json(st, params, &rs, status, sig, overhead);
 	else if (report_noisy(&rs))
 		warning("run: noisy: the CV of %s is %.1f%% (above %.0f%%)",
-			metric_def(rs.primary)->label,
+			metric_title_of(rs.primary, st->wl->name, title, sizeof(title)),
 			report_summary_get(&rs, rs.primary)->sum.cv * 100.0, rs.cv_warn * 100.0);
 	if (sig)
 		ret = experiment_signal_status(sig);

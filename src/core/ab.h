@@ -93,7 +93,8 @@ struct ab_run_view {
 	const struct sample *samples; /* r->unit indexes them */
 	unsigned narms;
 	struct ab_arm_view arm[AB_MAX_ARMS];
-	const char *ptitle; /* the primary metric in text: "ops/s" */
+	const char *ptitle; /* the primary metric in text: "bogo ops/s (real time)" */
+	const char *workload;
 	unsigned ntoggles;
 	bool warmups, interrupted;
 };
@@ -115,7 +116,7 @@ struct ab_plan {
 	double margin;
 };
 
-/* One unit as it is printed when done: "pair 3/10: A 1234.56 B 1300.00 ops/s, B/A +5.30%". */
+/* One unit as it is printed when done: "pair 3/10: A 1 235 000, B 1 300 000 ops/s, B/A +5.3%". */
 struct ab_unit_line {
 	size_t u;
 	unsigned total, narms;

@@ -393,6 +393,7 @@ void ab_run_view(struct ab_state *st, const struct ab_result *r, const struct re
 	v->samples = st->samples;
 	v->narms = st->narms;
 	v->ptitle = st->ptitle;
+	v->workload = st->wl->name;
 	v->ntoggles = st->ntoggles;
 	v->warmups = st->warmup_ns != 0;
 	v->interrupted = interrupted;

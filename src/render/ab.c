@@ -3,27 +3,21 @@
  * number and every verdict's words come from the struct.
  */
 #include "render/ab.h"
+#include "core/metrics.h"
 #include "render/json.h"
 #include "render/results.h"
 #include "stats/stats.h"
 #include "util/json.h"
+#include "util/number.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
-static void format_pct(double v, char *buf, size_t len)
-{
-	if (isfinite(v))
-		snprintf(buf, len, "%+.2f%%", v * 100.0);
-	else
-		snprintf(buf, len, "n/a");
-}
-
 void render_ab_line(FILE *f, const char *label, const struct ab_line *x, const char *metric)
 {
 	const struct effect *e = &x->s.e;
-	char est[32], lo[32], hi[32], adj[48] = "";
+	char est[32], lo[32], hi[32], p[32], adj[48] = "";
 	int w = strlen(label) > 28 ? 46 : 28;
 
 	if (!e->valid) {
@@ -31,14 +25,17 @@ void render_ab_line(FILE *f, const char *label, const struct ab_line *x, const c
 			e->why ? e->why : "not computed");
 		return;
 	}
-	format_pct(e->est, est, sizeof(est));
-	format_pct(e->lo, lo, sizeof(lo));
-	format_pct(e->hi, hi, sizeof(hi));
-	if (!isnan(x->s.p_adjusted))
-		snprintf(adj, sizeof(adj), ", Holm p = %.3g", x->s.p_adjusted);
-	fprintf(f, "  %-*s %s%s%s [%.4g%% CI %s, %s], Wilcoxon p = %.3g%s (%zu %s)\n", w, label,
-		metric, metric[0] ? " " : "", est, e->conf * 100.0, lo, hi, e->p, adj, e->n_a,
-		e->n_a == 1 ? "unit" : "units");
+	fmt_pct(e->est, est, sizeof(est));
+	fmt_pct(e->lo, lo, sizeof(lo));
+	fmt_pct(e->hi, hi, sizeof(hi));
+	if (!isnan(x->s.p_adjusted)) {
+		fmt_p(x->s.p_adjusted, p, sizeof(p));
+		snprintf(adj, sizeof(adj), ", Holm p %s%s", p[0] == '<' ? "" : "= ", p);
+	}
+	fmt_p(e->p, p, sizeof(p));
+	fprintf(f, "  %-*s %s%s%s [%.4g%% CI %s, %s], Wilcoxon p %s%s%s (%zu %s)\n", w, label,
+		metric, metric[0] ? " " : "", est, e->conf * 100.0, lo, hi, p[0] == '<' ? "" : "= ",
+		p, adj, e->n_a, e->n_a == 1 ? "unit" : "units");
 }
 
 static void evidence_text(FILE *f, const struct ab_result *r)
@@ -53,19 +50,22 @@ static void evidence_text(FILE *f, const struct ab_result *r)
 		d->nfeat == 1 ? "B" : "with the token", d->nfeat == 1 ? "A" : "without", r->nlines);
 	for (i = 0; i < r->nevidence; i++) {
 		const struct ab_evidence *ev = &r->evidence[i];
+		char title[64];
 
+		/* evidence is counted per op: no op to name, so no workload is needed */
+		metric_title_of(ev->metric, NULL, title, sizeof(title));
 		if (ev->why[0]) {
-			fprintf(f, "  %-28s %s\n", ev->metric, ev->why);
+			fprintf(f, "  %-28s %s\n", title, ev->why);
 			continue;
 		}
 		for (k = 0; k < r->nlines; k++) {
 			const struct ab_line *x = &r->lines[k];
-			char label[128];
+			char label[160];
 
 			if (strcmp(x->metric, ev->metric) || !strcmp(x->what, "interaction"))
 				continue;
-			snprintf(label, sizeof(label), "%s%s%s", ev->metric,
-				 d->nfeat > 1 ? " " : "", d->nfeat > 1 ? x->what : "");
+			snprintf(label, sizeof(label), "%s%s%s", title, d->nfeat > 1 ? " " : "",
+				 d->nfeat > 1 ? x->what : "");
 			render_ab_line(f, label, x, "");
 		}
 	}
@@ -170,7 +170,7 @@ void render_ab_run_text(FILE *f, const struct ab_run_view *v)
 		char title[300];
 
 		snprintf(title, sizeof(title), "%s: %s", a->code, a->name);
-		report_summary_text(f, title, a->summary);
+		report_summary_text(f, title, a->summary, v->workload);
 		if (a->ceiling[0])
 			fprintf(f, "  %s\n", a->ceiling);
 	}
@@ -275,14 +275,22 @@ void render_ab_unit(FILE *f, const struct ab_unit_line *l)
 	unsigned m;
 
 	fprintf(f, "%s %zu/%u:", l->blocks ? "block" : "pair", l->u + 1, l->total);
-	for (m = 0; m < l->narms; m++)
-		if (l->status[m])
-			fprintf(f, " %s %s", l->code[m], l->status[m]);
-		else
-			fprintf(f, " %s %.2f", l->code[m], l->value[m]);
-	fprintf(f, " %s", l->unit);
-	if (isfinite(l->ratio))
-		fprintf(f, ", B/A %+.2f%%", (l->ratio - 1.0) * 100.0);
+	/* commas between the arms: a grouped number has spaces of its own */
+	for (m = 0; m < l->narms; m++) {
+		char v[48];
+
+		fmt_value(l->value[m], l->unit, v, sizeof(v));
+		fprintf(f, "%s %s %s", m ? "," : "", l->code[m], l->status[m] ? l->status[m] : v);
+	}
+	/* a time carries its unit in each value */
+	if (!num_unit_is_time(l->unit))
+		fprintf(f, " %s", l->unit);
+	if (isfinite(l->ratio)) {
+		char r[32];
+
+		fmt_pct(l->ratio - 1.0, r, sizeof(r));
+		fprintf(f, ", B/A %s", r);
+	}
 	fprintf(f, "\n");
 	fflush(f);
 }

@@ -151,31 +151,6 @@ void fmt_value(double v, const char *unit, char *buf, size_t len)
 		fmt_num(v, buf, len);
 }
 
-void fmt_grouped(double v, char *buf, size_t len)
-{
-	char digits[64];
-	size_t nd, i, o = 0;
-
-	if (!isfinite(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (fabs(v) < 1000) {
-		snprintf(buf, len, "%.4g", v);
-		return;
-	}
-	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
-	nd = strlen(digits);
-	if (v < 0 && o + 1 < len)
-		buf[o++] = '-';
-	for (i = 0; i < nd && o + 2 < len; i++) {
-		if (i && (nd - i) % 3 == 0)
-			buf[o++] = ' ';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-}
-
 void fmt_pct(double frac, char *buf, size_t len)
 {
 	if (!isfinite(frac))

@@ -46,8 +46,6 @@ void fmt_quantity(double v, const char *unit, char *buf, size_t len);
 void fmt_value(double v, const char *unit, char *buf, size_t len);
 /* True for the units fmt_quantity() and fmt_value() print as a time. */
 bool num_unit_is_time(const char *unit);
-/* Being replaced by fmt_num() and fmt_value(): "2 487 746", "576.6". */
-void fmt_grouped(double v, char *buf, size_t len);
 /* A relative change: 0.0781 -> "+7.8%"; "-" when not finite. */
 void fmt_pct(double frac, char *buf, size_t len);
 /* A p-value: "0.0015", "<0.0001"; "-" when not finite. */

@@ -18,9 +18,9 @@ run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 100ms -n 6 -j 1 --debugfs "$D" --db 
 is "$RC" 0 "ab exits 0"
 like "$OUT" "^arm A: DELAY_DEQUEUE=on" "arm A is the feature as the token does not set it"
 like "$OUT" "^arm B: DELAY_DEQUEUE=off" "arm B applies the token"
-like "$OUT" "^pair 6/6: [AB] [0-9.]+ [AB] [0-9.]+ ops/s, B/A [-+][0-9.]+%" "one line per pair"
+like "$OUT" "^pair 6/6: [AB] $NUM, [AB] $NUM ops/s, B/A [-+][0-9]+\.[0-9]%$" "one line per pair"
 like "$OUT" "^verdict NO_DELAY_DEQUEUE: (no change larger than 2%|inconclusive at a 2% margin|regression|improvement|insufficient)" "a verdict line"
-like "$OUT" "NO_DELAY_DEQUEUE +ops/s [-+][0-9.]+% \[95% CI [-+][0-9.]+%, [-+][0-9.]+%\], Wilcoxon p = [0-9.e-]+ \(6 units\)" "effect with CI and Wilcoxon p"
+like "$OUT" "NO_DELAY_DEQUEUE +bogo ops/s \(real time\) [-+][0-9.]+% \[95% CI [-+][0-9.]+%, [-+][0-9.]+%\], Wilcoxon p (= [0-9]\.[0-9]{4}|<0\.0001) \(6 units\)" "effect with CI and Wilcoxon p, named as run names the metric"
 like "$OUT" "environment: arm B differs from arm A only in sched.features" "the arms differ only in the features"
 is "$(fakefs_features dbg)" "$ORIG" "features restored as found"
 ok "[ ! -e '$JOURNAL' ]" "no journal left"
@@ -28,7 +28,9 @@ ok "[ ! -e '$JOURNAL' ]" "no journal left"
 is "$(sed 's/ -> ok$//' "$TMP/writes.log" | tr '\n' ' ')" \
 	"$(for i in 1 2 3; do printf '/sched/features NO_DELAY_DEQUEUE /sched/features DELAY_DEQUEUE '; done)" \
 	"A B B A A B B A: one token per write at every toggle"
-is "$(grep '^pair' "$TMP/.out" | awk '{print $3 $5}' | tr '\n' ' ')" "AB BA AB BA AB BA " "A B B A order"
+# the arms of a unit line, in the order they ran: "pair 1/6: A 1 235 000, B 1 300 000 ops/s, ..."
+arms() { awk -F': |, ' '{ o = ""; for (i = 2; i <= NF; i++) if ($i !~ /^B\/A/) { split($i, w, " "); o = o w[1] } print o }'; }
+is "$(grep '^pair' "$TMP/.out" | arms | tr '\n' ' ')" "AB BA AB BA AB BA " "A B B A order"
 like "$OUT" "toggles: 6, each followed by a discarded warm-up" "toggles counted"
 
 if command -v sqlite3 >/dev/null 2>&1; then
@@ -68,7 +70,7 @@ like "$(fakefs_features dbg)" " NO_DELAY_DEQUEUE " "restored to the state found 
 wb features set DELAY_DEQUEUE --debugfs "$D" >/dev/null
 
 # Seeded random order: the same seed gives the same order.
-order() { grep '^pair' "$TMP/.out" | awk '{print $3 $5}' | tr '\n' ' '; }
+order() { grep '^pair' "$TMP/.out" | arms | tr '\n' ' '; }
 run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 6 -j 1 --warmup 0 --order random --seed 7 --debugfs "$D" --no-store
 is "$RC" 0 "--order random --seed 7"
 O1=$(order)
@@ -90,7 +92,7 @@ fi
 run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 20ms -j 1 --warmup 0 --until-decided --max-samples 12 --debugfs "$D" --no-store
 is "$RC" 0 "--until-decided exits 0"
 like "$OUT" "^until decided: up to 12 pairs" "--until-decided: the plan is printed"
-like "$OUT" "ops/s [-+][0-9.]+% \[97.1% CI .*\((10|12) units\)" "--until-decided: per-look level 97.1% at a look (10 or 12 pairs)"
+like "$OUT" "ops/s \(real time\) [-+][0-9.]+% \[97.1% CI .*\((10|12) units\)" "--until-decided: per-look level 97.1% at a look (10 or 12 pairs)"
 like "$ERR$OUT" "decided after 10 pairs|--max-samples reached: not decided|decided after 12 pairs" "--until-decided: says why it stopped"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 20ms -j 1 --warmup 0 --until-decided --max-time 1ms --debugfs "$D" --no-store
 like "$ERR" "--max-time reached after 1 pair: not decided" "--max-time stops after the unit in progress"
