@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/filter.h"
 #include "engine/compare.h"
+#include "render/env.h"
 #include "util/json.h"
 #include "util/number.h"
 #include "util/text.h"
@@ -97,11 +98,19 @@ static const char *by_title(const struct compare *c)
 	return "";
 }
 
+/* The primary metric as every text names it: "bogo ops/s (real time)". */
+static const char *primary_title(const struct compare *c, char *buf, size_t len)
+{
+	return metric_title(c->primary, c->workload, buf, len);
+}
+
 static void print_table(const struct compare *c)
 {
 	const struct group *base = &c->groups[c->baseline];
+	const char *unit = c->primary->unit;
 	size_t i, w = strlen(by_title(c)), wv;
-	char vs[160];
+	char vs[160], what[96];
+	int wm;
 
 	for (i = 0; i < c->ngroups; i++)
 		if (strlen(c->groups[i].shown) > w)
@@ -109,17 +118,19 @@ static void print_table(const struct compare *c)
 	w += 2;
 	snprintf(vs, sizeof(vs), "vs. %s", base->shown);
 	wv = strlen(vs) > 9 ? strlen(vs) : 9;
-	printf("%-*s %5s %5s %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, by_title(c), "n", "boots",
-	       c->unit, "95% CI of median", (int)wv, vs, "95% CI of change", "p", "verdict");
+	primary_title(c, what, sizeof(what));
+	wm = strlen(what) > 18 ? (int)strlen(what) : 18;
+	printf("%-*s %5s %5s %*s  %-25s %*s  %-18s %8s  %s\n", (int)w, by_title(c), "n", "boots",
+	       wm, what, "95% CI of median", (int)wv, vs, "95% CI of change", "p", "verdict");
 	for (i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 		char med[32], lo[32], hi[32], ci[80], chg[32], cl[32], ch[32], cci[80], p[32],
 			verdict[320];
 
-		fmt_grouped(g->sum.median, med, sizeof(med));
+		fmt_value(g->sum.median, unit, med, sizeof(med));
 		if (g->sum.ci_valid) {
-			fmt_grouped(g->sum.ci_lo, lo, sizeof(lo));
-			fmt_grouped(g->sum.ci_hi, hi, sizeof(hi));
+			fmt_value(g->sum.ci_lo, unit, lo, sizeof(lo));
+			fmt_value(g->sum.ci_hi, unit, hi, sizeof(hi));
 			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
 		} else {
 			snprintf(ci, sizeof(ci), "n too small");
@@ -140,8 +151,8 @@ static void print_table(const struct compare *c)
 				fmt_p(g->eff.p, p, sizeof(p));
 		}
 		compare_verdict_text(c, g, verdict, sizeof(verdict));
-		printf("%-*s %5zu %5zu %18s  %-25s %*s  %-18s %8s  %s\n", (int)w, g->shown, g->n,
-		       g->nboots, med, ci, (int)wv, chg, cci, p, verdict);
+		printf("%-*s %5zu %5zu %*s  %-25s %*s  %-18s %8s  %s\n", (int)w, g->shown, g->n,
+		       g->nboots, wm, med, ci, (int)wv, chg, cci, p, verdict);
 	}
 }
 
@@ -165,9 +176,13 @@ static void print_evidence(const struct compare *c)
 		printf("  %s (%s)\n", g->shown, compare_unit_name(g->unit, true));
 		for (k = 0; k < g->nevc; k++) {
 			const struct ev_change *x = &g->evc[k];
-			char chg[32], lo[32], hi[32];
+			const struct metric_def *d = metric_def(x->name);
+			char chg[32], lo[32], hi[32], a[48], b[48], title[96];
 
-			printf("    %-26s %10.4g -> %-10.4g ", x->name, x->base_median, x->median);
+			fmt_value(x->base_median, d ? d->unit : "", a, sizeof(a));
+			fmt_value(x->median, d ? d->unit : "", b, sizeof(b));
+			printf("    %-26s %10s -> %-10s ",
+			       metric_title_of(x->name, c->workload, title, sizeof(title)), a, b);
 			if (!x->e.valid) {
 				printf("change n/a: %s\n",
 				       x->e.why ? x->e.why : "insufficient samples");
@@ -177,24 +192,13 @@ static void print_evidence(const struct compare *c)
 			fmt_pct(x->e.lo, lo, sizeof(lo));
 			fmt_pct(x->e.hi, hi, sizeof(hi));
 			printf("%7s [%s, %s]", chg, lo, hi);
-			if (!isnan(x->p_adjusted))
-				printf(" Holm p = %.3g", x->p_adjusted);
+			if (!isnan(x->p_adjusted)) {
+				fmt_p(x->p_adjusted, lo, sizeof(lo));
+				printf(" Holm p %s%s", lo[0] == '<' ? "" : "= ", lo);
+			}
 			putchar('\n');
 		}
 	}
-}
-
-/* One difference: a feature vector's change in words, other values folded at 100 columns. */
-static void print_env_delta(const struct env_delta *d)
-{
-	char *line = d->change[0] ? xstrdup(d->change)
-				  : xasprintf("%s -> %s", d->a ? d->a : "(absent)",
-					      d->b ? d->b : "(absent)");
-
-	printf("    %-8s %-34s ", env_impact_name(d->impact), d->key);
-	text_fold(stdout, line, 48, 48, 100);
-	putchar('\n');
-	free(line);
 }
 
 static void print_env_diffs(const struct compare *c)
@@ -225,7 +229,7 @@ static void print_env_diffs(const struct compare *c)
 				hidden++;
 				continue;
 			}
-			print_env_delta(&d[k]);
+			render_env_delta(stdout, &d[k]);
 			shown++;
 		}
 		if (!shown)
@@ -260,11 +264,12 @@ static void print_inference(const struct compare *c)
 static void print_text(const struct compare *c)
 {
 	size_t i;
+	char what[96];
 
-	printf("%s by %s%s: samples with status ok (warm-ups excluded), 95%% confidence, margin "
+	printf("%s %s by %s%s: samples with status ok (warm-ups excluded), 95%% confidence, margin "
 	       "%g%%, boots as units\n\n",
-	       c->unit, c->by_name, c->primary->better < 0 ? " (lower is better)" : "",
-	       c->margin * 100.0);
+	       c->workload, primary_title(c, what, sizeof(what)), c->by_name,
+	       c->primary->better < 0 ? " (lower is better)" : "", c->margin * 100.0);
 	print_table(c);
 	if (c->ngroups > 1)
 		print_inference(c);

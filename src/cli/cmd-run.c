@@ -120,7 +120,8 @@ static void lost_sample(struct run_state *st, bool warmup)
 static int one_sample(struct run_state *st, const struct run_spec *spec, bool warmup)
 {
 	struct sample *s = &st->samples[st->nsamples];
-	uint64_t duration_ns = warmup ? st->rp->warmup_ns : st->rp->duration_ns;
+	uint64_t duration_ns =
+		warmup ? runner_warmup_ns(spec, st->rp->warmup_ns, NULL, 0) : st->rp->duration_ns;
 	char unit[64];
 
 	if (!warmup)
@@ -189,22 +190,22 @@ static int calibrate(struct run_state *st, const struct run_spec *traced,
 	return 0;
 }
 
-static void print_header(const struct run_state *st)
+static void print_header(const struct run_state *st, const struct run_spec *spec)
 {
 	const struct run_params *rp = st->rp;
-	char dur[32], warm[32];
+	char what[128], warm[32];
 
 	if (st->ctx->format != FMT_TEXT || st->ctx->quiet)
 		return;
-	format_duration(rp->duration_ns, dur, sizeof(dur));
-	format_duration(rp->warmup_ns, warm, sizeof(warm));
+	runner_sample_what(spec, what, sizeof(what));
+	runner_warmup_ns(spec, rp->warmup_ns, warm, sizeof(warm));
 	report_profile_text(stdout, st->wl->name, st->ex.profile);
 	printf("%llu instance%s, %llu sample%s of %s, warm-up %s, placement %s%s%s%s%s\n",
 	       (unsigned long long)rp->instances, rp->instances == 1 ? "" : "s",
-	       (unsigned long long)rp->samples, rp->samples == 1 ? "" : "s", dur,
-	       rp->warmup_ns ? warm : "none", placement_names[rp->placement],
-	       st->tracer ? ", tracer " : "", st->tracer ? st->tracer : "",
-	       st->ex.label ? ", label " : "", st->ex.label ? st->ex.label : "");
+	       (unsigned long long)rp->samples, rp->samples == 1 ? "" : "s", what, warm,
+	       placement_names[rp->placement], st->tracer ? ", tracer " : "",
+	       st->tracer ? st->tracer : "", st->ex.label ? ", label " : "",
+	       st->ex.label ? st->ex.label : "");
 	fflush(stdout);
 }
 
@@ -285,7 +286,7 @@ static void print_text(const struct run_state *st, const struct report_summary *
 {
 	const struct ctx *ctx = st->ctx;
 
-	report_summary_text(stdout, NULL, rs);
+	report_summary_text(stdout, NULL, rs, st->wl->name);
 	if (overhead[0])
 		printf("%s\n", overhead);
 	if (st->ceiling) {
@@ -308,6 +309,7 @@ static int run_finish(struct run_state *st, json_object *params, bool setup_fail
 	struct report_summary rs;
 	int sig = runner_stop_signal(), ret = EXIT_OK;
 	const char *status;
+	char title[96];
 
 	if (report_summarize(st->samples, st->nsamples, metric_primary(st->wl->name)->name, &rs))
 		ret = EXIT_RUNTIME;
@@ -328,7 +330,7 @@ static int run_finish(struct run_state *st, json_object *params, bool setup_fail
 		print_json(st, params, &rs, status, sig, overhead);
 	else if (report_noisy(&rs))
 		warning("run: noisy: the CV of %s is %.1f%% (above %.0f%%)",
-			metric_def(rs.primary)->label,
+			metric_title_of(rs.primary, st->wl->name, title, sizeof(title)),
 			report_summary_get(&rs, rs.primary)->sum.cv * 100.0, rs.cv_warn * 100.0);
 	if (sig)
 		ret = experiment_signal_status(sig);
@@ -383,7 +385,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 		goto out;
 	}
 	progress_init(&st.progress, cli_progress_enabled(ctx), (unsigned)o.rp.samples);
-	print_header(&st);
+	print_header(&st, &o.spec);
 	failed = run_samples(&st, &o.spec, &ps, overhead, sizeof(overhead));
 	progress_clear(&st.progress);
 	ret = run_finish(&st, params, failed != 0, overhead);

@@ -15,8 +15,10 @@
 #include "engine/ab.h"
 #include "render/ab.h"
 #include "store/store.h"
+#include "util/number.h"
 #include "util/text.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,23 +114,34 @@ out:
 
 struct show_state {
 	size_t n;
+	const char *workload;
 };
 
+/* A sample: the fixed fields in a row, then each metric by its name and the one formatter. */
 static int print_sample(void *arg, const struct store_row *row)
 {
 	struct show_state *ss = arg;
 	const struct sample *s = row->s;
+	char ops[32], real[32], usr[32], sys[32], rate[32], cpu_rate[32], title[96];
 	size_t i;
 
 	if (!ss->n++)
-		printf("\nsamples:\n  %5s %-16s %-11s %6s %12s %8s %8s %8s %14s %14s\n", "index",
-		       "config", "status", "warmup", "ops", "real_s", "usr_s", "sys_s", "ops/s",
-		       "ops/cpu-s");
+		printf("\nsamples (rates: %s, %s):\n  %5s %-16s %-11s %6s %12s %10s %10s %10s "
+		       "%12s %12s\n",
+		       metric_title_of("ops_per_s", ss->workload, rate, sizeof(rate)),
+		       metric_title_of("ops_per_cpu_s", ss->workload, cpu_rate, sizeof(cpu_rate)),
+		       "index", "config", "status", "warmup", "ops", "real", "usr", "sys",
+		       "real rate", "CPU rate");
+	fmt_count(s->ops, ops, sizeof(ops));
+	fmt_time(s->real_s, real, sizeof(real));
+	fmt_time(s->usr_s, usr, sizeof(usr));
+	fmt_time(s->sys_s, sys, sizeof(sys));
+	fmt_num(s->ops_per_s, rate, sizeof(rate));
+	fmt_num(s->ops_per_cpu_s, cpu_rate, sizeof(cpu_rate));
 	printf("  %5u ", s->index);
 	padded(row->cfg ? row->cfg->name : "?", 16);
-	printf(" %-11s %6s %12llu %8.3f %8.3f %8.3f %14.2f %14.2f\n", sample_status_name(s->status),
-	       s->warmup ? "yes" : "no", (unsigned long long)s->ops, s->real_s, s->usr_s, s->sys_s,
-	       s->ops_per_s, s->ops_per_cpu_s);
+	printf(" %-11s %6s %12s %10s %10s %10s %12s %12s\n", sample_status_name(s->status),
+	       s->warmup ? "yes" : "no", ops, real, usr, sys, rate, cpu_rate);
 	if (s->reason[0]) {
 		fputs("        reason: ", stdout);
 		text_fput(stdout, s->reason, 0);
@@ -136,11 +149,18 @@ static int print_sample(void *arg, const struct store_row *row)
 	}
 	for (i = 0; i < s->nmetrics; i++) {
 		const struct metric *m = &s->metrics[i];
+		const struct metric_def *d = metric_def(m->name);
 
 		fputs("        ", stdout);
-		padded(m->name, 28);
+		padded(metric_title_of(m->name, ss->workload, title, sizeof(title)), 28);
 		if (m->available) {
-			printf(" %.6g\n", m->value);
+			/* a raw sum of events is a count: exact, as ops */
+			if (d && d->agg == AGG_SUM && !d->unit[0] && m->value >= 0 &&
+			    m->value < 1e19 && m->value == floor(m->value))
+				fmt_count((uint64_t)m->value, rate, sizeof(rate));
+			else
+				fmt_value(m->value, d ? d->unit : "", rate, sizeof(rate));
+			printf(" %s\n", rate);
 		} else {
 			fputs(" unavailable (", stdout);
 			text_fput(stdout, m->why, 0);
@@ -154,10 +174,11 @@ static int print_sample(void *arg, const struct store_row *row)
 static void print_primary(const char *workload)
 {
 	const struct metric_def *p = metric_primary(workload);
-	char unit[64];
+	char title[96];
 
-	printf("  %-12s %s (%s, %s; %s is better)\n", "primary", p->name, p->label,
-	       metric_unit(p, workload, unit, sizeof(unit)), metric_better_name(p->better));
+	printf("  %-12s %s (stored as %s; %s is better)\n", "primary",
+	       metric_title(p, workload, title, sizeof(title)), p->name,
+	       metric_better_name(p->better));
 }
 
 /* An ab's result, as `ab` printed it when it ran (engine/ab.c, render/ab.c). */
@@ -236,6 +257,7 @@ static int show_text(struct store *st, int64_t exp_id)
 	store_configs_free(cfgs, ncfg);
 
 	print_env(st, exp_id);
+	ss.workload = e->workload;
 	if (store_foreach_sample(st, &f, 0, print_sample, &ss)) {
 		store_experiments_free(e, n);
 		return EXIT_RUNTIME;

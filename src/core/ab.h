@@ -93,7 +93,8 @@ struct ab_run_view {
 	const struct sample *samples; /* r->unit indexes them */
 	unsigned narms;
 	struct ab_arm_view arm[AB_MAX_ARMS];
-	const char *ptitle; /* the primary metric in text: "ops/s" */
+	const char *ptitle; /* the primary metric in text: "bogo ops/s (real time)" */
+	const char *workload;
 	unsigned ntoggles;
 	bool warmups, interrupted;
 };
@@ -106,14 +107,16 @@ struct ab_plan {
 	bool until_decided, blocks; /* blocks: two features */
 	size_t max_samples, samples;
 	uint64_t max_time_ns, duration_ns, warmup_ns;
-	const char *order; /* "abba", "random" */
-	bool seeded;	   /* --order random: its seed is shown */
+	char sample_what[128]; /* "2s", "400 000 messages (time limit 1m)" */
+	char warmup[32];       /* "50ms", "one run", "none" */
+	const char *order;     /* "abba", "random" */
+	bool seeded;	       /* --order random: its seed is shown */
 	uint64_t seed, instances;
 	const char *placement;
 	double margin;
 };
 
-/* One unit as it is printed when done: "pair 3/10: A 1234.56 B 1300.00 ops/s, B/A +5.30%". */
+/* One unit as it is printed when done: "pair 3/10: A 1 235 000, B 1 300 000 ops/s, B/A +5.3%". */
 struct ab_unit_line {
 	size_t u;
 	unsigned total, narms;

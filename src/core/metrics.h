@@ -47,6 +47,14 @@ struct metric_def {
 	const char *source; /* "stress-ng", "/proc", "perf", "trace", "sched/debug", "runner",
 			       or the workload's name for a workload's own metric */
 	const char *help;   /* one line, for `list`, the README and the man page */
+	/*
+	 * A percentile (AGG_HIST): its rank (0.99 for p99; 0 for any other
+	 * metric) and the metric that counts the values it was read from in a
+	 * sample. With fewer than 1/(1 - quantile) values the nearest rank is
+	 * the largest value: p99 of 20 values is their maximum, as is p99.9.
+	 */
+	double quantile;
+	const char *count;
 };
 
 /* The definition of a metric by name: the common table, then every workload's. NULL if none. */
@@ -69,11 +77,23 @@ const char *metric_label(const char *name);
 const char *metric_unit(const struct metric_def *d, const char *workload, char *buf, size_t len);
 
 /*
- * How a line of text names a metric for a workload: a rate of ops by its
- * unit ("ops/s", "round trips/s"), any other metric by its label ("run time
- * s", "ns per hop"). Written into buf, which is returned.
+ * The one name of a metric in every text for people (run's sample lines and
+ * summary, ab, compare, show, report): its label, a rate of ops naming the
+ * workload's op ("bogo ops/s (real time)" for pipe, as stress-ng's column,
+ * "round trips/s (real time)" for pingpong, "ops/s (real time)" for a
+ * workload this binary does not know). A time's label has no unit: its
+ * values carry one, chosen per value (fmt_value()). Written into buf,
+ * which is returned.
  */
 const char *metric_title(const struct metric_def *d, const char *workload, char *buf, size_t len);
+/* metric_title() by name; a name without a definition is its own title. */
+const char *metric_title_of(const char *name, const char *workload, char *buf, size_t len);
+/*
+ * Values a percentile needs to be more than the sample's largest value
+ * (1/(1 - quantile), rounded up: 100 for p99, 1000 for p99.9); 0 for a
+ * metric that is not a percentile.
+ */
+unsigned long metric_values_needed(const struct metric_def *d);
 
 /*
  * The primary metric of a workload, by the workload's name as stored with

@@ -28,6 +28,16 @@ struct metric_summary {
 	/* sample indices (struct sample.index) flagged as outliers */
 	uint32_t *outliers;
 	size_t noutliers;
+	/*
+	 * A percentile (metric_def.quantile): the fewest values a usable
+	 * sample read it from (0: not known, e.g. a store from before the
+	 * counts were kept) and the values it needs to be more than the
+	 * sample's largest (metric_values_needed()); too_few_values when a
+	 * sample had fewer.
+	 */
+	uint64_t fewest_values;
+	unsigned long values_needed;
+	bool too_few_values;
 };
 
 struct report_summary {

@@ -143,7 +143,10 @@ static long one_sample(struct ab_state *st, unsigned m, bool warmup)
 	struct sample *s = new_sample(st);
 	long idx;
 
-	if (runner_sample(st->spec, warmup ? st->warmup_ns : st->rp->duration_ns, s)) {
+	if (runner_sample(st->spec,
+			  warmup ? runner_warmup_ns(st->spec, st->warmup_ns, NULL, 0)
+				 : st->rp->duration_ns,
+			  s)) {
 		st->setup_failed = true;
 		return -1;
 	}
@@ -489,6 +492,7 @@ void ab_run_view(struct ab_state *st, const struct ab_result *r, const struct re
 	v->samples = st->samples;
 	v->narms = st->narms;
 	v->ptitle = st->ptitle;
+	v->workload = st->wl->name;
 	v->ntoggles = st->ntoggles;
 	v->warmups = st->warmup_ns != 0;
 	v->interrupted = interrupted;
@@ -634,6 +638,8 @@ void ab_run_plan(const struct ab_state *st, const char *profile, struct ab_plan 
 	p->max_time_ns = st->ap->max_time_ns;
 	p->duration_ns = st->rp->duration_ns;
 	p->warmup_ns = st->warmup_ns;
+	runner_sample_what(st->spec, p->sample_what, sizeof(p->sample_what));
+	runner_warmup_ns(st->spec, st->warmup_ns, p->warmup, sizeof(p->warmup));
 	p->order = ab_order_names[st->ap->order];
 	p->seeded = st->ap->order == ORDER_RANDOM;
 	p->seed = st->ap->seed;

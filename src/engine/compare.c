@@ -32,7 +32,6 @@
 #include "util/number.h"
 #include "util/suggest.h"
 #include "util/text.h"
-#include "workloads/workload.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -1387,7 +1386,6 @@ void compare_release(struct compare *c)
 	for (i = 0; i < c->nnotes; i++)
 		free(c->notes[i]);
 	free(c->notes);
-	free(c->unit);
 	store_experiments_free(c->exps, c->nexps);
 }
 
@@ -1527,7 +1525,6 @@ int compare_build(struct compare *c, struct store *st, const struct compare_requ
 	static const struct store_filter none = { 0 };
 	const struct store_filter *f = rq->filter ? rq->filter : &none;
 	const char *by = rq->by ? rq->by : "kernel";
-	const struct workload *wl;
 	size_t i;
 	int ret = EXIT_RUNTIME;
 
@@ -1572,17 +1569,10 @@ int compare_build(struct compare *c, struct store *st, const struct compare_requ
 			ret = EXIT_USAGE;
 			goto out;
 		}
-	wl = workload_find(c->workload);
 	c->primary = metric_primary(c->workload);
 	/* a neutral primary is judged as higher-is-better (stats_verdict) */
 	c->better = c->primary->better;
 	metric_title(c->primary, c->workload, c->what, sizeof(c->what));
-	if (!strcmp(c->primary->unit, "ops/s"))
-		/* "pipe bogo ops/s", "pingpong round trips/s", as the report's table */
-		c->unit =
-			xasprintf("%s %s/s", c->workload, wl && wl->op_name ? wl->op_name : "ops");
-	else
-		c->unit = xasprintf("%s %s", c->workload, c->what);
 	if (c->by == BY_FEATURE && check_feature_name(c)) {
 		ret = EXIT_USAGE;
 		goto out;

@@ -129,7 +129,6 @@ struct compare {
 	const char *workload;
 	/* the workload's primary metric (the registry's): what the table compares */
 	const struct metric_def *primary;
-	char *unit;
 	char what[64]; /* the primary as inference lines name it: "ops/s", "run time s" */
 	char **warnbuf;
 	size_t nwarn;

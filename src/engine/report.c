@@ -80,7 +80,7 @@ static void note_evidence(struct rep *r, const char *name, int better)
 			return;
 	r->ev = xrealloc(r->ev, (r->nev + 1) * sizeof(*r->ev));
 	/* the name lives in the groups' series, which outlive r->ev */
-	rep_metric(name, better, &r->ev[r->nev++]);
+	rep_metric(name, r->workload, better, &r->ev[r->nev++]);
 }
 
 static int load_row(void *arg, const struct store_row *row)
@@ -164,8 +164,8 @@ int rep_load(struct store *st, json_object *doc, const struct store_filter *f, s
 		return error("report: compare's document lacks by, workload, metric or groups");
 	/* compare's direction for its metric (a neutral one is judged as higher is better) */
 	better = jstr_at(doc, "better");
-	rep_metric(metric, better && !strcmp(better, "lower") ? BETTER_LOWER : BETTER_HIGHER,
-		   &r->primary);
+	rep_metric(metric, r->workload,
+		   better && !strcmp(better, "lower") ? BETTER_LOWER : BETTER_HIGHER, &r->primary);
 	r->ng = json_object_array_length(groups);
 	r->g = xcalloc(r->ng ? r->ng : 1, sizeof(*r->g));
 	for (i = 0; i < r->ng; i++) {

@@ -38,6 +38,28 @@ static size_t summary_rank(const struct report_summary *rs, const char *name)
 	return strcmp(name, rs->primary) ? metric_order(name) + 1 : 0;
 }
 
+/* How many values the percentile ms rests on in the usable samples: the fewest. */
+static void note_values(struct metric_summary *ms, const struct sample *s, size_t n)
+{
+	const struct metric_def *d = metric_def(ms->name);
+	size_t i;
+
+	ms->values_needed = metric_values_needed(d);
+	if (!ms->values_needed || !d->count)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct metric *m;
+		double c;
+
+		if (!usable(&s[i]) || !(m = sample_get(&s[i], ms->name)) || !m->available ||
+		    !sample_value(&s[i], d->count, &c) || !(c >= 0))
+			continue;
+		if (!ms->fewest_values || (uint64_t)c < ms->fewest_values)
+			ms->fewest_values = (uint64_t)c;
+	}
+	ms->too_few_values = ms->fewest_values && ms->fewest_values < ms->values_needed;
+}
+
 int report_summarize(const struct sample *s, size_t n, const char *primary,
 		     struct report_summary *rs)
 {
@@ -117,6 +139,7 @@ int report_summarize(const struct sample *s, size_t n, const char *primary,
 			}
 			ms->available = true;
 			ms->why[0] = '\0';
+			note_values(ms, s, n);
 			for (j = 0; j < nx; j++) {
 				if (!flag[j])
 					continue;

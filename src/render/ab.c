@@ -3,43 +3,40 @@
  * number and every verdict's words come from the struct.
  */
 #include "render/ab.h"
+#include "core/metrics.h"
 #include "render/json.h"
 #include "render/results.h"
 #include "stats/stats.h"
 #include "util/json.h"
+#include "util/number.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
-static void format_pct(double v, char *buf, size_t len)
-{
-	if (isfinite(v))
-		snprintf(buf, len, "%+.2f%%", v * 100.0);
-	else
-		snprintf(buf, len, "n/a");
-}
-
-/* One line: "  LABEL METRIC +1.23% [95% CI ...], Wilcoxon p = ... (N units)", labels w wide. */
+/* One line: "  LABEL METRIC +1.2% [95% CI ...], Wilcoxon p = ... (N units)", labels w wide. */
 static void ab_line_text(FILE *f, const char *label, int w, const struct ab_line *x,
 			 const char *metric)
 {
 	const struct effect *e = &x->s.e;
-	char est[32], lo[32], hi[32], adj[48] = "";
+	char est[32], lo[32], hi[32], p[32], adj[48] = "";
 
 	if (!e->valid) {
 		fprintf(f, "  %-*s %s%sn/a: %s\n", w, label, metric, metric[0] ? " " : "",
 			e->why ? e->why : "not computed");
 		return;
 	}
-	format_pct(e->est, est, sizeof(est));
-	format_pct(e->lo, lo, sizeof(lo));
-	format_pct(e->hi, hi, sizeof(hi));
-	if (!isnan(x->s.p_adjusted))
-		snprintf(adj, sizeof(adj), ", Holm p = %.3g", x->s.p_adjusted);
-	fprintf(f, "  %-*s %s%s%s [%.4g%% CI %s, %s], Wilcoxon p = %.3g%s (%zu %s)\n", w, label,
-		metric, metric[0] ? " " : "", est, e->conf * 100.0, lo, hi, e->p, adj, e->n_a,
-		e->n_a == 1 ? "unit" : "units");
+	fmt_pct(e->est, est, sizeof(est));
+	fmt_pct(e->lo, lo, sizeof(lo));
+	fmt_pct(e->hi, hi, sizeof(hi));
+	if (!isnan(x->s.p_adjusted)) {
+		fmt_p(x->s.p_adjusted, p, sizeof(p));
+		snprintf(adj, sizeof(adj), ", Holm p %s%s", p[0] == '<' ? "" : "= ", p);
+	}
+	fmt_p(e->p, p, sizeof(p));
+	fprintf(f, "  %-*s %s%s%s [%.4g%% CI %s, %s], Wilcoxon p %s%s%s (%zu %s)\n", w, label,
+		metric, metric[0] ? " " : "", est, e->conf * 100.0, lo, hi, p[0] == '<' ? "" : "= ",
+		p, adj, e->n_a, e->n_a == 1 ? "unit" : "units");
 }
 
 /* An evidence line's label: the metric, and the token with two features. */
@@ -52,14 +49,18 @@ static void evidence_label(const struct ab_design *d, const char *metric, const 
 static void evidence_text(FILE *f, const struct ab_result *r)
 {
 	const struct ab_design *d = &r->d;
-	char label[128];
+	char label[160];
 	int w = 28;
 	size_t i, k;
 
 	if (!r->nevidence)
 		return;
 	for (k = 0; k < r->nlines; k++) {
-		evidence_label(d, r->lines[k].metric, r->lines[k].what, label, sizeof(label));
+		char title[64];
+
+		/* evidence is counted per op: no op to name, so no workload is needed */
+		metric_title_of(r->lines[k].metric, NULL, title, sizeof(title));
+		evidence_label(d, title, r->lines[k].what, label, sizeof(label));
 		w = (int)strlen(label) > w ? (int)strlen(label) : w;
 	}
 	fprintf(f,
@@ -67,9 +68,12 @@ static void evidence_text(FILE *f, const struct ab_result *r)
 		d->nfeat == 1 ? "B" : "with the token", d->nfeat == 1 ? "A" : "without", r->nlines);
 	for (i = 0; i < r->nevidence; i++) {
 		const struct ab_evidence *ev = &r->evidence[i];
+		char title[64];
 
+		/* evidence is counted per op: no op to name, so no workload is needed */
+		metric_title_of(ev->metric, NULL, title, sizeof(title));
 		if (ev->why[0]) {
-			fprintf(f, "  %-*s %s\n", w, ev->metric, ev->why);
+			fprintf(f, "  %-*s %s\n", w, title, ev->why);
 			continue;
 		}
 		for (k = 0; k < r->nlines; k++) {
@@ -77,7 +81,7 @@ static void evidence_text(FILE *f, const struct ab_result *r)
 
 			if (strcmp(x->metric, ev->metric) || !strcmp(x->what, "interaction"))
 				continue;
-			evidence_label(d, ev->metric, x->what, label, sizeof(label));
+			evidence_label(d, title, x->what, label, sizeof(label));
 			ab_line_text(f, label, w, x, "");
 		}
 	}
@@ -93,9 +97,9 @@ static void verdict_line(FILE *f, const struct ab_line *x, const char *metric)
 		fprintf(f, "%s: %s n/a, %s\n", x->what, metric, x->verdict);
 		return;
 	}
-	format_pct(e->est, est, sizeof(est));
-	format_pct(e->lo, lo, sizeof(lo));
-	format_pct(e->hi, hi, sizeof(hi));
+	fmt_pct(e->est, est, sizeof(est));
+	fmt_pct(e->lo, lo, sizeof(lo));
+	fmt_pct(e->hi, hi, sizeof(hi));
 	fprintf(f, "%s: %s %s [%.4g%% CI %s, %s], %s\n", x->what, metric, est, e->conf * 100.0, lo,
 		hi, x->verdict);
 }
@@ -211,10 +215,10 @@ void render_ab_run_text(FILE *f, const struct ab_run_view *v, bool verbose)
 
 		snprintf(title, sizeof(title), "%s: %s", a->code, a->name);
 		if (verbose) {
-			report_summary_text(f, title, a->summary);
+			report_summary_text(f, title, a->summary, v->workload);
 		} else {
 			strncat(title, " ", sizeof(title) - strlen(title) - 1);
-			report_summary_line(f, title, w, a->summary);
+			report_summary_line(f, title, w, a->summary, v->workload);
 		}
 		if (a->ceiling[0])
 			fprintf(f, "  %s\n", a->ceiling);
@@ -290,11 +294,9 @@ void render_ab_run_json(const struct ab_run_view *v, json_object *o)
 void render_ab_plan(FILE *f, const struct ab_plan *p)
 {
 	const char *units = p->blocks ? "blocks" : "pairs";
-	char dur[32], warm[32], budget[32];
+	char budget[32];
 	unsigned m;
 
-	format_duration(p->duration_ns, dur, sizeof(dur));
-	format_duration(p->warmup_ns, warm, sizeof(warm));
 	report_profile_text(f, p->workload, p->profile);
 	for (m = 0; m < p->narms; m++)
 		fprintf(f, "arm %s: %s\n", p->code[m], p->name[m]);
@@ -307,14 +309,14 @@ void render_ab_plan(FILE *f, const struct ab_plan *p)
 	} else {
 		fprintf(f, "%zu %s, ", p->samples, units);
 	}
-	fprintf(f, "%s each, order %s", dur, p->order);
+	fprintf(f, "%s each, order %s", p->sample_what, p->order);
 	if (p->seeded)
 		fprintf(f, " (seed %" PRIu64 ")", p->seed);
 	fprintf(f,
 		", warm-up %s after every toggle, %" PRIu64
 		" instance%s, placement %s, margin %g%%\n",
-		p->warmup_ns ? warm : "none", p->instances, p->instances == 1 ? "" : "s",
-		p->placement, p->margin * 100.0);
+		p->warmup, p->instances, p->instances == 1 ? "" : "s", p->placement,
+		p->margin * 100.0);
 	fflush(f);
 }
 
@@ -323,14 +325,22 @@ void render_ab_unit(FILE *f, const struct ab_unit_line *l)
 	unsigned m;
 
 	fprintf(f, "%s %zu/%u:", l->blocks ? "block" : "pair", l->u + 1, l->total);
-	for (m = 0; m < l->narms; m++)
-		if (l->status[m])
-			fprintf(f, " %s %s", l->code[m], l->status[m]);
-		else
-			fprintf(f, " %s %.2f", l->code[m], l->value[m]);
-	fprintf(f, " %s", l->unit);
-	if (isfinite(l->ratio))
-		fprintf(f, ", B/A %+.2f%%", (l->ratio - 1.0) * 100.0);
+	/* commas between the arms: a grouped number has spaces of its own */
+	for (m = 0; m < l->narms; m++) {
+		char v[48];
+
+		fmt_value(l->value[m], l->unit, v, sizeof(v));
+		fprintf(f, "%s %s %s", m ? "," : "", l->code[m], l->status[m] ? l->status[m] : v);
+	}
+	/* a time carries its unit in each value */
+	if (!num_unit_is_time(l->unit))
+		fprintf(f, " %s", l->unit);
+	if (isfinite(l->ratio)) {
+		char r[32];
+
+		fmt_pct(l->ratio - 1.0, r, sizeof(r));
+		fprintf(f, ", B/A %s", r);
+	}
 	fprintf(f, "\n");
 	fflush(f);
 }

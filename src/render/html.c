@@ -140,7 +140,11 @@ static void value_scale(struct scale *y, double lo, double hi, int better,
 
 static char *axis_label(const struct rep_metric *m)
 {
-	return xasprintf("%s, %s", m->label,
+	/* the ticks are in the stored unit: a time's label does not name it */
+	bool time = num_unit_is_time(m->unit);
+
+	return xasprintf("%s%s%s%s, %s", m->label, time ? " (" : "", time ? m->unit : "",
+			 time ? ")" : "",
 			 m->better < 0	 ? "lower is better (axis reversed: up is better)"
 			 : m->better > 0 ? "higher is better"
 					 : "neither way is better");
@@ -197,13 +201,13 @@ static void html_table(const struct rep *r, struct sbuf *b)
 		text(b, r->g[i].title);
 		sbuf_addf(b, "</td><td class=\"num\">%.0f</td><td class=\"num\">%.0f</td>",
 			  rep_num(g, "n"), rep_num(g, "boots"));
-		fmt_grouped(rep_num(g, "median"), med, sizeof(med));
+		fmt_value(rep_num(g, "median"), r->primary.unit, med, sizeof(med));
 		td_num(b, med);
 		if (ci && json_object_is_type(ci, json_type_array)) {
-			fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 0)), lo,
-				    sizeof(lo));
-			fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 1)), hi,
-				    sizeof(hi));
+			fmt_value(json_object_get_double(json_object_array_get_idx(ci, 0)),
+				  r->primary.unit, lo, sizeof(lo));
+			fmt_value(json_object_get_double(json_object_array_get_idx(ci, 1)),
+				  r->primary.unit, hi, sizeof(hi));
 			snprintf(buf, sizeof(buf), "[%s, %s]", lo, hi);
 		} else {
 			snprintf(buf, sizeof(buf), "n too small");
@@ -307,7 +311,7 @@ static void html_boxes(const struct rep *r, struct sbuf *b)
 		double *v = xmalloc((g->npts + 1) * sizeof(*v)), cx = band_center(&x, i),
 		       w = band_width(&x), q1, q3, iqr, wlo, whi, med = rep_num(g->j, "median");
 		json_object *ci = obj(g->j, "median_ci");
-		char cls[64], tip[256], m[32], a[32], c[32];
+		char cls[64], tip[256], m[48], a[48], c[48];
 
 		for (k = 0; k < g->npts; k++)
 			v[k] = g->pts[k].v;
@@ -324,9 +328,9 @@ static void html_boxes(const struct rep *r, struct sbuf *b)
 				whi = v[k];
 		}
 		free(v);
-		svg_fmt_num(med, 4, m, sizeof(m));
-		svg_fmt_num(q1, 4, a, sizeof(a));
-		svg_fmt_num(q3, 4, c, sizeof(c));
+		fmt_value(med, r->primary.unit, m, sizeof(m));
+		fmt_value(q1, r->primary.unit, a, sizeof(a));
+		fmt_value(q3, r->primary.unit, c, sizeof(c));
 		snprintf(tip, sizeof(tip), "%s: median %s, quartiles %s to %s, %zu samples",
 			 g->title ? g->title : "", m, a, c, g->npts);
 		snprintf(cls, sizeof(cls), "grp %s", gcls(i));

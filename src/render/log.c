@@ -25,17 +25,18 @@ static void when(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-/* "766 791 ops/s", or an ab's "NO_DELAY_DEQUEUE +79.9%"; "-" without samples. */
+/* "bogo ops/s (real time) 766 800", or an ab's "NO_DELAY_DEQUEUE +79.9%"; "-" without samples. */
 static void result(const struct log_entry *le, char *buf, size_t len)
 {
-	char num[64];
+	char num[64], title[64];
 
 	if (le->have_effect) {
 		fmt_pct(le->effect.e.valid ? le->effect.e.est : NAN, num, sizeof(num));
 		snprintf(buf, len, "%s %s", le->what, num);
 	} else if (!isnan(le->median)) {
-		fmt_grouped(le->median, num, sizeof(num));
-		snprintf(buf, len, "%s %s", num, le->primary->label);
+		fmt_value(le->median, le->primary->unit, num, sizeof(num));
+		snprintf(buf, len, "%s %s",
+			 metric_title(le->primary, le->e->workload, title, sizeof(title)), num);
 	} else {
 		snprintf(buf, len, "-");
 	}

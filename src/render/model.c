@@ -14,12 +14,12 @@
  * the metric registry. A name it does not know (a store from a newer
  * wakebench) keeps its name as label and the direction stored with it.
  */
-void rep_metric(const char *name, int stored_better, struct rep_metric *out)
+void rep_metric(const char *name, const char *workload, int stored_better, struct rep_metric *out)
 {
 	const struct metric_def *d = metric_def(name);
 
 	out->name = name;
-	out->label = d ? d->label : name;
+	metric_title_of(name, workload, out->label, sizeof(out->label));
 	out->unit = d ? d->unit : "";
 	out->better = d ? d->better : stored_better;
 }

@@ -29,17 +29,18 @@
 /* How a metric is labelled and which way is better (rep_metric()). */
 struct rep_metric {
 	const char *name;
-	const char *label; /* "ops/s", "ctxsw/op" */
-	const char *unit;  /* "ops/s", "ns", "" */
-	int better;	   /* enum better */
+	char label[96];	  /* metric_title(): "bogo ops/s (real time)", "ctxsw/op" */
+	const char *unit; /* "ops/s", "ns", "" */
+	int better;	  /* enum better */
 };
 
 /*
- * The label, unit and direction of a metric: the one place the report
- * asks (the metric registry, metric_def()). stored_better is the direction
- * stored with the samples, for a name the registry does not know.
+ * The label, unit and direction of a metric of workload: the one place the
+ * report asks (the metric registry, metric_def(), metric_title()).
+ * stored_better is the direction stored with the samples, for a name the
+ * registry does not know.
  */
-void rep_metric(const char *name, int stored_better, struct rep_metric *out);
+void rep_metric(const char *name, const char *workload, int stored_better, struct rep_metric *out);
 
 /* One sample of the primary metric. */
 struct rep_point {

@@ -10,39 +10,13 @@
  */
 #include "render/results.h"
 #include "core/metrics.h"
+#include "util/number.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- numbers ---- */
-
-static void fmt_num(double v, char *buf, size_t len)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (v == 0)
-		snprintf(buf, len, "0");
-	else if (fabs(v) >= 1)
-		snprintf(buf, len, "%.2f", v);
-	else
-		snprintf(buf, len, "%.3g", v);
-}
-
-/* Compact form for progress lines: 2.89M, 316.2k. */
-static void fmt_short(double v, char *buf, size_t len)
-{
-	if (!isfinite(v) || v <= 0)
-		snprintf(buf, len, "-");
-	else if (v >= 1e9)
-		snprintf(buf, len, "%.3gG", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(buf, len, "%.3gM", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, len, "%.4gk", v / 1e3);
-	else
-		snprintf(buf, len, "%.3g", v);
-}
 
 static void fmt_clock(uint64_t ns, char *buf, size_t len)
 {
@@ -72,27 +46,30 @@ const char *report_primary_unit(const char *workload, char *buf, size_t len)
 
 /* ---- one sample ---- */
 
-static void sample_metric_text(FILE *f, const struct sample *s, const char *name, const char *label)
+/* sep, "label value": the value by the one formatter, a time with its unit. */
+static void sample_metric_text(FILE *f, const char *sep, const struct sample *s, const char *name,
+			       const char *workload)
 {
 	const struct metric *m = sample_get(s, name);
-	char v[32];
+	const struct metric_def *d = metric_def(name);
+	char v[64], title[96];
 
 	if (!m)
 		return;
+	metric_title_of(name, workload, title, sizeof(title));
 	if (!m->available) {
-		fprintf(f, "  %s n/a", label);
+		fprintf(f, "%s%s n/a", sep, title);
 		return;
 	}
-	fmt_num(m->value, v, sizeof(v));
-	fprintf(f, "  %s %s", label, v);
+	fmt_value(m->value, d ? d->unit : "", v, sizeof(v));
+	fprintf(f, "%s%s %s", sep, title, v);
 }
 
 void report_sample_text(FILE *f, const char *title, const struct sample *s, unsigned ordinal,
 			unsigned total, const char *workload)
 {
 	const struct metric_def *p = metric_primary(workload);
-	const struct metric *pm;
-	char v[32], unit[64];
+	char ops[32], real[32], usr[32], sys[32];
 
 	if (title)
 		fprintf(f, "[%s] ", title);
@@ -109,22 +86,18 @@ void report_sample_text(FILE *f, const char *title, const struct sample *s, unsi
 			s->warmup ? " (warm-up, discarded)" : " (excluded from statistics)");
 		return;
 	}
-	pm = sample_get(s, p->name);
-	if (pm && pm->available)
-		fmt_num(pm->value, v, sizeof(v));
-	else
-		snprintf(v, sizeof(v), "n/a");
-	fprintf(f, " %s %s", v, metric_unit(p, workload, unit, sizeof(unit)));
-	if (strcmp(p->name, "ops_per_s")) {
-		fmt_num(s->ops_per_s, v, sizeof(v));
-		fprintf(f, "  %s %s", v,
-			metric_unit(metric_def("ops_per_s"), workload, unit, sizeof(unit)));
-	}
-	fprintf(f, "  ops %llu  real %.2fs  usr %.2fs  sys %.2fs", (unsigned long long)s->ops,
-		s->real_s, s->usr_s, s->sys_s);
-	sample_metric_text(f, s, "ctxsw_per_op", "ctxsw/op");
-	sample_metric_text(f, s, "migrations_per_kop", "migr/kop");
-	sample_metric_text(f, s, "run_delay_ns_per_op", "rq-wait-ns/op");
+	/* the primary, then ops/s when it is another metric: by their summary names */
+	sample_metric_text(f, " ", s, p->name, workload);
+	if (strcmp(p->name, "ops_per_s"))
+		sample_metric_text(f, "  ", s, "ops_per_s", workload);
+	fmt_count(s->ops, ops, sizeof(ops));
+	fmt_time(s->real_s, real, sizeof(real));
+	fmt_time(s->usr_s, usr, sizeof(usr));
+	fmt_time(s->sys_s, sys, sizeof(sys));
+	fprintf(f, "  ops %s  real %s  usr %s  sys %s", ops, real, usr, sys);
+	sample_metric_text(f, "  ", s, "ctxsw_per_op", workload);
+	sample_metric_text(f, "  ", s, "migrations_per_kop", workload);
+	sample_metric_text(f, "  ", s, "run_delay_ns_per_op", workload);
 	if (s->warmup)
 		fprintf(f, "  (discarded)");
 	fputc('\n', f);
@@ -174,10 +147,105 @@ static void outliers_text(const struct metric_summary *ms, char *buf, size_t len
 	}
 }
 
-void report_summary_text(FILE *f, const char *title, const struct report_summary *rs)
+/* The metric column: wide enough for the longest name shown (26 at least). */
+static int label_width(const struct report_summary *rs, const char *workload)
+{
+	size_t k, w = 26;
+	char title[96];
+
+	for (k = 0; k < rs->nmetrics; k++) {
+		size_t l = strlen(metric_title_of(rs->m[k].name, workload, title, sizeof(title)));
+
+		if (l > w && !metric_is_raw(rs->m[k].name))
+			w = l;
+	}
+	return (int)w;
+}
+
+static void summary_row(FILE *f, const struct metric_summary *ms, int w, const char *workload)
+{
+	const struct summary *su = &ms->sum;
+	const struct metric_def *d = metric_def(ms->name);
+	const char *unit = d ? d->unit : "";
+	char med[48], lo[48], hi[48], ci[120], mean[48], sd[48], cv[16], mn[48], mx[48];
+	char out[128], title[96];
+
+	fmt_value(su->median, unit, med, sizeof(med));
+	if (su->ci_valid) {
+		fmt_value(su->ci_lo, unit, lo, sizeof(lo));
+		fmt_value(su->ci_hi, unit, hi, sizeof(hi));
+		if (su->ci_below_conf)
+			snprintf(ci, sizeof(ci), "  [%s, %s] %.1f%%", lo, hi, su->ci_level * 100.0);
+		else
+			snprintf(ci, sizeof(ci), "  [%s, %s]", lo, hi);
+	} else {
+		snprintf(ci, sizeof(ci), "  n too small");
+	}
+	fmt_value(su->mean, unit, mean, sizeof(mean));
+	fmt_value(su->n >= 2 ? su->stddev : NAN, unit, sd, sizeof(sd));
+	if (su->n >= 2 && isfinite(su->cv))
+		snprintf(cv, sizeof(cv), "%.1f%%", su->cv * 100.0);
+	else
+		snprintf(cv, sizeof(cv), "-");
+	fmt_value(su->min, unit, mn, sizeof(mn));
+	fmt_value(su->max, unit, mx, sizeof(mx));
+	outliers_text(ms, out, sizeof(out));
+	fprintf(f, "  %-*s %3zu %12s %-27s %12s %12s %7s %12s %12s  %s\n", w,
+		metric_title_of(ms->name, workload, title, sizeof(title)), su->n, med, ci, mean, sd,
+		cv, mn, mx, out);
+}
+
+/*
+ * Percentiles read from fewer values than they need are the sample's
+ * largest value, whatever their rank: one line per histogram (per count
+ * metric), naming every percentile of it that is so.
+ */
+static void too_few_text(FILE *f, const struct report_summary *rs, const char *workload)
+{
+	size_t k, j;
+	char title[96];
+
+	for (k = 0; k < rs->nmetrics; k++) {
+		const struct metric_summary *ms = &rs->m[k];
+		const struct metric_def *d = metric_def(ms->name), *dj;
+		size_t named = 0;
+
+		if (!ms->available || !ms->too_few_values || !d || !d->count)
+			continue;
+		/* the first of its histogram speaks for all of them */
+		for (j = 0; j < k; j++)
+			if (rs->m[j].available && rs->m[j].too_few_values &&
+			    (dj = metric_def(rs->m[j].name)) && dj->count &&
+			    !strcmp(dj->count, d->count))
+				break;
+		if (j < k)
+			continue;
+		fprintf(f, "  warning: ");
+		for (j = k; j < rs->nmetrics; j++) {
+			const struct metric_summary *mj = &rs->m[j];
+
+			if (!mj->available || !mj->too_few_values || !(dj = metric_def(mj->name)) ||
+			    !dj->count || strcmp(dj->count, d->count))
+				continue;
+			fprintf(f, "%s%s (needs %lu values)", named++ ? ", " : "",
+				metric_title(dj, workload, title, sizeof(title)),
+				mj->values_needed);
+		}
+		fprintf(f,
+			" rest%s on as few as %llu values in a sample (%s): each is that sample's "
+			"largest value, not its percentile; longer samples (-t) measure more\n",
+			named == 1 ? "s" : "", (unsigned long long)ms->fewest_values,
+			metric_title_of(d->count, workload, title, sizeof(title)));
+	}
+}
+
+void report_summary_text(FILE *f, const char *title, const struct report_summary *rs,
+			 const char *workload)
 {
 	size_t k;
 	bool any_unavailable = false;
+	int w = label_width(rs, workload);
+	char name[96];
 
 	fprintf(f, "\n");
 	if (title)
@@ -194,76 +262,56 @@ void report_summary_text(FILE *f, const char *title, const struct report_summary
 		fprintf(f, "  no usable sample: nothing to summarise\n");
 		return;
 	}
-	fprintf(f, "  %-26s %3s %12s %-27s %12s %12s %7s %12s %12s  %s\n", "metric", "n", "median",
-		"  95% CI of the median", "mean", "stddev", "CV", "min", "max", "outliers");
+	fprintf(f, "  %-*s %3s %12s %-27s %12s %12s %7s %12s %12s  %s\n", w, "metric", "n",
+		"median", "  95% CI of the median", "mean", "stddev", "CV", "min", "max",
+		"outliers");
 	for (k = 0; k < rs->nmetrics; k++) {
-		const struct metric_summary *ms = &rs->m[k];
-		const struct summary *su = &ms->sum;
-		char med[32], lo[32], hi[32], ci[80], mean[32], sd[32], cv[16], mn[32], mx[32];
-		char out[128];
-
-		if (!ms->available) {
+		if (!rs->m[k].available) {
 			any_unavailable = true;
 			continue;
 		}
-		if (metric_is_raw(ms->name))
-			continue;
-		fmt_num(su->median, med, sizeof(med));
-		if (su->ci_valid) {
-			fmt_num(su->ci_lo, lo, sizeof(lo));
-			fmt_num(su->ci_hi, hi, sizeof(hi));
-			if (su->ci_below_conf)
-				snprintf(ci, sizeof(ci), "  [%s, %s] %.1f%%", lo, hi,
-					 su->ci_level * 100.0);
-			else
-				snprintf(ci, sizeof(ci), "  [%s, %s]", lo, hi);
-		} else {
-			snprintf(ci, sizeof(ci), "  n too small");
-		}
-		fmt_num(su->mean, mean, sizeof(mean));
-		fmt_num(su->n >= 2 ? su->stddev : NAN, sd, sizeof(sd));
-		if (su->n >= 2 && isfinite(su->cv))
-			snprintf(cv, sizeof(cv), "%.1f%%", su->cv * 100.0);
-		else
-			snprintf(cv, sizeof(cv), "-");
-		fmt_num(su->min, mn, sizeof(mn));
-		fmt_num(su->max, mx, sizeof(mx));
-		outliers_text(ms, out, sizeof(out));
-		fprintf(f, "  %-26s %3zu %12s %-27s %12s %12s %7s %12s %12s  %s\n",
-			metric_label(ms->name), su->n, med, ci, mean, sd, cv, mn, mx, out);
+		if (!metric_is_raw(rs->m[k].name))
+			summary_row(f, &rs->m[k], w, workload);
 	}
 	if (any_unavailable) {
 		fprintf(f, "  unavailable:\n");
 		for (k = 0; k < rs->nmetrics; k++)
 			if (!rs->m[k].available)
-				fprintf(f, "    %-26s %s\n", metric_label(rs->m[k].name),
+				fprintf(f, "    %-*s %s\n", w,
+					metric_title_of(rs->m[k].name, workload, name,
+							sizeof(name)),
 					rs->m[k].why[0] ? rs->m[k].why : "no reason given");
 	}
+	too_few_text(f, rs, workload);
 	if (report_noisy(rs)) {
 		const struct metric_summary *p = report_summary_get(rs, rs->primary);
 
 		fprintf(f,
 			"  warning: noisy: the CV of %s is %.1f%% (above %.0f%%); "
 			"differences smaller than that need more samples (-n)\n",
-			metric_label(p->name), p->sum.cv * 100.0, rs->cv_warn * 100.0);
+			metric_title_of(p->name, workload, name, sizeof(name)), p->sum.cv * 100.0,
+			rs->cv_warn * 100.0);
 	}
 }
 
-void report_summary_line(FILE *f, const char *title, int width, const struct report_summary *rs)
+void report_summary_line(FILE *f, const char *title, int width, const struct report_summary *rs,
+			 const char *workload)
 {
 	const struct metric_summary *p = report_summary_get(rs, rs->primary);
 	const struct summary *su = p ? &p->sum : NULL;
-	char med[32], lo[32], hi[32], ci[96] = "n too small for a CI", cv[48] = "";
+	const struct metric_def *d = p ? metric_def(p->name) : NULL;
+	const char *unit = d ? d->unit : "";
+	char med[32], lo[32], hi[32], ci[96] = "n too small for a CI", cv[48] = "", mtitle[64];
 
 	fprintf(f, "%-*s ", width, title);
 	if (!rs->nsamples || !p || !p->available) {
 		fprintf(f, "no usable sample\n");
 		return;
 	}
-	fmt_num(su->median, med, sizeof(med));
+	fmt_value(su->median, unit, med, sizeof(med));
 	if (su->ci_valid) {
-		fmt_num(su->ci_lo, lo, sizeof(lo));
-		fmt_num(su->ci_hi, hi, sizeof(hi));
+		fmt_value(su->ci_lo, unit, lo, sizeof(lo));
+		fmt_value(su->ci_hi, unit, hi, sizeof(hi));
 		/* the table's: the attained level only when below the 95% asked for */
 		if (su->ci_below_conf)
 			snprintf(ci, sizeof(ci), "%.1f%% CI %s, %s", su->ci_level * 100.0, lo, hi);
@@ -273,7 +321,8 @@ void report_summary_line(FILE *f, const char *title, int width, const struct rep
 	if (su->n >= 2 && isfinite(su->cv))
 		snprintf(cv, sizeof(cv), ", CV %.1f%%%s", su->cv * 100.0,
 			 report_noisy(rs) ? " (noisy)" : "");
-	fprintf(f, "%s median %s [%s]%s, %zu sample%s", metric_label(p->name), med, ci, cv,
+	fprintf(f, "%s median %s [%s]%s, %zu sample%s",
+		metric_title_of(p->name, workload, mtitle, sizeof(mtitle)), med, ci, cv,
 		rs->nsamples, rs->nsamples == 1 ? "" : "s");
 	if (rs->nfailed)
 		fprintf(f, ", %zu failed excluded", rs->nfailed);
@@ -397,6 +446,17 @@ json_object *report_summary_json(const struct report_summary *rs)
 		for (i = 0; i < m->noutliers; i++)
 			json_object_array_add(out, json_object_new_int64(m->outliers[i]));
 		json_object_object_add(e, "outlier_samples", out);
+		if (m->values_needed) {
+			/* a percentile: how many values it rests on, and whether enough */
+			json_object_object_add(e, "values_needed",
+					       json_object_new_int64((int64_t)m->values_needed));
+			json_object_object_add(
+				e, "fewest_values",
+				m->fewest_values ? json_object_new_int64((int64_t)m->fewest_values)
+						 : NULL);
+			json_object_object_add(e, "too_few_values",
+					       json_object_new_boolean(m->too_few_values));
+		}
 		json_object_object_add(ms, m->name, e);
 	}
 	json_object_object_add(o, "metrics", ms);
@@ -443,10 +503,13 @@ void progress_show(struct progress *p, const char *title, unsigned next, double 
 			  sizeof(eta));
 	else
 		snprintf(eta, sizeof(eta), "?");
-	fmt_short(median, med, sizeof(med));
-	fprintf(stderr, "\r\033[Kwakebench: %s%s%ssample %u/%u  elapsed %s  ETA %s  median %s %s",
+	if (median > 0)
+		fmt_quantity(median, unit ? unit : "ops/s", med, sizeof(med));
+	else
+		snprintf(med, sizeof(med), "-");
+	fprintf(stderr, "\r\033[Kwakebench: %s%s%ssample %u/%u  elapsed %s  ETA %s  median %s",
 		title ? "[" : "", title ? title : "", title ? "] " : "", next, p->total, el, eta,
-		med, unit ? unit : "ops/s");
+		med);
 	fflush(stderr);
 	p->shown = true;
 }

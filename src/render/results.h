@@ -27,9 +27,11 @@
 /* ---- one sample ---- */
 
 /*
- * One line for a completed sample: "sample 2/5: 1234567.89 ops/s (...)",
- * the primary metric of the workload (by name) first, then ops/s when the
- * primary is another metric;
+ * One line for a completed sample: "sample 2/5: bogo ops/s (real time)
+ * 1 235 000  ops 2 470 000  real 2 s ...": the primary metric of the
+ * workload first, then ops/s when the primary is another metric, each
+ * under the name the summary gives it (metric_title()), numbers by
+ * util/number.h;
  * warm-ups say so, failed and interrupted samples give their reason.
  * ordinal is 1-based among measured samples (ignored for warm-ups); total
  * is the planned number of measured samples. title may be NULL.
@@ -55,15 +57,18 @@ const char *report_primary_unit(const char *workload, char *buf, size_t len);
 /*
  * The summary table: per metric n, median, 95% CI of the median (or "n too
  * small"), mean, stddev, CV, min, max, outliers; counters per op;
- * unavailable counters with their reason; the noise warning.
+ * unavailable counters with their reason; percentiles read from too few
+ * values; the noise warning. Metrics are named as for workload.
  */
-void report_summary_text(FILE *f, const char *title, const struct report_summary *rs);
+void report_summary_text(FILE *f, const char *title, const struct report_summary *rs,
+			 const char *workload);
 /*
  * The same summary in one line, the primary metric only (ab's arms):
- * "TITLE  ops/s (real time) median 1234.56 [95% CI 1200.00, 1300.00], CV 1.2%,
+ * "TITLE  bogo ops/s (real time) median 1 235 [95% CI 1 200, 1 300], CV 1.2%,
  * 10 samples", title padded to width, "(noisy)" after a CV above the limit.
  */
-void report_summary_line(FILE *f, const char *title, int width, const struct report_summary *rs);
+void report_summary_line(FILE *f, const char *title, int width, const struct report_summary *rs,
+			 const char *workload);
 
 /* Key environment facts: kernel release, preemption, CPUs, governor. */
 void report_env_text(FILE *f, const struct env *env);

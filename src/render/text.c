@@ -89,12 +89,8 @@ static char *ascii(const char *s)
 	return t;
 }
 
-static void compact(double v, char *buf, size_t len)
-{
-	svg_fmt_num(v, 4, buf, len);
-}
-
-static void interval(json_object *arr_or_eff, bool pct, char *buf, size_t len)
+/* "[lo, hi]": of a change in percent (unit NULL), else of a value in unit. */
+static void interval(json_object *arr_or_eff, const char *unit, char *buf, size_t len)
 {
 	double lo, hi;
 	char a[32], b[32];
@@ -107,15 +103,15 @@ static void interval(json_object *arr_or_eff, bool pct, char *buf, size_t len)
 		hi = rep_num(arr_or_eff, "ci_hi");
 	}
 	if (!arr_or_eff || !isfinite(lo) || !isfinite(hi)) {
-		snprintf(buf, len, pct ? "" : "n too small");
+		snprintf(buf, len, unit ? "n too small" : "");
 		return;
 	}
-	if (pct) {
+	if (!unit) {
 		fmt_pct(lo, a, sizeof(a));
 		fmt_pct(hi, b, sizeof(b));
 	} else {
-		compact(lo, a, sizeof(a));
-		compact(hi, b, sizeof(b));
+		fmt_value(lo, unit, a, sizeof(a));
+		fmt_value(hi, unit, b, sizeof(b));
 	}
 	snprintf(buf, len, "[%s, %s]", a, b);
 }
@@ -218,7 +214,7 @@ static void email_table(const struct rep *r, struct sbuf *out)
 		snprintf(vs, sizeof(vs), "vs base");
 		rep_email_line(out, "base: %s", b);
 	}
-	rep_email_line(out, "%-*s %8s  %-18s %8s  %s", (int)w, by_title(r->by),
+	rep_email_line(out, "%-*s %9s %-22s %7s %s", (int)w, by_title(r->by),
 		       strlen(r->primary.label) <= 8 ? r->primary.label
 		       : r->primary.unit[0]	     ? r->primary.unit
 						     : "value",
@@ -227,20 +223,20 @@ static void email_table(const struct rep *r, struct sbuf *out)
 		json_object *g = r->g[i].j, *eff = rep_obj(g, "effect");
 		char *t = ascii(r->g[i].title), med[32], ci[80], chg[32], cci[80];
 
-		compact(rep_num(g, "median"), med, sizeof(med));
-		interval(rep_obj(g, "median_ci"), false, ci, sizeof(ci));
+		fmt_value(rep_num(g, "median"), r->primary.unit, med, sizeof(med));
+		interval(rep_obj(g, "median_ci"), r->primary.unit, ci, sizeof(ci));
 		if (r->g[i].baseline) {
 			snprintf(chg, sizeof(chg), "base");
 			cci[0] = '\0';
 		} else {
 			fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
-			interval(eff, true, cci, sizeof(cci));
+			interval(eff, NULL, cci, sizeof(cci));
 		}
 		if (strlen(t) > w) {
 			rep_email_line(out, "%s", t);
 			t[0] = '\0';
 		}
-		rep_email_line(out, "%-*s %8s  %-18s %8s  %s", (int)w, t, med, ci, chg, cci);
+		rep_email_line(out, "%-*s %9s %-22s %7s %s", (int)w, t, med, ci, chg, cci);
 		if (!r->g[i].baseline) {
 			char p[32], line[640];
 
@@ -287,11 +283,11 @@ static void email_evidence(const struct rep *r, struct sbuf *out)
 			any = true;
 			if (!moved++)
 				rep_email_line(out, "  %s vs %s:", t, r->g[0].title);
-			rep_metric(rep_str(e, "name") ?: "?", 0, &m);
-			compact(rep_num(e, "baseline_median"), a, sizeof(a));
-			compact(rep_num(e, "median"), bb, sizeof(bb));
+			rep_metric(rep_str(e, "name") ?: "?", r->workload, 0, &m);
+			fmt_value(rep_num(e, "baseline_median"), m.unit, a, sizeof(a));
+			fmt_value(rep_num(e, "median"), m.unit, bb, sizeof(bb));
 			fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
-			interval(eff, true, ci, sizeof(ci));
+			interval(eff, NULL, ci, sizeof(ci));
 			rep_email_line(out, "    %-20s %8s -> %-8s %7s %s", m.label, a, bb, chg,
 				       ci);
 		}
@@ -446,15 +442,15 @@ static void md_table(const struct rep *r, struct sbuf *out)
 			    *ci = rep_obj(g, "median_ci");
 		char med[32], lo[32], hi[32], chg[32], cci[80], p[32];
 
-		fmt_grouped(rep_num(g, "median"), med, sizeof(med));
+		fmt_value(rep_num(g, "median"), r->primary.unit, med, sizeof(med));
 		sbuf_puts(out, "| ");
 		rep_md_cell(out, r->g[i].title);
 		sbuf_addf(out, " | %.0f | %.0f | %s | ", rep_num(g, "n"), rep_num(g, "boots"), med);
 		if (ci && json_object_is_type(ci, json_type_array)) {
-			fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 0)), lo,
-				    sizeof(lo));
-			fmt_grouped(json_object_get_double(json_object_array_get_idx(ci, 1)), hi,
-				    sizeof(hi));
+			fmt_value(json_object_get_double(json_object_array_get_idx(ci, 0)),
+				  r->primary.unit, lo, sizeof(lo));
+			fmt_value(json_object_get_double(json_object_array_get_idx(ci, 1)),
+				  r->primary.unit, hi, sizeof(hi));
 			sbuf_addf(out, "[%s, %s]", lo, hi);
 		} else {
 			sbuf_puts(out, "n too small");
@@ -464,7 +460,7 @@ static void md_table(const struct rep *r, struct sbuf *out)
 			continue;
 		}
 		fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
-		interval(eff, true, cci, sizeof(cci));
+		interval(eff, NULL, cci, sizeof(cci));
 		rep_fmt_p(g, p, sizeof(p));
 		sbuf_addf(out, " | %s | %s | %s | **", chg, cci, p);
 		rep_md_cell(out, rep_str(g, "verdict_text") ?: rep_str(g, "verdict") ?: "?");
@@ -496,11 +492,11 @@ static void md_evidence(const struct rep *r, struct sbuf *out)
 			struct rep_metric m;
 			char a[32], b[32], chg[32], ci[80];
 
-			rep_metric(rep_str(e, "name") ?: "?", 0, &m);
-			compact(rep_num(e, "baseline_median"), a, sizeof(a));
-			compact(rep_num(e, "median"), b, sizeof(b));
+			rep_metric(rep_str(e, "name") ?: "?", r->workload, 0, &m);
+			fmt_value(rep_num(e, "baseline_median"), m.unit, a, sizeof(a));
+			fmt_value(rep_num(e, "median"), m.unit, b, sizeof(b));
 			fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
-			interval(eff, true, ci, sizeof(ci));
+			interval(eff, NULL, ci, sizeof(ci));
 			sbuf_puts(out, "| ");
 			rep_md_cell(out, r->g[i].title);
 			sbuf_puts(out, " | ");

@@ -20,6 +20,7 @@
 #include "sys/sched_debug.h"
 #include "sys/trace.h"
 #include "sys/trace-bpf.h"
+#include "util/number.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -267,6 +268,8 @@ static void trace_unavailable(struct sample *s, const char *why)
 		sample_na(s, trace_percentiles[i].name, "%s", why);
 	for (i = 0; i < ARRAY_SIZE(runq_percentiles); i++)
 		sample_na(s, runq_percentiles[i].name, "%s", why);
+	sample_na(s, "wakeup_lat_count", "%s", why);
+	sample_na(s, "runq_wait_count", "%s", why);
 	sample_na(s, "preempt_share", "%s", why);
 	sample_na(s, "wake_prev_cpu_share", "%s", why);
 	sample_na(s, "wakeups_per_op", "%s", why);
@@ -304,6 +307,7 @@ static void trace_probe_stop(void *state, struct sample *s)
 		return;
 	}
 	trace_analysis_latency(an, lat);
+	sample_put(s, "wakeup_lat_count", (double)lat->count);
 	for (i = 0; i < ARRAY_SIZE(trace_percentiles); i++) {
 		if (lat->count)
 			sample_put(s, trace_percentiles[i].name,
@@ -313,6 +317,7 @@ static void trace_probe_stop(void *state, struct sample *s)
 				  "unavailable (no wakeup of the workload was traced)");
 	}
 	trace_analysis_runq(an, lat);
+	sample_put(s, "runq_wait_count", (double)lat->count);
 	for (i = 0; i < ARRAY_SIZE(runq_percentiles); i++) {
 		if (lat->count)
 			sample_put(s, runq_percentiles[i].name,
@@ -464,6 +469,7 @@ double probes_overhead_line(double traced_ops_per_s, double untraced_ops_per_s,
 			    size_t len)
 {
 	double overhead, cpu;
+	char a[32], b[32];
 	int n;
 
 	if (untraced_ops_per_s <= 0) {
@@ -471,15 +477,18 @@ double probes_overhead_line(double traced_ops_per_s, double untraced_ops_per_s,
 		return 0;
 	}
 	overhead = 1.0 - traced_ops_per_s / untraced_ops_per_s;
-	n = snprintf(buf, len, "tracing overhead: %.1f%% %s ops/s (traced %.0f, untraced %.0f)",
-		     overhead * 100.0 * (overhead < 0 ? -1 : 1), overhead < 0 ? "more" : "fewer",
-		     traced_ops_per_s, untraced_ops_per_s);
+	fmt_num(traced_ops_per_s, a, sizeof(a));
+	fmt_num(untraced_ops_per_s, b, sizeof(b));
+	n = snprintf(buf, len, "tracing overhead: %.1f%% %s ops/s (traced %s, untraced %s)",
+		     overhead * 100.0 * (overhead < 0 ? -1 : 1), overhead < 0 ? "more" : "fewer", a,
+		     b);
 	if (n > 0 && (size_t)n < len && untraced_ops_per_cpu_s > 0 && traced_ops_per_cpu_s > 0) {
 		cpu = 1.0 - traced_ops_per_cpu_s / untraced_ops_per_cpu_s;
+		fmt_num(traced_ops_per_cpu_s, a, sizeof(a));
+		fmt_num(untraced_ops_per_cpu_s, b, sizeof(b));
 		snprintf(buf + n, len - (size_t)n,
-			 "; %.1f%% %s ops per CPU-second (traced %.0f, untraced %.0f)",
-			 cpu * 100.0 * (cpu < 0 ? -1 : 1), cpu < 0 ? "more" : "fewer",
-			 traced_ops_per_cpu_s, untraced_ops_per_cpu_s);
+			 "; %.1f%% %s ops per CPU-second (traced %s, untraced %s)",
+			 cpu * 100.0 * (cpu < 0 ? -1 : 1), cpu < 0 ? "more" : "fewer", a, b);
 	}
 	return overhead;
 }

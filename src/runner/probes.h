@@ -70,7 +70,7 @@ struct probe_set probes_untraced(const struct probe_set *ps);
  * The tracing overhead line printed with a traced result, from the medians
  * of the traced samples and the untraced samples of the same config, on
  * ops/s and on ops per CPU-second (steadier where neighbours steal time):
- * "tracing overhead: 6.2% fewer ops/s (traced 181204, untraced 193180);
+ * "tracing overhead: 6.2% fewer ops/s (traced 181 200, untraced 193 200);
  *  20.1% fewer ops per CPU-second (traced 90210, untraced 112913)".
  * Returns the ops/s overhead as a fraction (positive: tracing slowed it).
  */

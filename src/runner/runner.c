@@ -49,6 +49,7 @@
 
 #include "core/instance.h"
 #include "sys/env.h"
+#include "util/number.h"
 #include "util/util.h"
 
 /* ---- options ---- */
@@ -93,7 +94,8 @@ const struct opt runner_opts[] = {
 	  .long_name = "warmup",
 	  .offset = offsetof(struct run_params, warmup_ns),
 	  .argh = "DURATION",
-	  .help = "length of one discarded warm-up sample before the first (0: none)",
+	  .help = "length of one discarded warm-up sample before the first (0: none); a "
+		  "fixed-work workload's warm-up is one run of its work",
 	  .min = 0,
 	  .max = 3600e9 },
 	{ .type = OPT_CHOICE,
@@ -112,6 +114,34 @@ const struct opt runner_opts[] = {
 		  "round-robin (ROLE=LIST, e.g. reader=1); repeatable" },
 	OPT_END_ROW,
 };
+
+void runner_sample_what(const struct run_spec *spec, char *buf, size_t len)
+{
+	char limit[32], ops[32];
+
+	format_duration(spec->rp->duration_ns, limit, sizeof(limit));
+	if (!spec->wl->fixed_work || !spec->wl->work_ops) {
+		snprintf(buf, len, "%s", limit);
+		return;
+	}
+	fmt_count(spec->wl->work_ops(spec->wl_params), ops, sizeof(ops));
+	snprintf(buf, len, "%s %s%s (time limit %s)", ops, spec->wl->op_name,
+		 spec->rp->instances > 1 ? " per instance" : "", limit);
+}
+
+uint64_t runner_warmup_ns(const struct run_spec *spec, uint64_t warmup_ns, char *buf, size_t len)
+{
+	if (!warmup_ns) {
+		snprintf(buf, len, "none");
+		return 0;
+	}
+	if (spec->wl->fixed_work) {
+		snprintf(buf, len, "one run");
+		return spec->rp->duration_ns;
+	}
+	format_duration(warmup_ns, buf, len);
+	return warmup_ns;
+}
 
 /* ---- shared memory ---- */
 
@@ -895,6 +925,30 @@ static int wait_release_watching_children(struct instance_ctx *ic)
 	return rc;
 }
 
+/*
+ * The instance's start: task 0 leaving the release. A fixed work starts
+ * with whichever task leaves first: of hundreds of tasks woken at once the
+ * instance process may run last, after much of the work is done (hackbench
+ * reads its clock before it writes the start byte), so real_s is the time
+ * the work took. A timed window keeps stress-ng's start, the instance
+ * process's own.
+ */
+static void note_start(struct instance_ctx *ic)
+{
+	uint64_t now = now_ns(), seen;
+
+	if (!ic->spec->wl->fixed_work) {
+		if (task_num == 0)
+			ic->cold->start_ns = now;
+		return;
+	}
+	seen = __atomic_load_n(&ic->cold->start_ns, __ATOMIC_RELAXED);
+	while ((seen == 0 || now < seen) &&
+	       !__atomic_compare_exchange_n(&ic->cold->start_ns, &seen, now, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
 int instance_ready(struct instance_ctx *ic)
 {
 	char b = 'r';
@@ -910,7 +964,7 @@ int instance_ready(struct instance_ctx *ic)
 	if (task_num == 0) {
 		if (wait_release_watching_children(ic))
 			return -1;
-		ic->cold->start_ns = now_ns();
+		note_start(ic);
 		return 0;
 	}
 	/* Only the close of the write end by the parent ends this read. */
@@ -921,6 +975,7 @@ int instance_ready(struct instance_ctx *ic)
 		instance_failed(ic, "bad release of the start barrier");
 		return -1;
 	}
+	note_start(ic);
 	return 0;
 }
 

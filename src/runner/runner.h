@@ -103,6 +103,21 @@ int runner_check(const struct run_spec *spec, char *err, size_t errlen);
 int runner_sample(const struct run_spec *spec, uint64_t duration_ns, struct sample *out);
 
 /*
+ * What one sample of spec is, for a header: the window ("2s"), or a fixed
+ * work's ops and its time limit ("400 000 messages (time limit 1m)"; "per
+ * instance" with several).
+ */
+void runner_sample_what(const struct run_spec *spec, char *buf, size_t len);
+/*
+ * The duration to give runner_sample() for a warm-up: --warmup, or for a
+ * fixed work (warmup_ns not 0) one run of the work under the -t time limit,
+ * since a window's length would cut it short and fail it. The warm-up as a
+ * header says it into buf ("1s", "one run", "none"; buf may be NULL when
+ * len is 0).
+ */
+uint64_t runner_warmup_ns(const struct run_spec *spec, uint64_t warmup_ns, char *buf, size_t len);
+
+/*
  * The stop signals: every catchable signal whose default action ends the
  * process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
  * SIGPIPE, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSYS,

@@ -142,15 +142,33 @@ static const struct profile ring_profiles[] = {
 };
 
 static const struct metric_def ring_metrics[] = {
-	{ "ns_per_hop", "ns/hop", "ns", BETTER_LOWER, METRIC_PRIMARY, AGG_RATIO, "ring",
-	  "time of one pass of the token, channel and working-set sum included: "
-	  "the timed loop over hops, per ring" },
-	{ "ctxsw_ns", "ctxsw ns (lat_ctx)", "ns", BETTER_LOWER, METRIC_EVIDENCE, AGG_RATIO, "ring",
-	  "lmbench lat_ctx's context switch time: ns/hop less the overhead of one hop "
-	  "without a switch" },
-	{ "hop_overhead_ns", "hop overhead ns", "ns", BETTER_NEUTRAL, 0, AGG_MEAN, "ring",
-	  "one send, one wait and one working-set sum in a single task, caches hot "
-	  "(lat_ctx's overhead), mean over instances" },
+	{ .name = "ns_per_hop",
+	  .label = "time/hop",
+	  .unit = "ns",
+	  .better = BETTER_LOWER,
+	  .flags = METRIC_PRIMARY,
+	  .agg = AGG_RATIO,
+	  .source = "ring",
+	  .help = "time of one pass of the token, channel and working-set sum included: "
+		  "the timed loop over hops, per ring" },
+	{ .name = "ctxsw_ns",
+	  .label = "ctxsw time (lat_ctx)",
+	  .unit = "ns",
+	  .better = BETTER_LOWER,
+	  .flags = METRIC_EVIDENCE,
+	  .agg = AGG_RATIO,
+	  .source = "ring",
+	  .help = "lmbench lat_ctx's context switch time: time/hop less the overhead of one hop "
+		  "without a switch" },
+	{ .name = "hop_overhead_ns",
+	  .label = "hop overhead",
+	  .unit = "ns",
+	  .better = BETTER_NEUTRAL,
+	  .flags = 0,
+	  .agg = AGG_MEAN,
+	  .source = "ring",
+	  .help = "one send, one wait and one working-set sum in a single task, caches hot "
+		  "(lat_ctx's overhead), mean over instances" },
 	{ .name = NULL },
 };
 

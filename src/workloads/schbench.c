@@ -148,32 +148,48 @@ static const struct profile schbench_profiles[] = {
 		.flags = METRIC_EVIDENCE | METRIC_PRIMARY, .agg = a, .source = "schbench",         \
 		.help = h                                                                          \
 	}
+/* A percentile of the histogram whose values count_name counts. */
+#define SB_PCT(n, l, q, count_name, h)                                                             \
+	{                                                                                          \
+		.name = n, .label = l, .unit = "ns", .better = BETTER_LOWER,                       \
+		.flags = METRIC_EVIDENCE | METRIC_PRIMARY, .agg = AGG_HIST, .source = "schbench",  \
+		.help = h, .quantile = q, .count = count_name                                      \
+	}
+/* How many values a histogram holds: what its percentiles rest on. */
+#define SB_COUNT(n, l, h)                                                                          \
+	{                                                                                          \
+		.name = n, .label = l, .unit = "", .better = BETTER_NEUTRAL, .flags = METRIC_RAW,  \
+		.agg = AGG_SUM, .source = "schbench", .help = h                                    \
+	}
 
 /* Indexes into schbench_metrics[]. */
-enum { SB_WAKEUP = 0, SB_REQUEST = 4, SB_RPS = 8 };
-
-static const double sb_quantiles[4] = { 0.50, 0.90, 0.99, 0.999 };
+enum { SB_WAKEUP = 0, SB_REQUEST = 4, SB_RPS = 8, SB_WAKEUP_COUNT = 9, SB_REQUEST_COUNT = 10 };
 
 static const struct metric_def schbench_metrics[] = {
-	SB_METRIC("schbench_wakeup_p50_ns", "worker wakeup p50 ns", "ns", BETTER_LOWER, AGG_HIST,
-		  "median time from a worker's wakeup by its message thread to its running "
-		  "(schbench)"),
-	SB_METRIC("schbench_wakeup_p90_ns", "worker wakeup p90 ns", "ns", BETTER_LOWER, AGG_HIST,
-		  "90th percentile of the worker wakeup latency (schbench)"),
-	SB_METRIC("schbench_wakeup_p99_ns", "worker wakeup p99 ns", "ns", BETTER_LOWER, AGG_HIST,
-		  "99th percentile of the worker wakeup latency (schbench's starred figure)"),
-	SB_METRIC("schbench_wakeup_p999_ns", "worker wakeup p99.9 ns", "ns", BETTER_LOWER, AGG_HIST,
-		  "99.9th percentile of the worker wakeup latency (schbench)"),
-	SB_METRIC("schbench_request_p50_ns", "request latency p50 ns", "ns", BETTER_LOWER, AGG_HIST,
-		  "median time of one request: its sleep plus its work (schbench)"),
-	SB_METRIC("schbench_request_p90_ns", "request latency p90 ns", "ns", BETTER_LOWER, AGG_HIST,
-		  "90th percentile of the request latency (schbench)"),
-	SB_METRIC("schbench_request_p99_ns", "request latency p99 ns", "ns", BETTER_LOWER, AGG_HIST,
-		  "99th percentile of the request latency (schbench)"),
-	SB_METRIC("schbench_request_p999_ns", "request latency p99.9 ns", "ns", BETTER_LOWER,
-		  AGG_HIST, "99.9th percentile of the request latency (schbench)"),
+	SB_PCT("schbench_wakeup_p50_ns", "worker wakeup p50", 0.50, "schbench_wakeup_count",
+	       "median time from a worker's wakeup by its message thread to its running "
+	       "(schbench)"),
+	SB_PCT("schbench_wakeup_p90_ns", "worker wakeup p90", 0.90, "schbench_wakeup_count",
+	       "90th percentile of the worker wakeup latency (schbench)"),
+	SB_PCT("schbench_wakeup_p99_ns", "worker wakeup p99", 0.99, "schbench_wakeup_count",
+	       "99th percentile of the worker wakeup latency (schbench's starred figure)"),
+	SB_PCT("schbench_wakeup_p999_ns", "worker wakeup p99.9", 0.999, "schbench_wakeup_count",
+	       "99.9th percentile of the worker wakeup latency (schbench)"),
+	SB_PCT("schbench_request_p50_ns", "request latency p50", 0.50, "schbench_request_count",
+	       "median time of one request: its sleep plus its work (schbench)"),
+	SB_PCT("schbench_request_p90_ns", "request latency p90", 0.90, "schbench_request_count",
+	       "90th percentile of the request latency (schbench)"),
+	SB_PCT("schbench_request_p99_ns", "request latency p99", 0.99, "schbench_request_count",
+	       "99th percentile of the request latency (schbench)"),
+	SB_PCT("schbench_request_p999_ns", "request latency p99.9", 0.999, "schbench_request_count",
+	       "99.9th percentile of the request latency (schbench)"),
 	SB_METRIC("requests_per_s", "requests/s", "requests/s", BETTER_HIGHER, AGG_RATE,
 		  "requests completed by all workers per second (schbench's average rps)"),
+	SB_COUNT("schbench_wakeup_count", "worker wakeups measured",
+		 "worker wakeups the wakeup percentiles were read from, all workers (schbench)"),
+	SB_COUNT("schbench_request_count", "requests measured",
+		 "requests the request latency percentiles were read from, all workers "
+		 "(schbench)"),
 	{ .name = NULL },
 };
 
@@ -695,17 +711,18 @@ static int schbench_instance(const void *params, struct instance_ctx *ic)
 /* ---- the parent: percentiles of the merged histograms ---- */
 
 static void sb_put_percentiles(struct sample *s, const struct hist *h, unsigned first,
-			       const char *what)
+			       unsigned count, const char *what)
 {
 	unsigned i;
 
-	for (i = 0; i < ARRAY_SIZE(sb_quantiles); i++) {
-		const char *name = schbench_metrics[first + i].name;
+	sample_put(s, schbench_metrics[count].name, (double)h->count);
+	for (i = 0; i < 4; i++) {
+		const struct metric_def *d = &schbench_metrics[first + i];
 
 		if (h->count)
-			sample_put(s, name, (double)hist_percentile(h, sb_quantiles[i]));
+			sample_put(s, d->name, (double)hist_percentile(h, d->quantile));
 		else
-			sample_na(s, name, "no %s was measured in the window", what);
+			sample_na(s, d->name, "no %s was measured in the window", what);
 	}
 }
 
@@ -727,8 +744,8 @@ static void schbench_put_metrics(const void *params, const void *const *shared, 
 			hist_merge(request, &st[k].request);
 		}
 	}
-	sb_put_percentiles(s, wakeup, SB_WAKEUP, "wakeup");
-	sb_put_percentiles(s, request, SB_REQUEST, "request");
+	sb_put_percentiles(s, wakeup, SB_WAKEUP, SB_WAKEUP_COUNT, "wakeup");
+	sb_put_percentiles(s, request, SB_REQUEST, SB_REQUEST_COUNT, "request");
 	if (s->real_s > 0)
 		sample_put(s, schbench_metrics[SB_RPS].name, (double)request->count / s->real_s);
 	else

@@ -63,6 +63,11 @@ struct workload {
 	 * then the time the work took. false: the timed window (pipe).
 	 */
 	bool fixed_work;
+	/*
+	 * Fixed work: the ops one instance does, which is what a sample is
+	 * ("400 000 messages" for hackbench's defaults). NULL for a window.
+	 */
+	uint64_t (*work_ops)(const void *params);
 
 	/* Tasks of one instance for these parameters (>= 1; hundreds are fine). */
 	unsigned (*tasks)(const void *params);

@@ -31,6 +31,12 @@ trap 'exit 130' INT TERM
 
 wb() { "$WAKEBENCH" "$@"; }
 
+# Numbers as wakebench writes them for people (src/util/number.h), for like():
+# NUM four significant digits, the whole part grouped by threes with a space,
+# no exponent ("1 252 000", "0.1283", "98"); TIME one with its unit ("38.04 ms").
+NUM='-?[0-9]{1,3}( [0-9]{3})*(\.[0-9]+)?'
+TIME="$NUM (ns|us|ms|s)"
+
 # A test that reads the kernel's debugfs or tracefs prepares them itself: as
 # root it reruns in a private mount namespace with both mounted there, so it
 # never depends on what the host (or an earlier run) mounted and never

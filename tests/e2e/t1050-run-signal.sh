@@ -37,7 +37,7 @@ stop() {
 	# run reaps its workload before it exits: nothing to wait for
 	is "$(alive "$kids")" "" "$1: no workload process left"
 	out=$(cat "$TMP/out")
-	like "$out" "^sample 2/10000: [0-9.]+ ops/s" "$1: completed samples were printed"
+	like "$out" "^sample 2/10000: bogo ops/s \(real time\) $NUM  " "$1: completed samples were printed"
 	like "$out" "^summary: [0-9]+ samples" "$1: the summary of the completed samples is printed"
 	like "$(cat "$TMP/err")" "stopped by SIG$1" "$1: says it was stopped"
 }

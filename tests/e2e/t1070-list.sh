@@ -21,7 +21,7 @@ run_cmd wb list --metrics
 is "$RC" 0 "list --metrics exits 0"
 like "$OUT" "^name +label +unit +better +kind +source" "list --metrics has a header"
 like "$OUT" "^ctxsw_per_op +ctxsw/op +- +lower +evidence,per-op +/proc " "a common metric with its kind and source"
-like "$OUT" "^wakeup_lat_p99_ns +wakeup latency p99 ns +ns +lower " "a latency percentile, lower is better"
+like "$OUT" "^wakeup_lat_p99_ns +wakeup latency p99 +ns +lower " "a latency percentile, lower is better (its label without a unit: values carry theirs)"
 run_cmd wb list --workloads
 unlike "$OUT" "runner options" "list --workloads leaves out the options"
 like "$OUT" "^  pingpong: " "list --workloads lists the workloads"

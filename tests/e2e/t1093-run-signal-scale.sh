@@ -72,7 +72,7 @@ stop() { # SIGNAL STATUS
 	done
 	is "$(echo "$left" | grep -c .)" 0 "$1: none of the 400 tasks is left a second after the exit"
 	like "$(cat "$TMP/err")" "stopped by SIG$1" "$1: says it was stopped"
-	printed=$(grep -c '^sample [0-9]*/100: [0-9.]* ops/s' "$TMP/out")
+	printed=$(grep -Ec "^sample [0-9]+/100: bogo ops/s \(real time\) $NUM  " "$TMP/out")
 	stored=$(sqlite3 "$db" "select count(*) from samples s join experiments e on s.experiment_id = e.id where e.id = (select max(id) from experiments) and s.status = 'ok'")
 	ok "[ $printed -ge 1 ] && [ '$stored' = '$printed' ]" \
 		"$1: the $printed completed samples are stored ($stored)"

@@ -46,12 +46,12 @@ done
 
 ok "[ $total -gt 0 ]" "hops were counted ($total in all)"
 
-# the text output: ns per hop first, then hops/s; the summary is in ns, lower is better
+# the text output: time per hop first (a time, in its unit), then hops/s; the summary's rows by the same names
 run_cmd wb run ring -t 200ms -n 2 --warmup 0 --no-store
 is "$RC" 0 "run ring with its defaults exits 0"
 like "$OUT" "^workload: ring, profile: lat_ctx-2p-0k$" "the default profile is lat_ctx-2p-0k"
-like "$OUT" "^sample 1/2: [0-9.]+ ns  [0-9.]+ hops/s  ops [1-9]" "a sample line: ns/hop, then hops/s"
-like "$OUT" "ns/hop.* 2 " "the summary is of ns/hop"
+like "$OUT" "^sample 1/2: time/hop $TIME  hops/s \(real time\) $NUM  ops [1-9]" "a sample line: time/hop, then hops/s"
+like "$OUT" "^  time/hop +2 +$TIME " "the summary is of time/hop"
 
 # lat_ctx's own figures: the overhead and the context switch time
 run_cmd wb run ring -N 2 --size 16k -t 200ms -n 1 --warmup 0 --no-store --format json
@@ -136,7 +136,7 @@ ok "[ -n '$victim' ]" "a hop task was killed ($victim)"
 is "$rc" 0 "the run with one failed sample exits 0"
 out=$(cat "$TMP/out")
 like "$out" "^sample 1/2: failed: .*task [123] \\(hop\\) killed by SIGKILL" "the failed sample names the task, its role and the signal"
-like "$out" "^sample 2/2: [0-9.]+ ns  " "the next sample stands"
+like "$out" "^sample 2/2: time/hop $TIME  " "the next sample stands"
 like "$out" "^summary: 1 sample" "the summary has the good sample"
 
 # SIGTERM with a ring of 300 tasks, processes and threads: exit 143, no task left

@@ -56,7 +56,7 @@ is "$(jq -r '.profile' "$TMP/m.json")" "custom (based on hackbench)" "options ov
 # the text output leads with the primary metric, run time
 run_cmd wb run messaging --groups 1 --fds 2 --loops 10 -n 1 --warmup 0 --no-store
 is "$RC" 0 "text output exits 0"
-like "$OUT" "^sample 1/1: [0-9.]+ (s|run time)" "the sample line leads with the run time"
+like "$OUT" "^sample 1/1: run time $TIME  messages/s \(real time\) $NUM  " "the sample line leads with the run time"
 like "$OUT" "^workload: messaging, profile: custom \\(based on hackbench\\)" "the workload line"
 
 for profile in hackbench perf-bench-sched-messaging; do
@@ -123,7 +123,7 @@ elif env --default-signal true 2>/dev/null; then
 	grep -q __asan_init "$WAKEBENCH" 2>/dev/null && how="(killed by SIGSEGV|exited with status 1)"
 	like "$out" "^sample [123]/3: failed: (.*: )?task 1 \\(receiver 0 of group 0\\) $how" \
 		"the sample fails naming the task, its role and the signal" || diag "rc=$rc" "$(cat "$TMP/err")"
-	is "$(printf '%s\n' "$out" | grep -Ec '^sample [123]/3: [0-9.]+ ')" 2 "the two other samples are good"
+	is "$(printf '%s\n' "$out" | grep -Ec "^sample [123]/3: run time $TIME  ")" 2 "the two other samples are good"
 	is "$(alive "$kids")" "" "the stopped sender was not left behind"
 else
 	skip "env --default-signal is not available"

@@ -52,7 +52,7 @@ stop() {
 	is "$(alive "$kids")" "" "$1 ($3): no task left"
 	# a hang detector, not a speed test: the contract is one second
 	ok "[ $(( (t1 - t0) / 1000000 )) -lt 10000 ]" "$1 ($3): stopped in well under ten seconds"
-	like "$(cat "$TMP/out")" "^sample 2/100: [0-9.]+ " "$1 ($3): the completed samples were printed"
+	like "$(cat "$TMP/out")" "^sample 2/100: run time $TIME  " "$1 ($3): the completed samples were printed"
 	like "$(cat "$TMP/err")" "stopped by SIG$1" "$1 ($3): says it was stopped"
 }
 

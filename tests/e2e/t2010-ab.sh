@@ -18,17 +18,17 @@ run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 100ms -n 6 -j 1 --debugfs "$D" --db 
 is "$RC" 0 "ab exits 0"
 like "$OUT" "^arm A: DELAY_DEQUEUE=on" "arm A is the feature as the token does not set it"
 like "$OUT" "^arm B: DELAY_DEQUEUE=off" "arm B applies the token"
-like "$OUT" "^pair 6/6: [AB] [0-9.]+ [AB] [0-9.]+ ops/s, B/A [-+][0-9.]+%" "one line per pair"
-like "$OUT" "NO_DELAY_DEQUEUE +ops/s [-+][0-9.]+% \[95% CI [-+][0-9.]+%, [-+][0-9.]+%\], Wilcoxon p = [0-9.e-]+ \(6 units\)" "effect with CI and Wilcoxon p"
+like "$OUT" "^pair 6/6: [AB] $NUM, [AB] $NUM ops/s, B/A [-+][0-9]+\.[0-9]%$" "one line per pair"
+like "$OUT" "NO_DELAY_DEQUEUE +bogo ops/s \(real time\) [-+][0-9.]+% \[95% CI [-+][0-9.]+%, [-+][0-9.]+%\], Wilcoxon p (= [0-9]\.[0-9]{4}|<0\.0001) \(6 units\)" "effect with CI and Wilcoxon p, named as run names the metric"
 # the verdict is not buried: the last line, alone, with the effect and its CI
 is "$(printf '%s\n' "$OUT" | tail -n 1 | sed -E 's/[-+][0-9.]+%/X/g')" \
 	"$(printf '%s\n' "$OUT" | grep '^NO_DELAY_DEQUEUE: ' | sed -E 's/[-+][0-9.]+%/X/g')" "the verdict line is the last"
-like "$(printf '%s\n' "$OUT" | tail -n 1)" "^NO_DELAY_DEQUEUE: ops/s [-+][0-9.]+% \[95% CI [-+][0-9.]+%, [-+][0-9.]+%\], (no change larger than 2%|inconclusive at a 2% margin|regression beyond the 2% margin|improvement beyond the 2% margin)" \
+like "$(printf '%s\n' "$OUT" | tail -n 1)" "^NO_DELAY_DEQUEUE: bogo ops/s \(real time\) [-+][0-9.]+% \[95% CI [-+][0-9.]+%, [-+][0-9.]+%\], (no change larger than 2%|inconclusive at a 2% margin|regression beyond the 2% margin|improvement beyond the 2% margin)" \
 	"  effect, CI and verdict in one line"
 is "$(printf '%s\n' "$OUT" | tail -n 2 | head -n 1)" "" "  alone, after a blank line"
 # each arm's summary is one line (the whole table with -v)
-like "$OUT" "^A: DELAY_DEQUEUE=on +ops/s \(real time\) median [0-9.]+ \[95% CI [0-9.]+, [0-9.]+\], CV [0-9.]+%.*, 6 samples" "arm A in one line"
-like "$OUT" "^B: DELAY_DEQUEUE=off +ops/s \(real time\) median [0-9.]+ " "arm B in one line"
+like "$OUT" "^A: DELAY_DEQUEUE=on +bogo ops/s \(real time\) median $NUM \[95% CI $NUM, $NUM\], CV [0-9.]+%.*, 6 samples" "arm A in one line"
+like "$OUT" "^B: DELAY_DEQUEUE=off +bogo ops/s \(real time\) median $NUM " "arm B in one line"
 unlike "$OUT" "summary: 6 samples" "no summary tables without -v"
 like "$OUT" "environment: arm B differs from arm A only in sched.features" "the arms differ only in the features"
 is "$(fakefs_features dbg)" "$ORIG" "features restored as found"
@@ -37,7 +37,9 @@ ok "[ ! -e '$JOURNAL' ]" "no journal left"
 is "$(sed 's/ -> ok$//' "$TMP/writes.log" | tr '\n' ' ')" \
 	"$(for i in 1 2 3; do printf '/sched/features NO_DELAY_DEQUEUE /sched/features DELAY_DEQUEUE '; done)" \
 	"A B B A A B B A: one token per write at every toggle"
-is "$(grep '^pair' "$TMP/.out" | awk '{print $3 $5}' | tr '\n' ' ')" "AB BA AB BA AB BA " "A B B A order"
+# the arms of a unit line, in the order they ran: "pair 1/6: A 1 235 000, B 1 300 000 ops/s, ..."
+arms() { awk -F': |, ' '{ o = ""; for (i = 2; i <= NF; i++) if ($i !~ /^B\/A/) { split($i, w, " "); o = o w[1] } print o }'; }
+is "$(grep '^pair' "$TMP/.out" | arms | tr '\n' ' ')" "AB BA AB BA AB BA " "A B B A order"
 like "$OUT" "toggles: 6, each followed by a discarded warm-up" "toggles counted"
 
 if command -v sqlite3 >/dev/null 2>&1; then
@@ -77,7 +79,7 @@ like "$(fakefs_features dbg)" " NO_DELAY_DEQUEUE " "restored to the state found 
 wb features set DELAY_DEQUEUE --debugfs "$D" >/dev/null
 
 # Seeded random order: the same seed gives the same order.
-order() { grep '^pair' "$TMP/.out" | awk '{print $3 $5}' | tr '\n' ' '; }
+order() { grep '^pair' "$TMP/.out" | arms | tr '\n' ' '; }
 run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 50ms -n 6 -j 1 --warmup 0 --order random --seed 7 --debugfs "$D" --no-store
 is "$RC" 0 "--order random --seed 7"
 O1=$(order)
@@ -99,7 +101,7 @@ fi
 run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 20ms -j 1 --warmup 0 --until-decided --max-samples 12 --debugfs "$D" --no-store
 is "$RC" 0 "--until-decided exits 0"
 like "$OUT" "^until decided: up to 12 pairs" "--until-decided: the plan is printed"
-like "$OUT" "ops/s [-+][0-9.]+% \[97.1% CI .*\((10|12) units\)" "--until-decided: per-look level 97.1% at a look (10 or 12 pairs)"
+like "$OUT" "ops/s \(real time\) [-+][0-9.]+% \[97.1% CI .*\((10|12) units\)" "--until-decided: per-look level 97.1% at a look (10 or 12 pairs)"
 like "$ERR$OUT" "decided after 10 pairs|--max-samples reached: not decided|decided after 12 pairs" "--until-decided: says why it stopped"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 20ms -j 1 --warmup 0 --until-decided --max-time 1ms --debugfs "$D" --no-store
 like "$ERR" "--max-time reached after 1 pair: not decided" "--max-time stops after the unit in progress"

@@ -11,11 +11,13 @@ is "$RC" 0 "second labelled run"
 
 run_cmd wb compare --by label
 is "$RC" 0 "compare --by label exits 0"
-like "$OUT" "^Label +n +boots +pipe bogo ops/s" "table header names the key, samples, boots and the unit"
+like "$OUT" "^pipe bogo ops/s \(real time\) by label: " "the title names the workload and its primary metric as run does"
+like "$OUT" "^Label +n +boots +bogo ops/s \(real time\) +95% CI of median" "table header names the key, samples, boots and the metric"
+like "$OUT" "^before +4 +1 +$NUM +n too small " "the median by the one number formatter (four samples: no CI)"
 like "$OUT" "^before +4 .* 100% .*baseline" "baseline row: the first label, n = 4"
 like "$OUT" "^after +4 .*(regression|improvement|no change|inconclusive|insufficient)" "second row has a verdict"
 like "$OUT" "Evidence per op vs. before" "evidence section"
-like "$OUT" "ctxsw_per_op" "context switches per op are compared"
+like "$OUT" "^    ctxsw/op +$NUM -> $NUM " "context switches per op are compared, by the summary's name"
 like "$OUT" "Environment differences vs. before" "environment section"
 
 run_cmd wb compare --by label --baseline after --format json

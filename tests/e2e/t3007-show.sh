@@ -17,7 +17,7 @@ like "$OUT" "^configs:" "configs"
 like "$OUT" "^environment" "environment"
 like "$OUT" "kernel\\.release +$(uname -r)" "kernel release in the fingerprint"
 is "$(printf '%s\n' "$OUT" | grep -cE '^ +[0-9]+ default +ok ')" 2 "both samples"
-like "$OUT" "ctxsw_per_op" "metrics of the samples"
+like "$OUT" "^        ctxsw/op +$NUM$" "metrics of the samples, by the summary's names and the one number formatter"
 
 run_cmd wb show "$(printf '%s' "$uuid" | cut -c1-8)"
 is "$RC" 0 "show by UUID prefix"

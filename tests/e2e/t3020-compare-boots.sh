@@ -27,10 +27,10 @@ SQL "UPDATE experiments SET owner_boot_id = 'boot-' || id"
 
 run_cmd wb compare --label boots
 is "$RC" 0 "compare exits 0"
-like "$OUT" "^Kernel +n +boots +pipe bogo ops/s" "the table has a boots column"
+like "$OUT" "^Kernel +n +boots +bogo ops/s \(real time\)" "the table has a boots column"
 like "$OUT" "^6\\.1\\.0 +32 +4 .*baseline" "baseline: 32 samples in 4 boots"
 like "$OUT" "^7\\.0 +32 +4 .* -(29|3[0-9])\\.[0-9]% .*regression" "4 boots vs 4, 30% slower: a regression"
-like "$OUT" "^  7\\.0: 4 boots vs 4: t on each boot's median of log ops/s, 6 df, between-boot sd [0-9.]+%$" \
+like "$OUT" "^  7\\.0: 4 boots vs 4: t on each boot's median of log bogo ops/s \\(real time\\), 6 df, between-boot sd [0-9.]+%$" \
 	"the inference names the unit, the boots and the spread"
 verdict=$(printf '%s\n' "$OUT" | awk '$1 == "6.12.0" { print }')
 unlike "$verdict" "regression|improvement|no change" \

@@ -59,5 +59,5 @@ run_cmd wb export --db "$TMP/b.db"
 is "$(printf '%s' "$OUT" | jq -r '.experiments[0].primary | "\(.name) \(.better)"')" "$P lower" \
 	"export JSON: the primary metric and its direction"
 run_cmd wb show --db "$TMP/b.db" 1
-like "$OUT" "^  primary +$P \(.*; lower is better\)" "show names the primary metric"
+like "$OUT" "^  primary +$LABEL \(stored as $P; lower is better\)" "show names the primary metric as compare does, and its key"
 done_testing

@@ -45,7 +45,7 @@ like "$(sed -n 1p "$TMP/log.txt")" "^ +id +date +kind +workload +profile +label 
 is "$(sed -n '2,$p' "$TMP/log.txt" | awk '{ print $1 }' | tr '\n' ' ')" "3 2 1 " "newest first"
 like "$(sed -n 2p "$TMP/log.txt")" "^ +3 +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} ab +pipe +stress-ng-0\\.15 +- .* NO_DELAY_DEQUEUE [+-][0-9]" \
 	"the ab's line: its effect"
-like "$(sed -n 3p "$TMP/log.txt")" "^ +2 .* run +pipe +stress-ng-0\\.15 +busy .*[0-9] ops/s.* overloaded" "the loaded run is marked"
+like "$(sed -n 3p "$TMP/log.txt")" "^ +2 .* run +pipe +stress-ng-0\\.15 +busy .*ops/s \\(real time\\) $NUM .*overloaded" "the loaded run is marked"
 unlike "$(sed -n 4p "$TMP/log.txt")" "overloaded" "the quiet one is not"
 
 wb log --format json >"$TMP/log.json"

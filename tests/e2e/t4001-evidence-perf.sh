@@ -48,7 +48,8 @@ is "$(printf '%s\n' "$OUT" | jq -r '.samples[0].metrics | has("perf_ctxsw_per_op
 run_cmd wb run pingpong --placement same-cpu -t 100ms -n 1 --warmup 0 -j 1 --no-store
 is "$RC" 0 "text output exits 0"
 like "$OUT" "^workload: pingpong, profile: perf-bench-sched-pipe$" "the profile is perf-bench-sched-pipe"
-like "$OUT" "^sample 1/1: [0-9.]+ round trips/s" "the sample line counts round trips"
+like "$OUT" "^sample 1/1: round trips/s \(real time\) $NUM  " "the sample line counts round trips"
+like "$OUT" "^  round trips/s \(real time\) +1 " "the summary names it as the sample line does"
 
 run_cmd wb run pingpong --threads --placement same-cpu -t 100ms -n 1 --warmup 0 -j 1 --no-store --format json
 is "$RC" 0 "--threads exits 0"

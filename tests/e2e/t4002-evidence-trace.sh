@@ -66,9 +66,9 @@ fi
 
 run_cmd wb run pingpong --trace -t 200ms -n 1 --warmup 0 -j 1 --no-store
 is "$RC" 0 "text output with --trace exits 0"
-like "$OUT" "^tracing overhead: [0-9.]+% (fewer|more) ops/s \(traced [0-9]+, untraced [0-9]+\)" \
+like "$OUT" "^tracing overhead: [0-9.]+% (fewer|more) ops/s \(traced $NUM, untraced $NUM\)" \
 	"the tracing overhead is printed with the result"
-like "$OUT" "^tracing overhead: .*; [0-9.]+% (fewer|more) ops per CPU-second \(traced [0-9]+, untraced [0-9]+\)" \
+like "$OUT" "^tracing overhead: .*; [0-9.]+% (fewer|more) ops per CPU-second \(traced $NUM, untraced $NUM\)" \
 	"the tracing overhead per CPU-second is printed too"
 like "$OUT" "wakeup latency p99" "latency percentiles in the summary"
 

@@ -47,7 +47,9 @@ is "$(printf '%s\n' "$forest" | grep -c 'class="est"')" 6 "an interval with two 
 
 # the table has compare's numbers
 wb compare --format json >"$TMP/c.json"
-med=$(jq -r '.groups[1].median' "$TMP/c.json" | awk '{ s = sprintf("%.0f", $1); n = length(s); o = ""
+# four significant digits, grouped by threes (util/number.h; the median is over 1 000)
+med=$(jq -r '.groups[1].median' "$TMP/c.json" | awk '{ split(sprintf("%.3e", $1), p, "e"); s = p[1]
+	sub(/\./, "", s); while (length(s) < p[2] + 1) s = s "0"; n = length(s); o = ""
 	for (i = 1; i <= n; i++) { o = o substr(s, i, 1); if ((n - i) % 3 == 0 && i < n) o = o " " } print o }')
 chg=$(jq -r '.groups[1].effect.estimate * 100' "$TMP/c.json" | awk '{ printf "%+.1f%%", $1 }')
 verdict=$(jq -r '.groups[1].verdict_text' "$TMP/c.json")
@@ -67,7 +69,7 @@ ab=$(sqlite3 "$WAKEBENCH_DB" "SELECT id FROM experiments WHERE kind = 'ab'")
 run_cmd wb report "$ab" -o "$TMP/ab.html"
 is "$RC" 0 "report EXP of an ab"
 ok "xmllint --noout '$TMP/ab.html'" "it parses"
-like "$(cat "$TMP/ab.html")" "<h1>wakebench report: pipe, ops/s \\(real time\\) by feature:DELAY_DEQUEUE</h1>" \
+like "$(cat "$TMP/ab.html")" "<h1>wakebench report: pipe, bogo ops/s \\(real time\\) by feature:DELAY_DEQUEUE</h1>" \
 	"an ab is grouped by its feature"
 like "$(cat "$TMP/ab.html")" "<td>NO_DELAY_DEQUEUE</td>" "its arms are the groups"
 # a single run experiment: one group, no forest plot

@@ -135,9 +135,31 @@ static void test_units(void **state)
 			    "round trips/s");
 	assert_string_equal(metric_unit(higher_def(), "unknown", buf, sizeof(buf)), "ops/s");
 	assert_string_equal(metric_unit(lower_def(), "pingpong", buf, sizeof(buf)), "ns");
+	/* one name per metric in every text: the label, a rate of ops naming the op */
 	assert_string_equal(metric_title(higher_def(), "pingpong", buf, sizeof(buf)),
-			    "round trips/s");
-	assert_string_equal(metric_title(lower_def(), "pipe", buf, sizeof(buf)), "ns/op");
+			    "round trips/s (real time)");
+	assert_string_equal(metric_title(higher_def(), "pipe", buf, sizeof(buf)),
+			    "bogo ops/s (real time)");
+	assert_string_equal(
+		metric_title(metric_def("ops_per_cpu_s"), "messaging", buf, sizeof(buf)),
+		"messages/s (usr+sys time)");
+	assert_string_equal(metric_title(higher_def(), "unknown", buf, sizeof(buf)),
+			    "ops/s (real time)");
+	/* a time's label has no unit: its values carry one */
+	assert_string_equal(metric_title(lower_def(), "pipe", buf, sizeof(buf)), "time/op");
+	assert_string_equal(metric_title_of("no_such_metric", "pipe", buf, sizeof(buf)),
+			    "no_such_metric");
+	/* messaging's two rates have two names: one name, one quantity */
+	assert_string_not_equal(metric_title(higher_def(), "messaging", buf, sizeof(buf)),
+				metric_def("messages_per_s")->label);
+	/* what a percentile needs to be more than the largest value */
+	assert_int_equal(metric_values_needed(metric_def("wakeup_lat_p99_ns")), 100);
+	assert_int_equal(metric_values_needed(metric_def("wakeup_lat_p999_ns")), 1000);
+	assert_int_equal(metric_values_needed(metric_def("schbench_request_p90_ns")), 10);
+	assert_int_equal(metric_values_needed(metric_def("wakeup_lat_p50_ns")), 2);
+	assert_int_equal(metric_values_needed(metric_def("wakeup_lat_max_ns")), 0);
+	assert_int_equal(metric_values_needed(higher_def()), 0);
+	assert_int_equal(metric_values_needed(NULL), 0);
 	assert_string_equal(metric_better_name(BETTER_LOWER), "lower");
 	assert_string_equal(metric_better_name(BETTER_HIGHER), "higher");
 	assert_string_equal(metric_better_name(BETTER_NEUTRAL), "neutral");

@@ -148,21 +148,23 @@ static void test_sample_lines(void **state)
 	(void)state;
 	make_sample(&s, 316203.55);
 	render_begin(&f, &buf, &len);
-	report_sample_text(f, NULL, &s, 2, 5, "ops/s");
+	report_sample_text(f, NULL, &s, 2, 5, "pipe");
 	s.warmup = true;
-	report_sample_text(f, "DELAY_DEQUEUE=off", &s, 0, 5, "ops/s");
+	report_sample_text(f, "DELAY_DEQUEUE=off", &s, 0, 5, "pipe");
 	s.warmup = false;
 	sample_fail(&s, SAMPLE_FAILED, "reader of instance 1 died (signal 9)");
-	report_sample_text(f, NULL, &s, 3, 5, "ops/s");
+	report_sample_text(f, NULL, &s, 3, 5, "pipe");
 	make_sample(&s, 1);
 	sample_fail(&s, SAMPLE_INTERRUPTED, "interrupted by SIGINT");
-	report_sample_text(f, NULL, &s, 4, 5, "ops/s");
+	report_sample_text(f, NULL, &s, 4, 5, "pipe");
 	render_end(f, buf);
 	assert_non_null(
 		strstr(buf, "sample 4/5: interrupted by SIGINT (excluded from statistics)"));
-	assert_non_null(strstr(buf, "sample 2/5: 316203.55 ops/s  ops 1581017"));
+	/* the summary's name for the rate, four significant digits, counts exact, times in units */
+	assert_non_null(strstr(buf, "sample 2/5: bogo ops/s (real time) 316 200  ops 1 581 017  "
+				    "real 5 s  usr 1.5 s  sys 8.5 s"));
 	assert_non_null(strstr(buf, "ctxsw/op 0.5"));
-	assert_non_null(strstr(buf, "[DELAY_DEQUEUE=off] warm-up: 316203.55 ops/s"));
+	assert_non_null(strstr(buf, "[DELAY_DEQUEUE=off] warm-up: bogo ops/s (real time) 316 200"));
 	assert_non_null(strstr(buf, "(discarded)"));
 	assert_non_null(strstr(buf, "sample 3/5: failed: reader of instance 1 died (signal 9) "
 				    "(excluded from statistics)"));
@@ -223,11 +225,13 @@ static void test_summary(void **state)
 	assert_string_equal(m->why, "perf_event_paranoid=2");
 
 	render_begin(&f, &buf, &len);
-	report_summary_text(f, "A", &rs);
+	report_summary_text(f, "A", &rs, "pingpong");
 	render_end(f, buf);
 	assert_non_null(
 		strstr(buf, "[A] summary: 6 samples, 1 warm-up excluded, 1 failed excluded"));
-	assert_non_null(strstr(buf, "ops/s (real time)"));
+	/* named as pingpong's sample lines name it */
+	assert_non_null(strstr(buf, "round trips/s (real time)"));
+	assert_non_null(strstr(buf, "round trips/s (usr+sys time)"));
 	assert_non_null(strstr(buf, "#7"));
 	assert_non_null(strstr(buf, "perf ctxsw/op"));
 	assert_non_null(strstr(buf, "perf_event_paranoid=2"));
@@ -241,7 +245,7 @@ static void test_summary(void **state)
 	assert_int_equal(report_summarize(s, 4, NULL, &rs), 0);
 	assert_int_equal(rs.nsamples, 2);
 	render_begin(&f, &buf, &len);
-	report_summary_text(f, NULL, &rs);
+	report_summary_text(f, NULL, &rs, "pipe");
 	render_end(f, buf);
 	assert_non_null(strstr(buf, "n too small"));
 	free(buf);
@@ -310,8 +314,8 @@ static void test_golden_summary(void **state)
 	assert_int_equal(report_summarize(s, n, NULL, &rs), 0);
 	render_begin(&f, &buf, &len);
 	for (size_t i = 0, k = 0; i < n; i++)
-		report_sample_text(f, NULL, &s[i], s[i].warmup ? 0 : (unsigned)++k, 7, "ops/s");
-	report_summary_text(f, NULL, &rs);
+		report_sample_text(f, NULL, &s[i], s[i].warmup ? 0 : (unsigned)++k, 7, "pipe");
+	report_summary_text(f, NULL, &rs, "pipe");
 	render_end(f, buf);
 	check_golden("summary.txt", buf);
 	free(buf);
@@ -329,6 +333,101 @@ static void test_golden_summary(void **state)
 	free(buf);
 	report_summary_release(&rs);
 	free(s);
+}
+
+/*
+ * schbench's percentiles from 16-20 requests: p99 and p99.9 are each the
+ * sample's largest value. The summary says so (text and JSON) instead of
+ * printing p99 == p99.9 silently, and prints the latencies in ms.
+ */
+static void test_too_few_values(void **state)
+{
+	static const double count[] = { 20, 16, 18 };
+	const struct metric_summary *m;
+	struct report_summary rs;
+	struct sample s[3];
+	json_object *o, *e, *v;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		make_sample(&s[i], 200);
+		s[i].index = (uint32_t)i;
+		sample_put(&s[i], "schbench_wakeup_p50_ns", 4559);
+		sample_put(&s[i], "schbench_wakeup_p90_ns", 3940351);
+		sample_put(&s[i], "schbench_wakeup_p99_ns", 38043673 + 1000 * (double)i);
+		sample_put(&s[i], "schbench_wakeup_p999_ns", 38043673 + 1000 * (double)i);
+		sample_put(&s[i], "schbench_wakeup_count", count[i]);
+	}
+	assert_int_equal(report_summarize(s, 3, "schbench_wakeup_p99_ns", &rs), 0);
+	m = report_summary_get(&rs, "schbench_wakeup_p99_ns");
+	assert_true(m->too_few_values);
+	assert_int_equal(m->fewest_values, 16);
+	assert_int_equal(m->values_needed, 100);
+	m = report_summary_get(&rs, "schbench_wakeup_p999_ns");
+	assert_true(m->too_few_values);
+	assert_int_equal(m->values_needed, 1000);
+	m = report_summary_get(&rs, "schbench_wakeup_p90_ns"); /* 10 needed: 16 are enough */
+	assert_false(m->too_few_values);
+	assert_int_equal(m->values_needed, 10);
+	m = report_summary_get(&rs, "ops_per_s"); /* not a percentile */
+	assert_int_equal(m->values_needed, 0);
+	assert_false(m->too_few_values);
+
+	render_begin(&f, &buf, &len);
+	report_sample_text(f, NULL, &s[0], 1, 3, "schbench");
+	report_summary_text(f, NULL, &rs, "schbench");
+	render_end(f, buf);
+	assert_non_null(strstr(buf,
+			       "sample 1/3: worker wakeup p99 38.04 ms  requests/s (real time) "
+			       "200  ops 1 000"));
+	assert_non_null(strstr(buf, "warning: worker wakeup p99 (needs 100 values), worker wakeup "
+				    "p99.9 (needs 1000 values) rest on as few as 16 values in a "
+				    "sample (worker wakeups measured)"));
+	assert_null(strstr(buf, "p90 (needs"));
+	assert_null(strstr(buf, " ns ")); /* ns values are shown in a unit that fits them */
+	assert_non_null(strstr(buf, "4.559 us"));
+	free(buf);
+
+	o = report_summary_json(&rs);
+	assert_true(json_object_object_get_ex(o, "metrics", &e));
+	assert_true(json_object_object_get_ex(e, "schbench_wakeup_p99_ns", &e));
+	assert_true(json_object_object_get_ex(e, "too_few_values", &v));
+	assert_true(json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(e, "fewest_values", &v));
+	assert_int_equal(json_object_get_int(v), 16);
+	assert_true(json_object_object_get_ex(e, "values_needed", &v));
+	assert_int_equal(json_object_get_int(v), 100);
+	json_object_put(o);
+	report_summary_release(&rs);
+
+	/* 150 values: p99 is a percentile now, p99.9 still is not */
+	for (i = 0; i < 3; i++)
+		sample_put(&s[i], "schbench_wakeup_count", 150 + (double)i);
+	assert_int_equal(report_summarize(s, 3, "schbench_wakeup_p99_ns", &rs), 0);
+	assert_false(report_summary_get(&rs, "schbench_wakeup_p99_ns")->too_few_values);
+	assert_true(report_summary_get(&rs, "schbench_wakeup_p999_ns")->too_few_values);
+	buf = NULL;
+	render_begin(&f, &buf, &len);
+	report_summary_text(f, NULL, &rs, "schbench");
+	render_end(f, buf);
+	assert_non_null(strstr(buf, "warning: worker wakeup p99.9 (needs 1000 values) rests on as "
+				    "few as 150 values"));
+	free(buf);
+	report_summary_release(&rs);
+
+	/* a store from before the counts: nothing known, nothing claimed */
+	for (i = 0; i < 3; i++) {
+		make_sample(&s[i], 200);
+		sample_put(&s[i], "schbench_wakeup_p99_ns", 38043673);
+	}
+	assert_int_equal(report_summarize(s, 3, "schbench_wakeup_p99_ns", &rs), 0);
+	m = report_summary_get(&rs, "schbench_wakeup_p99_ns");
+	assert_false(m->too_few_values);
+	assert_int_equal(m->fewest_values, 0);
+	report_summary_release(&rs);
 }
 
 /* A small workload description to exercise profile resolution. */
@@ -447,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_golden_summary),
+		cmocka_unit_test(test_too_few_values),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_params_json),
 	};

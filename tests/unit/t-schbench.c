@@ -83,6 +83,7 @@ static void test_descriptor(void **state)
 		"schbench_wakeup_p50_ns",  "schbench_wakeup_p90_ns",   "schbench_wakeup_p99_ns",
 		"schbench_wakeup_p999_ns", "schbench_request_p50_ns",  "schbench_request_p90_ns",
 		"schbench_request_p99_ns", "schbench_request_p999_ns", "requests_per_s",
+		"schbench_wakeup_count",   "schbench_request_count",
 	};
 	size_t i;
 
@@ -108,8 +109,12 @@ static void test_descriptor(void **state)
 			fail_msg("no metric %s", want[i]);
 		assert_true(d->label && *d->label && d->unit && d->help && *d->help);
 		assert_string_equal(d->source, "schbench");
-		assert_int_equal(d->better,
-				 strcmp(want[i], "requests_per_s") ? BETTER_LOWER : BETTER_HIGHER);
+		assert_int_equal(d->better, !strcmp(want[i], "requests_per_s") ? BETTER_HIGHER
+					    : strstr(want[i], "_count")	       ? BETTER_NEUTRAL
+									       : BETTER_LOWER);
+		/* a percentile names the metric counting its values, which the workload has */
+		if (d->quantile > 0)
+			assert_non_null(own_metric(wl, d->count));
 		assert_ptr_equal(metric_def(want[i]), d);
 		for (e = d + 1; e->name; e++)
 			assert_string_not_equal(e->name, d->name);

@@ -4,6 +4,7 @@
  * one-line error naming option, value and allowed range, and "seen" bits.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include "util/digest.h"
 #include "util/identity.h"
 #include "util/json.h"
+#include "util/number.h"
 #include "util/opts.h"
 #include "util/util.h"
 
@@ -518,6 +520,118 @@ static void test_identity(void **state)
 	assert_int_equal(proc_start_ticks(child, &zticks), -1);
 }
 
+/*
+ * The one number formatter, with the numbers issue 24 found printed four
+ * ways: four significant digits, the whole part grouped by threes with a
+ * space, never an exponent; times in the unit that keeps them short.
+ */
+static void test_numbers(void **state)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} num[] = {
+		{ 423672.77, "423 700" },	/* run printed 423672.77 */
+		{ 328605, "328 600" },		/* compare: 328 605 */
+		{ 351577, "351 600" },		/* Markdown 351 577, email 351.6k */
+		{ 1.12721e+08, "112 700 000" }, /* show: 1.12721e+08 */
+		{ 1.92e-05, "0.0000192" },	/* run's stddev: 1.92e-05 */
+		{ 3124.92, "3 125" },
+		{ 576.56, "576.6" },
+		{ 2.0, "2" },
+		{ 0.130651, "0.1307" },
+		{ 0.1, "0.1" },
+		{ 999.96, "1 000" }, /* rounding carries into a fifth digit */
+		{ 9999.5, "10 000" },
+		{ 1000, "1 000" },
+		{ 12.5, "12.5" },
+		{ -45000, "-45 000" },
+		{ -0.0042, "-0.0042" },
+		{ 0, "0" },
+		{ -0.0, "0" },
+		{ 2487746.3, "2 488 000" },
+		{ 1e15, "1 000 000 000 000 000" },
+	};
+	/* a 2% margin apart never prints alike, wherever the values sit */
+	static const double margin_pairs[] = { 100, 1000, 1234.5, 99999, 0.001 };
+	char buf[64], a[64], b[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(num); i++) {
+		fmt_num(num[i].v, buf, sizeof(buf));
+		assert_string_equal(buf, num[i].want);
+		assert_null(strchr(buf, 'e'));
+	}
+	for (i = 0; i < ARRAY_SIZE(margin_pairs); i++) {
+		fmt_num(margin_pairs[i], a, sizeof(a));
+		fmt_num(margin_pairs[i] * 1.02, b, sizeof(b));
+		assert_string_not_equal(a, b);
+		/* and 0.1% apart still does, at the coarsest place (a leading 9) */
+		fmt_num(margin_pairs[i] * 1.001, b, sizeof(b));
+		assert_string_not_equal(a, b);
+	}
+	fmt_num(NAN, buf, sizeof(buf));
+	assert_string_equal(buf, "-");
+	fmt_num(INFINITY, buf, sizeof(buf));
+	assert_string_equal(buf, "-");
+	fmt_num(1234567, buf, 6); /* truncated, terminated */
+	assert_true(strlen(buf) < 6);
+
+	fmt_count(2109375, buf, sizeof(buf));
+	assert_string_equal(buf, "2 109 375");
+	fmt_count(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	fmt_count(999, buf, sizeof(buf));
+	assert_string_equal(buf, "999");
+	fmt_count(UINT64_MAX, buf, sizeof(buf));
+	assert_string_equal(buf, "18 446 744 073 709 551 615");
+
+	/* schbench's sample line: 38043673.00 ns */
+	fmt_time(38043673e-9, buf, sizeof(buf));
+	assert_string_equal(buf, "38.04 ms");
+	fmt_time(4559e-9, buf, sizeof(buf));
+	assert_string_equal(buf, "4.559 us");
+	fmt_time(0.508, buf, sizeof(buf));
+	assert_string_equal(buf, "508 ms");
+	fmt_time(75, buf, sizeof(buf));
+	assert_string_equal(buf, "75 s");
+	fmt_time(3600, buf, sizeof(buf));
+	assert_string_equal(buf, "3 600 s");
+	fmt_time(812e-9, buf, sizeof(buf));
+	assert_string_equal(buf, "812 ns");
+	fmt_time(999.96e-6, buf, sizeof(buf)); /* rounds to 1 ms, not "1 000 us" */
+	assert_string_equal(buf, "1 ms");
+	fmt_time(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0 s");
+	fmt_time(NAN, buf, sizeof(buf));
+	assert_string_equal(buf, "-");
+
+	fmt_quantity(10911743, "ns", buf, sizeof(buf));
+	assert_string_equal(buf, "10.91 ms");
+	fmt_quantity(0.0196, "s", buf, sizeof(buf));
+	assert_string_equal(buf, "19.6 ms");
+	fmt_quantity(1252027.75, "ops/s", buf, sizeof(buf));
+	assert_string_equal(buf, "1 252 000 ops/s");
+	fmt_quantity(0.128, "", buf, sizeof(buf));
+	assert_string_equal(buf, "0.128");
+	fmt_quantity(NAN, "ops/s", buf, sizeof(buf));
+	assert_string_equal(buf, "-");
+	assert_true(num_unit_is_time("ns"));
+	assert_true(num_unit_is_time("s"));
+	assert_false(num_unit_is_time("ops/s"));
+	assert_false(num_unit_is_time(""));
+
+	fmt_pct(0.0781, buf, sizeof(buf));
+	assert_string_equal(buf, "+7.8%");
+	fmt_pct(-0.205, buf, sizeof(buf));
+	assert_string_equal(buf, "-20.5%");
+	fmt_p(0.00153, buf, sizeof(buf));
+	assert_string_equal(buf, "0.0015");
+	fmt_p(1.2e-05, buf, sizeof(buf));
+	assert_string_equal(buf, "<0.0001");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_parse_cpulist),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_opts_every_type),
 		cmocka_unit_test(test_opts_defaults_and_seen),
 		cmocka_unit_test(test_opts_errors),
