@@ -204,13 +204,52 @@ static void test_marks(void **state)
 	sbuf_release(&b);
 }
 
+static void test_axes_at(void **state)
+{
+	struct svg_frame f = {
+		.width = 200, .height = 100, .left = 30, .right = 10, .top = 10, .bottom = 20
+	};
+	const char *labels[] = { "-50%", "0%", "+100%" };
+	double at[] = { 40, 100, 160 };
+	struct sbuf b = { 0 };
+
+	(void)state;
+	/* ticks where the caller puts them, labelled as it says */
+	svg_axis_x_at(&b, &f, at, labels, 3, "change");
+	assert_non_null(strstr(
+		b.buf,
+		"<text x=\"160.0\" y=\"93.0\" text-anchor=\"middle\" class=\"tick\">+100%</text>"));
+	assert_non_null(strstr(
+		b.buf, "<line x1=\"40.0\" y1=\"10.0\" x2=\"40.0\" y2=\"80.0\" class=\"grid\"/>"));
+	assert_non_null(strstr(b.buf, ">change</text>"));
+	sbuf_release(&b);
+	svg_axis_y_at(&b, &f, at, labels, 3, NULL);
+	assert_non_null(strstr(
+		b.buf,
+		"<text x=\"26.0\" y=\"43.5\" text-anchor=\"end\" class=\"tick\">-50%</text>"));
+	sbuf_release(&b);
+	/* text that fits is written as it is; longer text is cut, whole in its title */
+	svg_text_fit(&b, 5, 6, "end", NULL, "6.6", 50);
+	assert_string_equal(b.buf, "<text x=\"5.0\" y=\"6.0\" text-anchor=\"end\">6.6</text>\n");
+	sbuf_release(&b);
+	svg_text_fit(&b, 5, 6, "end", NULL, "6.18.44-fc-v1098 [kernel.preempt=none]", 65);
+	assert_string_equal(b.buf,
+			    "<text x=\"5.0\" y=\"6.0\" text-anchor=\"end\"><title>"
+			    "6.18.44-fc-v1098 [kernel.preempt=none]</title>6.18.44-..</text>\n");
+	sbuf_release(&b);
+	/* never cut inside a UTF-8 sequence */
+	svg_text_fit(&b, 0, 0, "start", NULL, "ab\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 33);
+	assert_non_null(strstr(b.buf, "</title>ab..</text>"));
+	sbuf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_linear),	       cmocka_unit_test(test_log),
 		cmocka_unit_test(test_nice_and_ticks), cmocka_unit_test(test_fmt),
 		cmocka_unit_test(test_band),	       cmocka_unit_test(test_xml),
-		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_marks),	       cmocka_unit_test(test_axes_at),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
