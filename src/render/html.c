@@ -39,14 +39,14 @@
 
 static const char css[] =
 	"body{font:14px/1.4 sans-serif;color:#222;background:#fff;margin:1.5em auto;"
-	"max-width:1040px;padding:0 1em}\n"
+	"max-width:1040px;padding:0 1em;overflow-wrap:break-word}\n"
 	"h1{font-size:1.5em;margin:0 0 .3em;overflow-wrap:anywhere}h2{font-size:1.2em;"
 	"margin:1.6em 0 .4em;border-bottom:1px solid #ccc}\n"
 	"table{border-collapse:collapse;margin:.4em 0;max-width:100%}td,th{padding:2px 8px;"
 	"border-bottom:1px solid #e4e4e4;text-align:left;vertical-align:top;"
 	"overflow-wrap:break-word}\n"
 	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
-	"td.cand{word-break:break-all;max-width:22em}\n"
+	"td.cand{word-break:break-all;max-width:22em}td.nm{white-space:nowrap}\n"
 	".lbl{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;"
 	"overflow:hidden;overflow-wrap:anywhere;max-width:16em}\n"
 	"table.env td{max-width:24em}table.env td.val{font-family:monospace;font-size:.85em;"
@@ -79,8 +79,9 @@ static const char css[] =
 	"svg text{font:11px sans-serif;fill:#333;stroke:none}svg .label{font-size:12px}"
 	"svg .title{font-size:12px;font-weight:bold}svg .empty{font-size:13px;fill:#666}\n"
 	"svg .box{fill-opacity:.12;stroke-width:1.5}svg .whisk{stroke-width:1.2}"
-	"svg .med{stroke-width:3}svg .ci{fill:#222;fill-opacity:.55;stroke:none}\n"
-	"svg .pt{fill-opacity:.5;stroke:#fff;stroke-width:.6}svg .gmed{stroke-dasharray:5 4;"
+	"svg .med{stroke-width:3}svg .ci{fill:#222;fill-opacity:.6;stroke:none}"
+	"svg .cicap{stroke:#222;stroke-opacity:.8;stroke-width:2}\n"
+	"svg .pt{fill-opacity:.6;stroke:#fff;stroke-width:.5}svg .gmed{stroke-dasharray:5 4;"
 	"stroke-width:1.2;fill:none}\n"
 	"svg .band{fill:#9ecae1;fill-opacity:.35;stroke:none}svg .zero{stroke:#555;"
 	"stroke-dasharray:3 3}\n"
@@ -213,21 +214,61 @@ static double chg_map(const struct chg_axis *a, double frac)
 
 #define MAX_TICKS 32
 
-/* The axis's ticks: pixel positions and labels ("-50%", "0%", "+100%"). */
+/* A tick label: 0.5 -> "-50%", 0 -> "0%", 0.004 -> "+0.4%" (pct in %). */
+static void pct_label(double pct, char *buf, size_t len)
+{
+	if (fabs(pct) < 1e-9)
+		snprintf(buf, len, "0%%");
+	else
+		snprintf(buf, len, "%+.*f%%", fabs(pct) < 1 ? 1 : 0, pct);
+}
+
+/*
+ * The axis's ticks: pixel positions and labels ("-50%", "0%", "+100%").
+ * On a log-ratio axis, ratios that read as round changes (-90%, halving,
+ * doubling, +900%, ...), as many as fit without their labels touching.
+ */
 static size_t chg_ticks(const struct chg_axis *a, double *px, char (*lab)[24], const char **labs)
 {
-	double t[MAX_TICKS];
-	/* a log axis over many decades: powers of ten only */
-	size_t n = scale_ticks(&a->s, a->log ? 6 : 8, t, MAX_TICKS), i;
+	/* no change first, then powers of ten, then the halvings and doublings between */
+	static const double ratios[] = { 1,   0.1, 10,	0.01, 100, 0.001, 1000, 1e4,
+					 1e5, 1e6, 0.5, 2,    5,   0.2,	  20,	50 };
+	double t[MAX_TICKS], lo = fmin(a->s.d0, a->s.d1), hi = fmax(a->s.d0, a->s.d1);
+	size_t n = 0, i, k;
 
+	if (!a->log) {
+		n = scale_ticks(&a->s, 8, t, MAX_TICKS);
+		for (i = 0; i < n; i++) {
+			px[i] = scale_map(&a->s, t[i]);
+			pct_label(t[i], lab[i], sizeof(*lab));
+			labs[i] = lab[i];
+		}
+		return n;
+	}
+	for (i = 0; i < ARRAY_SIZE(ratios) && n < MAX_TICKS; i++) {
+		double p = scale_map(&a->s, ratios[i]);
+		bool crowded = false;
+
+		/* labels such as "+1900%" need about 55 pixels */
+		for (k = 0; k < n; k++)
+			crowded |= fabs(px[k] - p) < 55;
+		if (ratios[i] < lo || ratios[i] > hi || crowded)
+			continue;
+		t[n] = ratios[i];
+		px[n++] = p;
+	}
+	/* in the axis's order */
+	for (i = 1; i < n; i++)
+		for (k = i; k > 0 && t[k - 1] > t[k]; k--) {
+			double tt = t[k], pp = px[k];
+
+			t[k] = t[k - 1];
+			px[k] = px[k - 1];
+			t[k - 1] = tt;
+			px[k - 1] = pp;
+		}
 	for (i = 0; i < n; i++) {
-		double pct = a->log ? (t[i] - 1) * 100 : t[i];
-
-		px[i] = scale_map(&a->s, t[i]);
-		if (fabs(pct) < 1e-9)
-			snprintf(lab[i], sizeof(*lab), "0%%");
-		else
-			snprintf(lab[i], sizeof(*lab), "%+.*f%%", fabs(pct) < 1 ? 1 : 0, pct);
+		pct_label((t[i] - 1) * 100, lab[i], sizeof(*lab));
 		labs[i] = lab[i];
 	}
 	return n;
@@ -262,7 +303,7 @@ static void td_num(struct sbuf *b, const char *s)
 static void name_cell(struct sbuf *b, const char *name)
 {
 	if (strlen(name ? name : "") <= 24) {
-		sbuf_puts(b, "<td>");
+		sbuf_puts(b, "<td class=\"nm\">");
 		text(b, name);
 		sbuf_puts(b, "</td>");
 		return;
@@ -274,6 +315,33 @@ static void name_cell(struct sbuf *b, const char *name)
 	sbuf_puts(b, "</span></td>");
 }
 
+/*
+ * A group's name in running text: a long one (a compare label of hundreds
+ * of columns) shortened in the middle, whole in its tooltip.
+ */
+static void prose_name(struct sbuf *b, const char *name)
+{
+	size_t n = strlen(name ? name : ""), head = 50, tail = 24;
+	char *s;
+
+	if (n <= 80) {
+		text(b, name);
+		return;
+	}
+	/* not inside a UTF-8 sequence */
+	while (head > 0 && ((unsigned char)name[head] & 0xc0) == 0x80)
+		head--;
+	while (tail > 0 && ((unsigned char)name[n - tail] & 0xc0) == 0x80)
+		tail--;
+	sbuf_puts(b, "<span title=\"");
+	text(b, name);
+	sbuf_puts(b, "\">");
+	s = xasprintf("%.*s ... %s", (int)head, name, name + n - tail);
+	text(b, s);
+	free(s);
+	sbuf_puts(b, "</span>");
+}
+
 static void badge(struct sbuf *b, json_object *g)
 {
 	const char *key, *word = rep_badge(g, &key);
@@ -283,17 +351,16 @@ static void badge(struct sbuf *b, json_object *g)
 	sbuf_puts(b, "</span>");
 }
 
+/* The verdict: a badge, the whole sentence its tooltip (the headline above says it). */
 static void verdict_cell(struct sbuf *b, json_object *g)
 {
-	const char *v = rep_str(g, "verdict");
+	const char *key, *word = rep_badge(g, &key);
 
-	sbuf_puts(b, "<td>");
-	badge(b, g);
-	sbuf_puts(b, "<div class=\"vt\"><span class=\"v-");
-	text(b, v ? v : "unknown");
-	sbuf_puts(b, "\">");
+	sbuf_addf(b, "<td><span class=\"badge b-%s\" title=\"", key);
 	text(b, rep_str(g, "verdict_text"));
-	sbuf_puts(b, "</span></div></td>");
+	sbuf_puts(b, "\">");
+	text(b, word);
+	sbuf_puts(b, "</span></td>");
 }
 
 static void interval_cell(struct sbuf *b, json_object *ci)
@@ -367,12 +434,12 @@ static void html_table(const struct rep *r, struct sbuf *b)
 	sbuf_puts(b, "</table>\n");
 	if (r->ng > 1) {
 		sbuf_puts(b, "<p class=\"note\">Changes are against the baseline, ");
-		text(b, r->g[0].name);
+		prose_name(b, r->g[0].name);
 		sbuf_puts(b, ". Inference (the unit of replication is the boot):</p>\n<ul "
 			     "class=\"note\">\n");
 		for (i = 1; i < r->ng; i++) {
 			sbuf_puts(b, "<li>");
-			text(b, r->g[i].name);
+			prose_name(b, r->g[i].name);
 			sbuf_puts(b, ": ");
 			text(b, rep_str(obj(r->g[i].j, "inference"), "note"));
 			sbuf_puts(b, "</li>\n");
@@ -476,12 +543,15 @@ static void one_box(const struct rep_group *g, size_t i, const struct band *x,
 		svg_line(b, cx - w / 6, scale_map(y, whi), cx + w / 6, scale_map(y, whi), "whisk");
 		svg_rect(b, cx - w / 2, scale_map(y, q1), cx + w / 2, scale_map(y, q3), "box");
 	}
-	if (ci && json_object_is_type(ci, json_type_array))
-		svg_rect(b, cx - 3,
-			 scale_map(y, json_object_get_double(json_object_array_get_idx(ci, 0))),
-			 cx + 3,
-			 scale_map(y, json_object_get_double(json_object_array_get_idx(ci, 1))),
-			 "ci");
+	if (ci && json_object_is_type(ci, json_type_array)) {
+		double lo = scale_map(y, json_object_get_double(json_object_array_get_idx(ci, 0)));
+		double hi = scale_map(y, json_object_get_double(json_object_array_get_idx(ci, 1)));
+
+		/* an error bar: narrower and darker than the box and its whiskers */
+		svg_rect(b, cx - 3, lo, cx + 3, hi, "ci");
+		svg_line(b, cx - 8, lo, cx + 8, lo, "cicap");
+		svg_line(b, cx - 8, hi, cx + 8, hi, "cicap");
+	}
 	if (isfinite(med))
 		svg_line(b, cx - w / 2, scale_map(y, med), cx + w / 2, scale_map(y, med), "med");
 	svg_group_end(b);
@@ -515,8 +585,8 @@ static void html_boxes(const struct rep *r, struct sbuf *b)
 		one_box(&r->g[i], i, &x, &y, stride, &shown, b);
 	svg_end(b);
 	sbuf_puts(b, "<p class=\"note\">Box: quartiles; whiskers: the furthest samples within 1.5 "
-		     "times the box; thick line: the median; narrow dark band on it: the median's "
-		     "95% CI (compare's); dots: the samples.</p>\n");
+		     "times the box; thick line: the median; dark bar with caps across it: the "
+		     "median's 95% CI (compare's); dots: the samples.</p>\n");
 	thin_note(b, shown, r->nsamples, stride);
 	sbuf_puts(b, "</section>\n");
 	free(labels);
@@ -755,69 +825,75 @@ static bool series_range(const struct rep *r, const char *name, double *lo, doub
  * The caption's changes: each group's with its interval, and the groups
  * without one once per reason ("6.12, 7.0: insufficient samples").
  */
+/* Why group k has no interval for metric name, or NULL when it has one (or no entry). */
+static const char *why_of(const struct rep *r, size_t k, const char *name)
+{
+	json_object *e = evidence_of(&r->g[k], name), *eff = obj(e, "effect");
+
+	if (!e || isfinite(rep_num(eff, "ci_lo")))
+		return NULL;
+	return rep_str(eff, "why") ?: "n/a";
+}
+
 static void multiple_caption(const struct rep *r, const struct rep_metric *m, struct sbuf *b)
 {
+	const char *sep = "";
 	bool moved_any = false;
 	size_t i, k;
 
 	sbuf_puts(b, "<figcaption>");
-	text(b, better_text(m->better));
-	sbuf_puts(b, ". ");
+	text(b, m->better < 0	? "Lower is better. "
+		: m->better > 0 ? "Higher is better. "
+				: "Neither way is better. ");
 	for (i = 1; i < r->ng; i++) {
-		json_object *e = evidence_of(&r->g[i], m->name), *eff = obj(e, "effect");
+		json_object *eff = obj(evidence_of(&r->g[i], m->name), "effect");
 		double clo = rep_num(eff, "ci_lo"), chi = rep_num(eff, "ci_hi");
 		char a[32], c[32], d[32];
 		bool moved = clo > 0 || chi < 0;
 
-		if (!e || !isfinite(clo))
+		if (!isfinite(clo))
 			continue;
 		fmt_pct(rep_num(eff, "estimate"), a, sizeof(a));
 		fmt_pct(clo, c, sizeof(c));
 		fmt_pct(chi, d, sizeof(d));
-		text(b, r->g[i].name);
-		sbuf_addf(b, moved ? ": <b>%s [%s, %s]</b>; " : ": %s [%s, %s]; ", a, c, d);
+		sbuf_puts(b, sep);
+		prose_name(b, r->g[i].name);
+		sbuf_addf(b, moved ? ": <b>%s [%s, %s]</b>" : ": %s [%s, %s]", a, c, d);
 		moved_any |= moved;
+		sep = "; ";
 	}
+	/* the groups without an interval, once per reason */
 	for (i = 1; i < r->ng; i++) {
-		json_object *eff = obj(evidence_of(&r->g[i], m->name), "effect");
-		const char *why = rep_str(eff, "why") ?: "n/a";
-		bool first = true;
+		const char *why = why_of(r, i, m->name);
 
-		if (!evidence_of(&r->g[i], m->name) || isfinite(rep_num(eff, "ci_lo")))
+		for (k = 1; why && k < i; k++)
+			if (why_of(r, k, m->name) && !strcmp(why_of(r, k, m->name), why))
+				why = NULL;
+		if (!why)
 			continue;
-		for (k = 1; k < i && first; k++) {
-			json_object *o = obj(evidence_of(&r->g[k], m->name), "effect");
-
-			first = !evidence_of(&r->g[k], m->name) || isfinite(rep_num(o, "ci_lo")) ||
-				strcmp(rep_str(o, "why") ?: "n/a", why);
-		}
-		if (!first)
-			continue;
-		text(b, r->g[i].name);
-		for (k = i + 1; k < r->ng; k++) {
-			json_object *o = obj(evidence_of(&r->g[k], m->name), "effect");
-
-			if (evidence_of(&r->g[k], m->name) && !isfinite(rep_num(o, "ci_lo")) &&
-			    !strcmp(rep_str(o, "why") ?: "n/a", why)) {
+		sbuf_puts(b, sep);
+		prose_name(b, r->g[i].name);
+		for (k = i + 1; k < r->ng; k++)
+			if (why_of(r, k, m->name) && !strcmp(why_of(r, k, m->name), why)) {
 				sbuf_puts(b, ", ");
-				text(b, r->g[k].name);
+				prose_name(b, r->g[k].name);
 			}
-		}
 		sbuf_puts(b, ": ");
 		text(b, why);
-		sbuf_puts(b, "; ");
+		sep = "; ";
 	}
+	sbuf_puts(b, *sep ? ". " : "");
 	for (i = k = 0; i < r->ng; i++) {
 		const struct rep_series *s = series_of(&r->g[i], m->name);
 
 		if (s && s->n)
 			continue;
-		sbuf_puts(b, k++ ? ", " : "not measured in ");
-		text(b, r->g[i].name);
+		sbuf_puts(b, k++ ? ", " : "Not measured in ");
+		prose_name(b, r->g[i].name);
 	}
-	sbuf_puts(b, k ? "; " : "");
+	sbuf_puts(b, k ? ". " : "");
 	if (moved_any)
-		sbuf_puts(b, "bold: the CI excludes 0.");
+		sbuf_puts(b, "Bold: the CI excludes 0.");
 	sbuf_puts(b, "</figcaption></figure>\n");
 }
 
@@ -831,6 +907,7 @@ static void small_multiple(const struct rep *r, const struct rep_metric *m, stru
 	struct band x;
 	struct scale y;
 	size_t i, k;
+	char *title;
 
 	if (!series_range(r, m->name, &lo, &hi)) {
 		free(labels);
@@ -838,11 +915,27 @@ static void small_multiple(const struct rep *r, const struct rep_metric *m, stru
 	}
 	for (i = 0; i < r->ng; i++)
 		labels[i] = r->g[i].name;
-	value_scale(&y, lo, hi, &f);
+	/* over more than two decades one stray sample would flatten every box: a log axis */
+	if (lo > 0 && hi / lo > 100) {
+		scale_log(&y, lo, hi, f.height - f.bottom, f.top);
+		scale_nice(&y, 4);
+		title = xasprintf("%s (log axis)", m->label);
+	} else {
+		value_scale(&y, lo, hi, &f);
+		title = xstrdup(m->label);
+	}
 	x = (struct band){ .n = r->ng, .r0 = f.left, .r1 = f.width - f.right, .pad = 0.35 };
+	/* names that would be cut to alike stubs: the colours (the legend above) say it */
+	for (i = 0; i < r->ng; i++)
+		if ((double)strlen(labels[i] ? labels[i] : "") * 6.5 > (x.r1 - x.r0) / (double)x.n)
+			break;
+	if (i < r->ng)
+		for (i = 0; i < r->ng; i++)
+			labels[i] = "";
 	sbuf_puts(b, "<figure>");
 	svg_begin(b, &f, m->label);
-	svg_text(b, f.left, 14, "start", "title", m->label);
+	svg_text(b, f.left, 14, "start", "title", title);
+	free(title);
 	svg_axis_y(b, &f, &y, 4, NULL);
 	svg_axis_band(b, &f, &x, labels);
 	for (i = 0; i < r->ng; i++) {
@@ -1028,7 +1121,9 @@ static void html_evidence(const struct rep *r, struct sbuf *b)
 	}
 	sbuf_puts(b, "<p class=\"note\">Per-op scheduler counters of each group (dots: samples; "
 		     "box: quartiles) and their change against the baseline with its 95% CI "
-		     "(compare's; exploratory, no verdicts).</p>\n<div class=\"multiples\">\n");
+		     "(compare's; exploratory, no verdicts).</p>\n");
+	legend(b, r);
+	sbuf_puts(b, "<div class=\"multiples\">\n");
 	for (i = 0; i < r->nev; i++) {
 		double lo, hi;
 
@@ -1062,9 +1157,10 @@ static void html_env(const struct rep *r, struct sbuf *b)
 
 	if (r->ng < 2)
 		return;
-	sbuf_puts(b, "<section id=\"environment\"><h2>Environment differences against the "
-		     "baseline</h2>\n<table class=\"env\">\n<tr><th>group</th><th>impact</th>"
-		     "<th>key</th><th>baseline</th><th>group's value</th></tr>\n");
+	sbuf_puts(b,
+		  "<section id=\"environment\"><h2>Environment differences against the "
+		  "baseline</h2>\n<table class=\"env\">\n<tr><th></th><th>group</th><th>impact</th>"
+		  "<th>key</th><th>baseline</th><th>group's value</th></tr>\n");
 	for (i = 1; i < r->ng; i++) {
 		json_object *d = obj(r->g[i].j, "env_diff");
 		size_t n = d ? json_object_array_length(d) : 0, shown = 0;
@@ -1077,9 +1173,9 @@ static void html_env(const struct rep *r, struct sbuf *b)
 				run_keys++;
 				continue;
 			}
-			sbuf_addf(b, "<tr><td><span class=\"sw %s\"></span>", gcls(i));
-			text(b, r->g[i].name);
-			sbuf_puts(b, "</td><td>");
+			sbuf_addf(b, "<tr><td><span class=\"sw %s\"></span></td>", gcls(i));
+			name_cell(b, r->g[i].name);
+			sbuf_puts(b, "<td>");
 			text(b, imp);
 			sbuf_puts(b, "</td><td>");
 			text(b, rep_str(e, "key"));
@@ -1091,13 +1187,13 @@ static void html_env(const struct rep *r, struct sbuf *b)
 			shown++;
 		}
 		if (!shown) {
-			sbuf_addf(b, "<tr><td><span class=\"sw %s\"></span>", gcls(i));
-			text(b, r->g[i].name);
-			sbuf_puts(b, "</td><td colspan=\"4\">none</td></tr>\n");
+			sbuf_addf(b, "<tr><td><span class=\"sw %s\"></span></td>", gcls(i));
+			name_cell(b, r->g[i].name);
+			sbuf_puts(b, "<td colspan=\"4\">none</td></tr>\n");
 		}
 	}
 	sbuf_puts(b, "</table>\n<p class=\"note\">Baseline: ");
-	text(b, r->g[0].name);
+	prose_name(b, r->g[0].name);
 	sbuf_puts(b, ". Strongest first");
 	if (run_keys)
 		sbuf_addf(b, "; %zu per-run keys (load, pressure, command line) left out",
@@ -1155,11 +1251,11 @@ static void html_data(const struct rep *r, struct sbuf *b)
 		return;
 	}
 	sbuf_addf(b,
-		  "<details><summary>The %zu experiments of this report with every sample, as "
+		  "<details><summary>The %zu experiment%s of this report with every sample, as "
 		  "<code>wakebench export</code> writes them (compressed, base64): "
 		  "<code>wakebench import THIS-FILE.html</code> merges them into a "
 		  "store.</summary>\n",
-		  n);
+		  n, n == 1 ? "" : "s");
 	sbuf_add(b, r->data.buf, r->data.len);
 	sbuf_puts(b, "</details>\n</section>\n");
 }
@@ -1191,6 +1287,8 @@ static void html_headline(const struct rep *r, struct sbuf *b)
 		sbuf_puts(b, "<li>");
 		badge(b, r->g[i].j);
 		sbuf_puts(b, " ");
+		prose_name(b, r->g[i].title);
+		sbuf_puts(b, ": ");
 		text(b, h);
 		sbuf_puts(b, "</li>\n");
 		free(h);
@@ -1236,7 +1334,7 @@ void rep_html(const struct rep *r, struct sbuf *b)
 		  "<p class=\"meta\">%.0f%% confidence, margin %s, %zu samples (status ok, "
 		  "warm-ups excluded) in %zu group%s; baseline ",
 		  r->conf * 100, m, r->nsamples, r->ng, r->ng == 1 ? "" : "s");
-	text(b, r->g[0].name);
+	prose_name(b, r->g[0].name);
 	sbuf_addf(b, "; %s", better_text(r->primary.better));
 	if (r->ab)
 		sbuf_puts(b, "; the arms of ab, paired");

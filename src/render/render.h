@@ -135,8 +135,9 @@ void rep_md_cell(struct sbuf *out, const char *s);
  */
 char *rep_title(const struct rep *r);
 /*
- * Group g's effect in one sentence: "NO_DELAY_DEQUEUE: +78.4% ops/s (real
- * time) [+69.5%, +91.7%], improvement beyond the 2% margin" (malloc'd).
+ * Group g's effect in one sentence, after its title (compare's name of the
+ * effect, "NO_DELAY_DEQUEUE: "): "+78.4% ops/s (real time) [+69.5%,
+ * +91.7%], improvement beyond the 2% margin" (malloc'd).
  */
 char *rep_headline(const struct rep *r, size_t g);
 /*

@@ -384,10 +384,18 @@ void svg_axis_y_at(struct sbuf *b, const struct svg_frame *f, const double *py,
 /* about 6.5 pixels per character at the tick font size */
 #define CHAR_PX 6.5
 
+/* The start of s holding at most n bytes, not ending inside a UTF-8 sequence. */
+static size_t utf8_head(const char *s, size_t n)
+{
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
 void svg_text_fit(struct sbuf *b, double x, double y, const char *anchor, const char *cls,
 		  const char *text, double max_px)
 {
-	size_t fit = (size_t)fmax(3, max_px / CHAR_PX), n = strlen(text ? text : "");
+	size_t fit = (size_t)fmax(4, max_px / CHAR_PX), n = strlen(text ? text : ""), head, tail;
 	char *cut;
 
 	if (n <= fit) {
@@ -399,15 +407,18 @@ void svg_text_fit(struct sbuf *b, double x, double y, const char *anchor, const 
 	sbuf_puts(b, "><title>");
 	sbuf_add_xml(b, text);
 	sbuf_puts(b, "</title>");
-	cut = xstrdup(text);
-	/* not inside a UTF-8 sequence */
-	fit -= 2;
-	while (fit > 0 && ((unsigned char)cut[fit] & 0xc0) == 0x80)
-		fit--;
-	cut[fit] = '\0';
+	/*
+	 * Shortened in the middle: the end of a label is as telling as its
+	 * start ("A: DELAY_DEQUEUE=on" and "=off", "...-amd64" and "-cloud-amd64")
+	 */
+	head = utf8_head(text, (fit - 2 + 1) / 2);
+	tail = fit - 2 - head;
+	while (tail > 0 && ((unsigned char)text[n - tail] & 0xc0) == 0x80)
+		tail--;
+	cut = xasprintf("%.*s..%s", (int)head, text, text + n - tail);
 	sbuf_add_xml(b, cut);
 	free(cut);
-	sbuf_puts(b, "..</text>\n");
+	sbuf_puts(b, "</text>\n");
 }
 
 void svg_axis_band(struct sbuf *b, const struct svg_frame *f, const struct band *x,

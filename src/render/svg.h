@@ -112,13 +112,14 @@ void svg_axis_y_at(struct sbuf *b, const struct svg_frame *f, const double *py,
 		   const char *const *labels, size_t n, const char *label);
 /*
  * Text of at most max_px pixels wide at the tick font size: a longer one
- * is shortened with "..", the whole kept as its <title> (a tooltip).
+ * is shortened in the middle with "..", the whole kept as its <title> (a
+ * tooltip).
  */
 void svg_text_fit(struct sbuf *b, double x, double y, const char *anchor, const char *cls,
 		  const char *text, double max_px);
 /*
  * An x axis of categories: one label under each band (labels longer than
- * its width are shortened with "..", the whole one kept as a <title>).
+ * its width are shortened as svg_text_fit() does).
  */
 void svg_axis_band(struct sbuf *b, const struct svg_frame *f, const struct band *x,
 		   const char *const *labels);

@@ -97,15 +97,13 @@ char *rep_headline(const struct rep *r, size_t i)
 	char est[32], lo[32], hi[32];
 
 	if (!isfinite(rep_num(eff, "estimate")))
-		return xasprintf("%s: %s", r->g[i].title ? r->g[i].title : "", vt);
+		return xstrdup(vt);
 	fmt_pct(rep_num(eff, "estimate"), est, sizeof(est));
 	if (!isfinite(rep_num(eff, "ci_lo")))
-		return xasprintf("%s: %s %s, %s", r->g[i].title ? r->g[i].title : "", est,
-				 r->primary.label, vt);
+		return xasprintf("%s %s, %s", est, r->primary.label, vt);
 	fmt_pct(rep_num(eff, "ci_lo"), lo, sizeof(lo));
 	fmt_pct(rep_num(eff, "ci_hi"), hi, sizeof(hi));
-	return xasprintf("%s: %s %s [%s, %s], %s", r->g[i].title ? r->g[i].title : "", est,
-			 r->primary.label, lo, hi, vt);
+	return xasprintf("%s %s [%s, %s], %s", est, r->primary.label, lo, hi, vt);
 }
 
 const char *rep_badge(json_object *group, const char **key)
@@ -572,7 +570,8 @@ static void email_head(const struct rep *r, struct sbuf *out)
 
 	for (i = 1; i < r->ng; i++) {
 		const char *key, *word = rep_badge(r->g[i].j, &key);
-		char *h = rep_headline(r, i), *l = xasprintf("[%s] %s", word, h);
+		char *h = rep_headline(r, i),
+		     *l = xasprintf("[%s] %s: %s", word, r->g[i].title ? r->g[i].title : "", h);
 
 		email_wrap(out, l, 4, false);
 		free(l);
@@ -805,6 +804,8 @@ static void md_head(const struct rep *r, struct sbuf *out)
 		char *h = rep_headline(r, i);
 
 		sbuf_addf(out, "- **%s** ", word);
+		rep_md_cell(out, r->g[i].title);
+		sbuf_puts(out, ": ");
 		rep_md_cell(out, h);
 		sbuf_puts(out, "\n");
 		free(h);

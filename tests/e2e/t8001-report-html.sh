@@ -51,11 +51,14 @@ med=$(jq -r '.groups[1].median' "$TMP/c.json" | awk '{ s = sprintf("%.0f", $1); 
 	for (i = 1; i <= n; i++) { o = o substr(s, i, 1); if ((n - i) % 3 == 0 && i < n) o = o " " } print o }')
 chg=$(jq -r '.groups[1].effect.estimate * 100' "$TMP/c.json" | awk '{ printf "%+.1f%%", $1 }')
 verdict=$(jq -r '.groups[1].verdict_text' "$TMP/c.json")
-row=$(sed -n '/<section id="verdicts">/,/<\/table>/p' "$TMP/r.html" | grep '<td>6.12.75</td>')
+row=$(sed -n '/<section id="verdicts">/,/<\/table>/p' "$TMP/r.html" | grep '<td class="nm">6.12.75</td>')
 like "$row" "<td class=\"num\">$med</td>" "6.12.75's median as compare has it ($med)"
 like "$row" "<td class=\"num\">$chg</td>" "its change as compare has it ($chg)"
-like "$row" "class=\"v-regression\">$verdict</span>" "its verdict as compare gives it"
-like "$(printf '%s' "$html" | tr -d '\n')" "<title>ctxsw/op</title>.*<figcaption>lower is better\\. " \
+like "$row" "<span class=\"badge b-regression\" title=\"$verdict\">regression</span>" \
+	"its verdict as compare gives it, a badge in its own column"
+like "$html" "<li><span class=\"badge b-regression\">regression</span> 6\\.12\\.75: $chg ops/s \\(real time\\) \\[[-+0-9.%, ]+\\], $verdict</li>" \
+	"and as the headline sentence"
+like "$(printf '%s' "$html" | tr -d '\n')" "<title>ctxsw/op</title>.*<figcaption>Lower is better\\. " \
 	"a lower-is-better counter says so"
 unlike "$html" "drawn upwards|axis reversed" "and no axis is reversed"
 like "$html" "ops/s \\(real time\\), higher is better" "the primary metric's direction"
@@ -70,8 +73,8 @@ is "$RC" 0 "report EXP of an ab"
 ok "xmllint --noout '$TMP/ab.html'" "it parses"
 like "$(cat "$TMP/ab.html")" "<h1>wakebench report: pipe, DELAY_DEQUEUE=on \\(A\\) vs\\. DELAY_DEQUEUE=off \\(B\\), ops/s \\(real time\\)</h1>" \
 	"an ab is titled by its feature's two arms"
-like "$(cat "$TMP/ab.html")" "<td>A: DELAY_DEQUEUE=on</td>.*" "its arms are the groups, named as ab names them"
-like "$(cat "$TMP/ab.html")" "<td>B: DELAY_DEQUEUE=off</td>" "  both"
+like "$(cat "$TMP/ab.html")" "<td class=\"nm\">A: DELAY_DEQUEUE=on</td>" "its arms are the groups, named as ab names them"
+like "$(cat "$TMP/ab.html")" "<td class=\"nm\">B: DELAY_DEQUEUE=off</td>" "  both"
 like "$(cat "$TMP/ab.html")" "<li><span class=\"badge b-[a-z-]+\">[a-z ]+</span> NO_DELAY_DEQUEUE: [-+][0-9.]+% ops/s \\(real time\\) \\[[-+][0-9.]+%, [-+][0-9.]+%\\], " \
 	"a headline sentence with a badge for the effect"
 # without EXP..., a store of one feature's ab is grouped by it as well

@@ -35,7 +35,7 @@ like "$html" "change of [^<]* \\(lower is better; shaded" "and so does the fores
 unlike "$html" "reversed|drawn upwards" "no axis is reversed"
 for g in faster slower; do
 	v=$(wb compare --by label --baseline base --format json | jq -r --arg g "$g" '.groups[] | select(.value == $g) | .verdict_text')
-	like "$(printf '%s\n' "$html" | grep "<td>$g</td>")" "$v" "$g: compare's verdict ($v)"
+	like "$(printf '%s\n' "$html" | grep "<td class=\"nm\">$g</td>")" "$v" "$g: compare's verdict ($v)"
 done
 # the median line of each box, top to bottom: the fastest (lowest) highest up
 meds=$(sed -n '/<section id="distribution">/,/<\/section>/p' "$TMP/r.html" |
