@@ -240,48 +240,66 @@ static double exp_median(const struct rep *r, size_t slot)
 }
 
 /*
- * One reproducer per distinct command: a vm experiment is reproduced by
- * the host's vm command (vm.host_cmdline), which its rounds share.
+ * Experiment slot i's reproducer: its command, or for a vm guest's the
+ * host's vm command (vm.host_cmdline), and another tool's equivalent.
  */
+static int repro_of(struct store *st, const struct rep *r, size_t i, struct rep_repro *out)
+{
+	const struct store_experiment *e = &r->exps[i];
+	struct env env = { 0 };
+	const char *host;
+	double median = NAN;
+
+	if (store_load_env(st, e->id, "start", &env)) {
+		env_release(&env);
+		return -1;
+	}
+	host = env_get(&env, "vm.host_cmdline");
+	out->cmd = host || e->cmdline ? repro_command(host ? host : e->cmdline, false) : NULL;
+	/* a fixed-count tool's count comes from the measured rate */
+	if (r->primary.name && !strcmp(r->primary.name, "ops_per_s"))
+		median = exp_median(r, i);
+	out->equiv = repro_equivalent(e, median, &out->equiv_note);
+	if (out->equiv && host) {
+		char *n = xasprintf("inside each guest, %s", out->equiv_note);
+
+		free(out->equiv_note);
+		out->equiv_note = n;
+	}
+	env_release(&env);
+	return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* One reproducer per distinct command: a vm command's rounds share one. */
 static int load_repro(struct store *st, struct rep *r)
 {
 	size_t i, k;
 
 	for (i = 0; i < r->nexps; i++) {
-		const struct store_experiment *e = &r->exps[i];
-		struct env env = { 0 };
-		const char *host;
-		char *cmd, *equiv, *note;
-		struct rep_repro *rp = NULL;
+		struct rep_repro one = { 0 }, *rp = NULL;
 
 		if (!r->exp_n[i])
 			continue;
-		if (store_load_env(st, e->id, "start", &env)) {
-			env_release(&env);
+		if (repro_of(st, r, i, &one))
 			return -1;
-		}
-		host = env_get(&env, "vm.host_cmdline");
-		cmd = host || e->cmdline ? repro_command(host ? host : e->cmdline, false) : NULL;
-		env_release(&env);
-		equiv = repro_equivalent(e,
-					 r->primary.name && !strcmp(r->primary.name, "ops_per_s")
-						 ? exp_median(r, i)
-						 : NAN,
-					 &note);
 		for (k = 0; k < r->nrepro && !rp; k++)
-			if (cmd && r->repro[k].cmd && !strcmp(cmd, r->repro[k].cmd) &&
-			    !(equiv == NULL) == !(r->repro[k].equiv == NULL) &&
-			    (!equiv || (!strcmp(equiv, r->repro[k].equiv) &&
-					!strcmp(note, r->repro[k].equiv_note))))
+			if (one.cmd && same_str(one.cmd, r->repro[k].cmd) &&
+			    same_str(one.equiv, r->repro[k].equiv) &&
+			    same_str(one.equiv_note, r->repro[k].equiv_note))
 				rp = &r->repro[k];
 		if (rp) {
-			free(cmd);
-			free(equiv);
-			free(note);
+			free(one.cmd);
+			free(one.equiv);
+			free(one.equiv_note);
 		} else {
 			r->repro = xrealloc(r->repro, (r->nrepro + 1) * sizeof(*r->repro));
 			rp = &r->repro[r->nrepro++];
-			*rp = (struct rep_repro){ .cmd = cmd, .equiv = equiv, .equiv_note = note };
+			*rp = one;
 		}
 		rp->exps = xrealloc(rp->exps, (rp->n + 1) * sizeof(*rp->exps));
 		rp->exps[rp->n++] = i;

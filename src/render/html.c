@@ -66,7 +66,7 @@ static const char css[] =
 	"dl.machine div{display:flex;gap:5px}dl.machine dt{color:#555}dl.machine dd{margin:0;"
 	"overflow-wrap:anywhere}\n"
 	".note,.meta{color:#555;font-size:.92em}pre{background:#f6f6f6;padding:.5em;"
-	"overflow-x:auto;white-space:pre-wrap;word-break:break-all}\n"
+	"overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere}\n"
 	"pre .c{color:#666}\n"
 	"ul.legend{list-style:none;display:flex;flex-wrap:wrap;gap:2px 18px;padding:0;"
 	"margin:.2em 0 0;font-size:.9em}ul.legend li{max-width:30em;overflow:hidden;"
@@ -535,7 +535,7 @@ static void one_box(const struct rep_group *g, size_t i, const struct band *x,
 	snprintf(cls, sizeof(cls), "grp %s", gcls(i));
 	svg_group_begin(b, cls, tip);
 	for (k = 0; k < g->npts; k += stride, (*shown)++)
-		svg_circle(b, cx + jitter(k) * w * 0.9, scale_map(y, g->pts[k].v), 3, "pt");
+		svg_circle(b, cx + jitter(k) * w * 0.9, scale_map(y, g->pts[k].v), 3.5, "pt");
 	if (g->npts) {
 		svg_line(b, cx, scale_map(y, wlo), cx, scale_map(y, q1), "whisk");
 		svg_line(b, cx, scale_map(y, q3), cx, scale_map(y, whi), "whisk");
@@ -683,8 +683,8 @@ static void html_order(const struct rep *r, struct sbuf *b)
 		svg_group_begin(b, cls, r->g[i].name);
 		for (k = 0; k < n; k += stride)
 			if (pts[k].group == i) {
-				svg_circle(b, scale_map(&x, (double)k), scale_map(&y, pts[k].v),
-					   2.5, "pt");
+				svg_circle(b, scale_map(&x, (double)k), scale_map(&y, pts[k].v), 4,
+					   "pt");
 				shown++;
 			}
 		svg_group_end(b);

@@ -203,7 +203,7 @@ size_t rep_machine(const struct rep *r, struct rep_fact *out, size_t max)
 char *rep_repro_what(const struct rep *r, const struct rep_repro *rp)
 {
 	const struct store_experiment *e = &r->exps[rp->exps[0]];
-	char *ids = NULL, *kernels = NULL, *t;
+	char *ids = NULL, *kernels = NULL, *host, *t;
 	size_t i, k, samples = 0;
 
 	for (i = 0; i < rp->n; i++) {
@@ -223,15 +223,17 @@ char *rep_repro_what(const struct rep *r, const struct rep_repro *rp)
 		free(kernels);
 		kernels = t;
 	}
+	/* a vm guest's host name is "(none)": nothing to say */
+	host = e->host && strcmp(e->host, "(none)") ? xasprintf(", host %s", e->host) : xstrdup("");
 	if (rp->n == 1)
-		t = xasprintf("experiment %s (%.8s): %s %s on %s, host %s%s%s, %zu sample%s", ids,
-			      e->uuid, e->kind, e->workload, kernels, e->host ?: "?",
-			      e->label ? ", label " : "", e->label ?: "", samples,
-			      samples == 1 ? "" : "s");
+		t = xasprintf("experiment %s (%.8s): %s %s on %s%s%s%s, %zu sample%s", ids, e->uuid,
+			      e->kind, e->workload, kernels, host, e->label ? ", label " : "",
+			      e->label ?: "", samples, samples == 1 ? "" : "s");
 	else
-		t = xasprintf("experiments %s: %s %s on %s, host %s%s%s, %zu samples", ids, e->kind,
-			      e->workload, kernels, e->host ?: "?", e->label ? ", label " : "",
+		t = xasprintf("experiments %s: %s %s on %s%s%s%s, %zu samples", ids, e->kind,
+			      e->workload, kernels, host, e->label ? ", label " : "",
 			      e->label ?: "", samples);
+	free(host);
 	free(ids);
 	free(kernels);
 	return t;
