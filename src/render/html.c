@@ -72,7 +72,7 @@ static const char css[] =
 	"margin:.2em 0 0;font-size:.9em}ul.legend li{max-width:30em;overflow:hidden;"
 	"text-overflow:ellipsis;white-space:nowrap}\n"
 	".multiples{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0}"
-	"figcaption{font-size:.85em;color:#444;max-width:320px}\n"
+	"figcaption{font-size:.85em;color:#444;max-width:330px}\n"
 	"svg.plot{display:block;background:#fff;max-width:100%;height:auto}"
 	"svg .area{fill:#fbfbfb;stroke:none}\n"
 	"svg .grid{stroke:#e6e6e6;stroke-width:1}svg .axis{stroke:#555;stroke-width:1}\n"
@@ -567,7 +567,7 @@ static void html_boxes(const struct rep *r, struct sbuf *b)
 	double lo, hi;
 	char *label = axis_label(&r->primary);
 
-	f.width = fmin(960, fmax(420, 150.0 * (double)r->ng + f.left + f.right));
+	f.width = fmin(960, fmax(480, 170.0 * (double)r->ng + f.left + f.right));
 	range_of(r, &lo, &hi);
 	value_scale(&y, lo, hi, &f);
 	x = (struct band){ .n = r->ng, .r0 = f.left, .r1 = f.width - f.right, .pad = 0.3 };
@@ -900,7 +900,7 @@ static void multiple_caption(const struct rep *r, const struct rep_metric *m, st
 static void small_multiple(const struct rep *r, const struct rep_metric *m, struct sbuf *b)
 {
 	struct svg_frame f = {
-		.width = 310, .height = 200, .top = 22, .bottom = 30, .left = 58, .right = 10
+		.width = 330, .height = 200, .top = 22, .bottom = 30, .left = 58, .right = 10
 	};
 	double lo, hi;
 	const char **labels = xcalloc(r->ng + 1, sizeof(*labels));
