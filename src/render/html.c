@@ -925,13 +925,18 @@ static void small_multiple(const struct rep *r, const struct rep_metric *m, stru
 		title = xstrdup(m->label);
 	}
 	x = (struct band){ .n = r->ng, .r0 = f.left, .r1 = f.width - f.right, .pad = 0.35 };
-	/* names that would be cut to alike stubs: the colours (the legend above) say it */
+	/*
+	 * Names that would be cut to alike stubs: the colours (the legend
+	 * above) say it, an ab's arms by their letters. About 7 pixels a
+	 * character (capitals are wider than the average) and a gap.
+	 */
 	for (i = 0; i < r->ng; i++)
-		if ((double)strlen(labels[i] ? labels[i] : "") * 6.5 > (x.r1 - x.r0) / (double)x.n)
+		if ((double)strlen(labels[i] ? labels[i] : "") * 7 + 6 >
+		    (x.r1 - x.r0) / (double)x.n)
 			break;
 	if (i < r->ng)
 		for (i = 0; i < r->ng; i++)
-			labels[i] = "";
+			labels[i] = r->ab ? (i ? "B" : "A") : "";
 	sbuf_puts(b, "<figure>");
 	svg_begin(b, &f, m->label);
 	svg_text(b, f.left, 14, "start", "title", title);
