@@ -348,10 +348,11 @@ static char *pipe_equivalent(const struct store_experiment *e, json_object *p, s
 	int64_t j = num(p, "instances", 4), size = num(p, "data_size_bytes", v015 ? 512 : 4096);
 	int64_t psize = num(p, "pipe_size_bytes", 0);
 	uint64_t dur = (uint64_t)num(p, "duration_ns", 0);
-	char *cmd, *opt = xstrdup("");
+	char *cmd, *opt;
 
 	if ((!v015 && !strstr(e->profile, "stress-ng-0.21")) || !dur)
 		return NULL;
+	opt = xstrdup("");
 	*tool = v015 ? "stress-ng 0.15.06" : "stress-ng 0.21.00";
 	if (v015 && size != 512)
 		differs(d,
