@@ -1336,9 +1336,10 @@ void rep_html(const struct rep *r, struct sbuf *b)
 	html_headline(r, b);
 	html_machine(r, b);
 	sbuf_addf(b,
-		  "<p class=\"meta\">%.0f%% confidence, margin %s, %zu samples (status ok, "
+		  "<p class=\"meta\">%.0f%% confidence, margin %s, %zu sample%s (status ok, "
 		  "warm-ups excluded) in %zu group%s; baseline ",
-		  r->conf * 100, m, r->nsamples, r->ng, r->ng == 1 ? "" : "s");
+		  r->conf * 100, m, r->nsamples, r->nsamples == 1 ? "" : "s", r->ng,
+		  r->ng == 1 ? "" : "s");
 	prose_name(b, r->g[0].name);
 	sbuf_addf(b, "; %s", better_text(r->primary.better));
 	if (r->ab)

@@ -610,8 +610,9 @@ void rep_email(const struct rep *r, struct sbuf *out)
 	}
 	email_head(r, out);
 	rep_email_line(
-		out, "%.0f%% confidence, margin %s, %zu samples (status ok, warm-ups excluded)%s",
-		r->conf * 100, m, r->nsamples, r->primary.better < 0 ? "; lower is better" : "");
+		out, "%.0f%% confidence, margin %s, %zu sample%s (status ok, warm-ups excluded)%s",
+		r->conf * 100, m, r->nsamples, r->nsamples == 1 ? "" : "s",
+		r->primary.better < 0 ? "; lower is better" : "");
 	rep_email_line(out, "%s", "");
 	email_table(r, out);
 	email_evidence(r, out);
@@ -863,9 +864,9 @@ void rep_markdown(const struct rep *r, struct sbuf *out)
 	sbuf_puts(out, "\n\n");
 	md_head(r, out);
 	sbuf_addf(out,
-		  "%.0f%% confidence, margin %g%%, %zu samples (status ok, warm-ups "
+		  "%.0f%% confidence, margin %g%%, %zu sample%s (status ok, warm-ups "
 		  "excluded)%s.\n\n",
-		  r->conf * 100, r->margin * 100, r->nsamples,
+		  r->conf * 100, r->margin * 100, r->nsamples, r->nsamples == 1 ? "" : "s",
 		  r->primary.better < 0 ? "; lower is better" : "");
 	md_table(r, out);
 	md_evidence(r, out);

@@ -62,6 +62,23 @@ is "${joined%% *}" "wakebench" "the command names wakebench, not its path here"
 is "${joined#* }" "report --format email --label r --baseline 6.12.75 --margin 5% --pool --by kernel --no-data" \
 	"and join back into the command"
 
+like "$OUT" "^Baseline machine: kernel 6\\.12\\.75; preemption voluntary; host host$" \
+	"the machine of the baseline (--baseline 6.12.75) from its stored fingerprint"
+
+# a real run: its reproducer is the command without this machine's store,
+# output and verbosity, and stress-ng's own command is the same measurement
+R="$TMP/real.db"
+wb run pipe -q -j 1 -t 1s -n 1 --warmup 0 --db "$R" --format json >/dev/null
+run_cmd wb report --db "$R" --format email
+like "$OUT" "^  wakebench run pipe -j 1 -t 1s -n 1 --warmup 0$" "the run's command as typed elsewhere"
+unlike "$OUT" "real\\.db|--format json| -q |^  /" "  without --db, --format, -q or a path"
+like "$OUT" "^  # the same with stress-ng 0\\.15\\.06, one run per sample$" "the stress-ng equivalent is said exact"
+like "$OUT" "^  stress-ng --pipe 1 --timeout 1s --metrics-brief$" "  and printed"
+like "$(printf '%s' "$OUT" | tr -s ' \n' '  ')" "Baseline machine: .* kernel $(uname -r); preemption [a-z]+;" \
+	"this machine is the baseline's"
+run_cmd wb report --db "$R" --format markdown
+like "$OUT" "^stress-ng --pipe 1 --timeout 1s --metrics-brief$" "Markdown has it too"
+
 run_cmd wb report --format markdown --label r
 is "$RC" 0 "markdown exits 0"
 table=$(printf '%s\n' "$OUT" | awk '/^\| Kernel/ { t = 1 } t && !/^\|/ { exit } t')
