@@ -14,7 +14,9 @@
  *
  * EXP... (ids or UUID prefixes) limits the report to those experiments;
  * without --by it then groups by what sets them apart: an `ab`'s feature,
- * else the kernel, the label or the host.
+ * else the kernel, the label or the host. Without either, experiments
+ * that are all ab's of one feature are grouped by it (its two arms),
+ * others by kernel.
  */
 #include "engine/bisect.h"
 #include "cli/cli.h"
@@ -67,7 +69,8 @@ static const struct opt report_opts[] = {
 	  .offset = offsetof(struct report_params, by),
 	  .argh = "KEY",
 	  .help = "group by kernel|label|profile|host|feature:NAME, as compare (default: "
-		  "kernel; with EXP...: what sets them apart)" },
+		  "kernel; the arms of one feature's ab when that is all there is; with EXP...: "
+		  "what sets them apart)" },
 	{ .type = OPT_STRING,
 	  .long_name = "baseline",
 	  .offset = offsetof(struct report_params, baseline),
@@ -152,8 +155,8 @@ static int make_report(struct store *st, const struct report_params *p,
 		free(cmdline);
 		return EXIT_RUNTIME;
 	}
-	if (!rq.by && nids)
-		rq.by = by = rep_auto_by(st, ids, nids);
+	if (!rq.by)
+		rq.by = by = nids ? rep_auto_by(st, ids, nids) : rep_default_by(st, f);
 	ret = compare_document(st, &rq, &doc);
 	if (ret != EXIT_OK)
 		goto out;

@@ -13,6 +13,7 @@
 #include "engine/report.h"
 #include "core/metrics.h"
 #include "engine/export.h"
+#include "engine/repro.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -145,6 +146,183 @@ static int point_time_cmp(const void *pa, const void *pb)
 	return a->index < b->index ? -1 : a->index > b->index;
 }
 
+/* ---- an ab's arms, the baseline's machine, the reproducers ---- */
+
+/*
+ * The arm of group g as its ab names it, when all its parts are one
+ * config of ab experiments: "A: DELAY_DEQUEUE=on" for each experiment's
+ * first config, "B: ..." for its second (NULL otherwise).
+ */
+static char *arm_of(const struct rep *r, const struct part_key *parts, size_t nparts, size_t g,
+		    const struct store_config *cfgs, size_t ncfg)
+{
+	const char *name = NULL;
+	int letter = 0;
+	size_t i, k;
+
+	for (i = 0; i < nparts; i++) {
+		const struct part_key *p = &parts[i];
+		size_t slot = exp_slot(r, p->exp_id), idx = 0;
+		int l = 0;
+
+		if (p->group != g)
+			continue;
+		if (slot == r->nexps || strcmp(r->exps[slot].kind, "ab") ||
+		    strchr(p->config, ',') || !strchr(p->config, '=') ||
+		    (name && strcmp(name, p->config)))
+			return NULL;
+		name = p->config;
+		for (k = 0; k < ncfg; k++) {
+			if (cfgs[k].exp_id != p->exp_id)
+				continue;
+			if (cfgs[k].name && !strcmp(cfgs[k].name, p->config))
+				l = idx == 0 ? 'A' : idx == 1 ? 'B' : 0;
+			idx++;
+		}
+		if (!l || (letter && l != letter))
+			return NULL;
+		letter = l;
+	}
+	return name ? xasprintf("%c: %s", letter, name) : NULL;
+}
+
+/* In a report by feature of two groups that are an ab's arms, name them as ab does. */
+static int name_arms(struct store *st, struct rep *r, const struct part_key *parts, size_t nparts)
+{
+	struct store_filter all = { 0 };
+	struct store_config *cfgs;
+	size_t ncfg, i;
+
+	for (i = 0; i < r->ng; i++)
+		r->g[i].name = r->g[i].title ? r->g[i].title : "";
+	if (strncmp(r->by, "feature:", 8) || r->ng != 2)
+		return 0;
+	if (store_list_configs(st, &all, &cfgs, &ncfg))
+		return -1;
+	for (i = 0; i < r->ng; i++)
+		r->g[i].arm = arm_of(r, parts, nparts, i, cfgs, ncfg);
+	store_configs_free(cfgs, ncfg);
+	if (!r->g[0].arm || !r->g[1].arm || r->g[0].arm[0] == r->g[1].arm[0]) {
+		for (i = 0; i < r->ng; i++) {
+			free(r->g[i].arm);
+			r->g[i].arm = NULL;
+		}
+		return 0;
+	}
+	r->ab = true;
+	for (i = 0; i < r->ng; i++)
+		r->g[i].name = r->g[i].arm;
+	return 0;
+}
+
+/* The median of experiment slot's samples in the report (NAN when none). */
+static double exp_median(const struct rep *r, size_t slot)
+{
+	double *v = xmalloc((r->exp_n[slot] + 1) * sizeof(*v)), m = NAN;
+	size_t n = 0, i, k;
+
+	for (i = 0; i < r->ng; i++)
+		for (k = 0; k < r->g[i].npts; k++)
+			if (r->g[i].pts[k].exp == slot && n < r->exp_n[slot])
+				v[n++] = r->g[i].pts[k].v;
+	if (n) {
+		for (i = 1; i < n; i++)
+			for (k = i; k > 0 && v[k - 1] > v[k]; k--) {
+				double t = v[k];
+
+				v[k] = v[k - 1];
+				v[k - 1] = t;
+			}
+		m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+	return m;
+}
+
+/*
+ * Experiment slot i's reproducer: its command, or for a vm guest's the
+ * host's vm command (vm.host_cmdline), and another tool's equivalent.
+ */
+static int repro_of(struct store *st, const struct rep *r, size_t i, struct rep_repro *out)
+{
+	const struct store_experiment *e = &r->exps[i];
+	struct env env = { 0 };
+	const char *host;
+	double median = NAN;
+
+	if (store_load_env(st, e->id, "start", &env)) {
+		env_release(&env);
+		return -1;
+	}
+	host = env_get(&env, "vm.host_cmdline");
+	out->cmd = host || e->cmdline ? repro_command(host ? host : e->cmdline, false) : NULL;
+	/* a fixed-count tool's count comes from the measured rate */
+	if (r->primary.name && !strcmp(r->primary.name, "ops_per_s"))
+		median = exp_median(r, i);
+	out->equiv = repro_equivalent(e, median, &out->equiv_note);
+	if (out->equiv && host) {
+		char *n = xasprintf("inside each guest, %s", out->equiv_note);
+
+		free(out->equiv_note);
+		out->equiv_note = n;
+	}
+	env_release(&env);
+	return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* One reproducer per distinct command: a vm command's rounds share one. */
+static int load_repro(struct store *st, struct rep *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nexps; i++) {
+		struct rep_repro one = { 0 }, *rp = NULL;
+
+		if (!r->exp_n[i])
+			continue;
+		if (repro_of(st, r, i, &one))
+			return -1;
+		for (k = 0; k < r->nrepro && !rp; k++)
+			if (one.cmd && same_str(one.cmd, r->repro[k].cmd) &&
+			    same_str(one.equiv, r->repro[k].equiv) &&
+			    same_str(one.equiv_note, r->repro[k].equiv_note))
+				rp = &r->repro[k];
+		if (rp) {
+			free(one.cmd);
+			free(one.equiv);
+			free(one.equiv_note);
+		} else {
+			r->repro = xrealloc(r->repro, (r->nrepro + 1) * sizeof(*r->repro));
+			rp = &r->repro[r->nrepro++];
+			*rp = one;
+		}
+		rp->exps = xrealloc(rp->exps, (rp->n + 1) * sizeof(*rp->exps));
+		rp->exps[rp->n++] = i;
+	}
+	if (r->cmdline)
+		r->report_cmd = repro_command(r->cmdline, true);
+	return 0;
+}
+
+/* The baseline's machine: the first experiment of the baseline group. */
+static int load_machine(struct store *st, struct rep *r, const struct part_key *parts,
+			size_t nparts)
+{
+	size_t i;
+
+	for (i = 0; i < nparts; i++)
+		if (parts[i].group == 0) {
+			r->machine_exp = parts[i].exp_id;
+			return store_load_env(st, parts[i].exp_id, "start", &r->machine);
+		}
+	return 0;
+}
+
 int rep_load(struct store *st, json_object *doc, const struct store_filter *f, struct rep *r)
 {
 	struct load l = { .r = r };
@@ -216,6 +394,9 @@ int rep_load(struct store *st, json_object *doc, const struct store_filter *f, s
 		for (k = 0; k < g->nev; k++)
 			note_evidence(r, g->ev[k].name, g->ev[k].better);
 	}
+	if (name_arms(st, r, l.parts, l.nparts) || load_machine(st, r, l.parts, l.nparts) ||
+	    load_repro(st, r))
+		goto out;
 	ret = 0;
 out:
 	free(l.parts);
@@ -226,7 +407,17 @@ void rep_release(struct rep *r)
 {
 	size_t i, k;
 
+	for (i = 0; i < r->nrepro; i++) {
+		free(r->repro[i].cmd);
+		free(r->repro[i].equiv);
+		free(r->repro[i].equiv_note);
+		free(r->repro[i].exps);
+	}
+	free(r->repro);
+	free(r->report_cmd);
+	env_release(&r->machine);
 	for (i = 0; i < r->ng; i++) {
+		free(r->g[i].arm);
 		free(r->g[i].pts);
 		for (k = 0; k < r->g[i].nev; k++) {
 			free(r->g[i].ev[k].name);
@@ -296,6 +487,37 @@ char *rep_auto_by(struct store *st, const int64_t *ids, size_t n)
 	if (!by)
 		by = xstrdup(kernel ? "kernel" : label ? "label" : host ? "host" : "kernel");
 	store_experiments_free(all, nall);
+	return by;
+}
+
+char *rep_default_by(struct store *st, const struct store_filter *f)
+{
+	struct store_filter all = { 0 };
+	struct store_experiment *exps;
+	size_t n, i;
+	char *by = NULL, *first = NULL;
+
+	if (store_list_experiments(st, f ? f : &all, &exps, &n))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		char *feat;
+
+		if (strcmp(exps[i].kind, "ab") || !(feat = ab_feature(st, exps[i].id)))
+			break;
+		if (first && strcmp(first, feat)) {
+			free(feat);
+			break;
+		}
+		if (!first)
+			first = feat;
+		else
+			free(feat);
+	}
+	if (n && i == n)
+		by = first;
+	else
+		free(first);
+	store_experiments_free(exps, n);
 	return by;
 }
 

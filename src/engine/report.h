@@ -26,6 +26,12 @@ void rep_release(struct rep *r);
  */
 char *rep_auto_by(struct store *st, const int64_t *ids, size_t n);
 /*
+ * The grouping of a report without EXP... or --by: the feature when every
+ * experiment the filter selects is an ab of that one feature
+ * ("feature:NAME", malloc'd), else NULL (compare's default, the kernel).
+ */
+char *rep_default_by(struct store *st, const struct store_filter *f);
+/*
  * The raw data the HTML embeds (export's document, compressed and
  * encoded) into r->data, or why it is left out in r->data_why: no_data,
  * or more than data_limit bytes encoded (0: no limit). *ret becomes

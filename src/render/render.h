@@ -24,6 +24,7 @@
 
 #include "render/svg.h"
 #include "util/number.h"
+#include "core/env.h"
 #include "core/experiment.h"
 
 /* How a metric is labelled and which way is better (rep_metric()). */
@@ -41,6 +42,13 @@ struct rep_metric {
  * registry does not know.
  */
 void rep_metric(const char *name, const char *workload, int stored_better, struct rep_metric *out);
+
+/* The experiments that share one reproducing command. */
+struct rep_repro {
+	char *cmd;		  /* as someone on another machine types it */
+	char *equiv, *equiv_note; /* another tool's command and what it is; NULL: none */
+	size_t *exps, n;	  /* indices into rep.exps */
+};
 
 /* One sample of the primary metric. */
 struct rep_point {
@@ -60,6 +68,12 @@ struct rep_series {
 struct rep_group {
 	json_object *j; /* its object in the compare document */
 	const char *title;
+	/*
+	 * As shown: compare's title, or in an ab's report the arm as ab names
+	 * it ("A: DELAY_DEQUEUE=on"; arm, malloc'd).
+	 */
+	const char *name;
+	char *arm;
 	bool baseline;
 	struct rep_point *pts;
 	size_t npts, alloc;
@@ -81,7 +95,15 @@ struct rep {
 	struct rep_metric *ev;
 	size_t nev;
 	size_t nsamples;
+	/* the two arms of one feature's ab experiments (groups named as ab names them) */
+	bool ab;
+	/* the baseline's machine: the start fingerprint of its first experiment */
+	struct env machine;
+	int64_t machine_exp; /* 0: none stored */
+	struct rep_repro *repro;
+	size_t nrepro;
 	const char *cmdline; /* the command that made this report */
+	char *report_cmd;    /* the same as someone elsewhere types it */
 	const char *version;
 	uint64_t made_ns; /* CLOCK_REALTIME */
 	/* the raw data block for the HTML (embed.c), or why it is left out */
@@ -107,6 +129,32 @@ void rep_fmt_when(uint64_t ns, char *buf, size_t len);
 void rep_email_line(struct sbuf *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* Stored text in Markdown, the characters Markdown acts on escaped. */
 void rep_md_cell(struct sbuf *out, const char *s);
+/*
+ * What the report is about, after "wakebench report: ": "pipe, ops/s
+ * (real time) by kernel", or an ab's "pipe, DELAY_DEQUEUE=on (A) vs.
+ * DELAY_DEQUEUE=off (B), ops/s (real time)" (malloc'd).
+ */
+char *rep_title(const struct rep *r);
+/*
+ * Group g's effect in one sentence, after its title (compare's name of the
+ * effect, "NO_DELAY_DEQUEUE: "): "+78.4% ops/s (real time) [+69.5%,
+ * +91.7%], improvement beyond the 2% margin" (malloc'd).
+ */
+char *rep_headline(const struct rep *r, size_t g);
+/*
+ * The verdict in a word for a badge, and its CSS suffix: "improvement",
+ * "regression", "no change" ("no-change"), "inconclusive", "insufficient".
+ */
+const char *rep_badge(json_object *group, const char **key);
+/* One fact about the baseline's machine: "kernel", "6.18.44". */
+struct rep_fact {
+	const char *label;
+	char value[320];
+};
+/* The baseline's machine from its stored fingerprint: how many facts were written. */
+size_t rep_machine(const struct rep *r, struct rep_fact *out, size_t max);
+/* "experiment 1 (cb5e6e53): run pipe on 6.6, host h, 8 samples" for a reproducer (malloc'd). */
+char *rep_repro_what(const struct rep *r, const struct rep_repro *rp);
 /* The HTML page up to and including <body>, with the report's CSS. */
 void rep_html_begin(struct sbuf *b, const char *version, const char *title);
 /* A number member of o, NAN when absent or null. */

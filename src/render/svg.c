@@ -257,6 +257,15 @@ void svg_fmt_num(double v, int digits, char *buf, size_t len)
 
 /* ---- frame and axes ---- */
 
+static void put_class(struct sbuf *b, const char *cls)
+{
+	if (!cls)
+		return;
+	sbuf_puts(b, " class=\"");
+	sbuf_add_xml(b, cls);
+	sbuf_puts(b, "\"");
+}
+
 void svg_begin(struct sbuf *b, const struct svg_frame *f, const char *title)
 {
 	sbuf_addf(b,
@@ -273,6 +282,20 @@ void svg_begin(struct sbuf *b, const struct svg_frame *f, const char *title)
 void svg_end(struct sbuf *b)
 {
 	sbuf_puts(b, "</svg>\n");
+}
+
+static void y_label(struct sbuf *b, const struct svg_frame *f, const char *label)
+{
+	double cy = (f->top + f->height - f->bottom) / 2;
+
+	if (!label)
+		return;
+	sbuf_addf(b,
+		  "<text class=\"label\" text-anchor=\"middle\" "
+		  "transform=\"translate(12 %.1f) rotate(-90)\">",
+		  cy);
+	sbuf_add_xml(b, label);
+	sbuf_puts(b, "</text>\n");
 }
 
 void svg_axis_y(struct sbuf *b, const struct svg_frame *f, const struct scale *y, size_t want,
@@ -298,16 +321,7 @@ void svg_axis_y(struct sbuf *b, const struct svg_frame *f, const struct scale *y
 		svg_text(b, x0 - 4, py + 3.5, "end", "tick", lab);
 	}
 	svg_line(b, x0, f->top, x0, f->height - f->bottom, "axis");
-	if (label) {
-		double cy = (f->top + f->height - f->bottom) / 2;
-
-		sbuf_addf(b,
-			  "<text class=\"label\" text-anchor=\"middle\" "
-			  "transform=\"translate(12 %.1f) rotate(-90)\">",
-			  cy);
-		sbuf_add_xml(b, label);
-		sbuf_puts(b, "</text>\n");
-	}
+	y_label(b, f, label);
 }
 
 void svg_axis_x(struct sbuf *b, const struct svg_frame *f, const struct scale *x, size_t want,
@@ -337,49 +351,89 @@ void svg_axis_x(struct sbuf *b, const struct svg_frame *f, const struct scale *x
 			 label);
 }
 
+void svg_axis_x_at(struct sbuf *b, const struct svg_frame *f, const double *px,
+		   const char *const *labels, size_t n, const char *label)
+{
+	double y0 = f->top, y1 = f->height - f->bottom;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		svg_line(b, px[i], y0, px[i], y1, "grid");
+		svg_text(b, px[i], y1 + 13, "middle", "tick", labels[i]);
+	}
+	svg_line(b, f->left, y1, f->width - f->right, y1, "axis");
+	if (label)
+		svg_text(b, (f->left + f->width - f->right) / 2, f->height - 4, "middle", "label",
+			 label);
+}
+
+void svg_axis_y_at(struct sbuf *b, const struct svg_frame *f, const double *py,
+		   const char *const *labels, size_t n, const char *label)
+{
+	double x0 = f->left, x1 = f->width - f->right;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		svg_line(b, x0, py[i], x1, py[i], "grid");
+		svg_text(b, x0 - 4, py[i] + 3.5, "end", "tick", labels[i]);
+	}
+	svg_line(b, x0, f->top, x0, f->height - f->bottom, "axis");
+	y_label(b, f, label);
+}
+
+/* about 6.5 pixels per character at the tick font size */
+#define CHAR_PX 6.5
+
+/* The start of s holding at most n bytes, not ending inside a UTF-8 sequence. */
+static size_t utf8_head(const char *s, size_t n)
+{
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+void svg_text_fit(struct sbuf *b, double x, double y, const char *anchor, const char *cls,
+		  const char *text, double max_px)
+{
+	size_t fit = (size_t)fmax(4, max_px / CHAR_PX), n = strlen(text ? text : ""), head, tail;
+	char *cut;
+
+	if (n <= fit) {
+		svg_text(b, x, y, anchor, cls, text ? text : "");
+		return;
+	}
+	sbuf_addf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"", x, y, anchor);
+	put_class(b, cls);
+	sbuf_puts(b, "><title>");
+	sbuf_add_xml(b, text);
+	sbuf_puts(b, "</title>");
+	/*
+	 * Shortened in the middle: the end of a label is as telling as its
+	 * start ("A: DELAY_DEQUEUE=on" and "=off", "...-amd64" and "-cloud-amd64")
+	 */
+	head = utf8_head(text, (fit - 2 + 1) / 2);
+	tail = fit - 2 - head;
+	while (tail > 0 && ((unsigned char)text[n - tail] & 0xc0) == 0x80)
+		tail--;
+	cut = xasprintf("%.*s..%s", (int)head, text, text + n - tail);
+	sbuf_add_xml(b, cut);
+	free(cut);
+	sbuf_puts(b, "</text>\n");
+}
+
 void svg_axis_band(struct sbuf *b, const struct svg_frame *f, const struct band *x,
 		   const char *const *labels)
 {
-	double y1 = f->height - f->bottom;
-	/* about 6.5 pixels per character at the tick font size */
-	size_t i, fit = (size_t)fmax(3, (x->r1 - x->r0) / (double)(x->n ? x->n : 1) / 6.5);
+	double y1 = f->height - f->bottom, w = (x->r1 - x->r0) / (double)(x->n ? x->n : 1);
+	size_t i;
 
 	svg_line(b, f->left, y1, f->width - f->right, y1, "axis");
-	for (i = 0; i < x->n; i++) {
-		const char *l = labels[i] ? labels[i] : "";
-		double cx = band_center(x, i);
-
-		if (strlen(l) <= fit) {
-			svg_text(b, cx, y1 + 14, "middle", "tick", l);
-			continue;
-		}
-		sbuf_addf(
-			b,
-			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\"><title>",
-			cx, y1 + 14);
-		sbuf_add_xml(b, l);
-		sbuf_puts(b, "</title>");
-		{
-			char *cut = xstrdup(l);
-
-			cut[fit - 2] = '\0';
-			sbuf_add_xml(b, cut);
-			free(cut);
-		}
-		sbuf_puts(b, "..</text>\n");
-	}
+	for (i = 0; i < x->n; i++)
+		svg_text_fit(b, band_center(x, i), y1 + 14, "middle", "tick",
+			     labels[i] ? labels[i] : "", w);
 }
 
 /* ---- marks ---- */
-
-static void put_class(struct sbuf *b, const char *cls)
-{
-	if (!cls)
-		return;
-	sbuf_puts(b, " class=\"");
-	sbuf_add_xml(b, cls);
-	sbuf_puts(b, "\"");
-}
 
 void svg_rect(struct sbuf *b, double x0, double y0, double x1, double y1, const char *cls)
 {

@@ -95,8 +95,7 @@ void svg_end(struct sbuf *b);
 
 /*
  * A y axis at the plot's left edge: ticks, labels and grid lines across
- * the plot area, and the axis label written vertically. A reversed domain
- * (lower is better, drawn upwards) is said by the label the caller gives.
+ * the plot area, and the axis label written vertically.
  */
 void svg_axis_y(struct sbuf *b, const struct svg_frame *f, const struct scale *y, size_t want,
 		const char *label);
@@ -104,8 +103,23 @@ void svg_axis_y(struct sbuf *b, const struct svg_frame *f, const struct scale *y
 void svg_axis_x(struct sbuf *b, const struct svg_frame *f, const struct scale *x, size_t want,
 		const char *label);
 /*
+ * Axes whose ticks the caller places (pixel positions px, labels): a
+ * change axis labelled in % over a log-ratio scale, say.
+ */
+void svg_axis_x_at(struct sbuf *b, const struct svg_frame *f, const double *px,
+		   const char *const *labels, size_t n, const char *label);
+void svg_axis_y_at(struct sbuf *b, const struct svg_frame *f, const double *py,
+		   const char *const *labels, size_t n, const char *label);
+/*
+ * Text of at most max_px pixels wide at the tick font size: a longer one
+ * is shortened in the middle with "..", the whole kept as its <title> (a
+ * tooltip).
+ */
+void svg_text_fit(struct sbuf *b, double x, double y, const char *anchor, const char *cls,
+		  const char *text, double max_px);
+/*
  * An x axis of categories: one label under each band (labels longer than
- * its width are shortened with "..", the whole one kept as a <title>).
+ * its width are shortened as svg_text_fit() does).
  */
 void svg_axis_band(struct sbuf *b, const struct svg_frame *f, const struct band *x,
 		   const char *const *labels);

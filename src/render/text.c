@@ -14,6 +14,7 @@
 #include "util/text.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,9 +62,10 @@ void rep_fmt_p(json_object *group, char *buf, size_t len)
 		fmt_p(p, buf, len);
 }
 
-/* "Kernel", "Label", ..., or the feature's name. */
-static const char *by_title(const char *by)
+/* "Kernel", "Label", ..., the feature's name, or an ab's "Arm". */
+static const char *by_title(const struct rep *r)
 {
+	const char *by = r->by;
 	static const char *const names[][2] = {
 		{ "kernel", "Kernel" },
 		{ "label", "Label" },
@@ -72,10 +74,169 @@ static const char *by_title(const char *by)
 	};
 	size_t i;
 
+	if (r->ab)
+		return "Arm";
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(by, names[i][0]))
 			return names[i][1];
 	return !strncmp(by, "feature:", 8) ? by + 8 : by;
+}
+
+char *rep_title(const struct rep *r)
+{
+	if (r->ab)
+		return xasprintf("%s, %s (%c) vs. %s (%c), %s", r->workload, r->g[0].arm + 3,
+				 r->g[0].arm[0], r->g[1].arm + 3, r->g[1].arm[0], r->primary.label);
+	return xasprintf("%s, %s by %s", r->workload, r->primary.label, r->by);
+}
+
+char *rep_headline(const struct rep *r, size_t i)
+{
+	json_object *g = r->g[i].j, *eff = rep_obj(g, "effect");
+	const char *vt = rep_str(g, "verdict_text") ?: rep_str(eff, "why") ?: "no verdict";
+	char est[32], lo[32], hi[32];
+
+	if (!isfinite(rep_num(eff, "estimate")))
+		return xstrdup(vt);
+	fmt_pct(rep_num(eff, "estimate"), est, sizeof(est));
+	if (!isfinite(rep_num(eff, "ci_lo")))
+		return xasprintf("%s %s, %s", est, r->primary.label, vt);
+	fmt_pct(rep_num(eff, "ci_lo"), lo, sizeof(lo));
+	fmt_pct(rep_num(eff, "ci_hi"), hi, sizeof(hi));
+	return xasprintf("%s %s [%s, %s], %s", est, r->primary.label, lo, hi, vt);
+}
+
+const char *rep_badge(json_object *group, const char **key)
+{
+	static const char *const words[][2] = {
+		{ "improvement", "improvement" },   { "regression", "regression" },
+		{ "no-change", "no change" },	    { "inconclusive", "inconclusive" },
+		{ "insufficient", "insufficient" },
+	};
+	const char *v = rep_str(group, "verdict");
+	size_t i;
+
+	for (i = 0; v && i < ARRAY_SIZE(words); i++)
+		if (!strcmp(v, words[i][0])) {
+			*key = words[i][0];
+			return words[i][1];
+		}
+	*key = "unknown";
+	return v ? v : "no verdict";
+}
+
+/* How many CPUs a list such as "0-3,6" names (0 when it is not one). */
+static unsigned cpu_count(const char *list)
+{
+	unsigned n = 0, a, b;
+	const char *p = list;
+	char *end;
+
+	while (p && *p) {
+		a = (unsigned)strtoul(p, &end, 10);
+		if (end == p)
+			return 0;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = (unsigned)strtoul(p, &end, 10);
+			if (end == p || b < a)
+				return 0;
+		}
+		n += b - a + 1;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return 0;
+	}
+	return n;
+}
+
+static void fact(struct rep_fact *out, size_t *n, const char *label, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
+static void fact(struct rep_fact *out, size_t *n, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	out[*n].label = label;
+	va_start(ap, fmt);
+	vsnprintf(out[*n].value, sizeof(out->value), fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+size_t rep_machine(const struct rep *r, struct rep_fact *out, size_t max)
+{
+	const struct env *e = &r->machine;
+	const char *model = env_get(e, "machine.model"), *cpu = env_get(e, "cpu.model");
+	const char *online = env_get(e, "cpu.online"), *arch = env_get(e, "kernel.arch");
+	const char *gov = env_get(e, "cpu.governor"), *accel = env_get(e, "vm.accel");
+	const char *host = env_get(e, "host.name");
+	size_t n = 0;
+
+	if (!e->n || max < 8)
+		return 0;
+	if (model && cpu && strcmp(model, cpu))
+		fact(out, &n, "model", "%s, %s", model, cpu);
+	else if (model || cpu)
+		fact(out, &n, "model", "%s", model ? model : cpu);
+	if (online)
+		fact(out, &n, "CPUs", "%u (online %s)%s%s", cpu_count(online), online,
+		     arch ? ", " : "", arch ? arch : "");
+	fact(out, &n, "kernel", "%s", env_get(e, "kernel.release") ?: "unknown");
+	fact(out, &n, "preemption", "%s", env_get(e, "kernel.preempt") ?: "unknown");
+	/* "absent (no cpufreq)": there is no governor to name */
+	if (gov && !strncmp(gov, "absent", 6))
+		fact(out, &n, "governor", "none%s", gov + 6);
+	else if (gov)
+		fact(out, &n, "governor", "%s", gov);
+	if (env_get(e, "mem.page_size"))
+		fact(out, &n, "page size", "%s", env_get(e, "mem.page_size"));
+	if (accel)
+		fact(out, &n, "virtualised", "a wakebench vm guest (qemu %s%s)", accel,
+		     !strcmp(accel, "tcg") ? ": emulated, absolute numbers are not the host's"
+					   : "");
+	else if (host && strcmp(host, "(none)"))
+		fact(out, &n, "host", "%s", host);
+	return n;
+}
+
+char *rep_repro_what(const struct rep *r, const struct rep_repro *rp)
+{
+	const struct store_experiment *e = &r->exps[rp->exps[0]];
+	char *ids = NULL, *kernels = NULL, *host, *t;
+	size_t i, k, samples = 0;
+
+	for (i = 0; i < rp->n; i++) {
+		const struct store_experiment *x = &r->exps[rp->exps[i]];
+		bool seen = false;
+
+		samples += r->exp_n[rp->exps[i]];
+		t = xasprintf("%s%s%lld", ids ? ids : "", ids ? ", " : "", (long long)x->id);
+		free(ids);
+		ids = t;
+		for (k = 0; k < i && !seen; k++)
+			seen = !strcmp(r->exps[rp->exps[k]].kernel ?: "?", x->kernel ?: "?");
+		if (seen)
+			continue;
+		t = xasprintf("%s%s%s", kernels ? kernels : "", kernels ? ", " : "",
+			      x->kernel ?: "?");
+		free(kernels);
+		kernels = t;
+	}
+	/* a vm guest's host name is "(none)": nothing to say */
+	host = e->host && strcmp(e->host, "(none)") ? xasprintf(", host %s", e->host) : xstrdup("");
+	if (rp->n == 1)
+		t = xasprintf("experiment %s (%.8s): %s %s on %s%s%s%s, %zu sample%s", ids, e->uuid,
+			      e->kind, e->workload, kernels, host, e->label ? ", label " : "",
+			      e->label ?: "", samples, samples == 1 ? "" : "s");
+	else
+		t = xasprintf("experiments %s: %s %s on %s%s%s%s, %zu samples", ids, e->kind,
+			      e->workload, kernels, host, e->label ? ", label " : "",
+			      e->label ?: "", samples);
+	free(host);
+	free(ids);
+	free(kernels);
+	return t;
 }
 
 /* Plain ASCII: unsafe characters escaped, every other non-ASCII byte a '?'. */
@@ -196,12 +357,12 @@ void rep_email_line(struct sbuf *out, const char *fmt, ...)
 
 static void email_table(const struct rep *r, struct sbuf *out)
 {
-	const char *base = r->g[0].title ? r->g[0].title : "baseline";
+	const char *base = r->g[0].name ? r->g[0].name : "baseline";
 	char vs[64], *b = ascii(base);
-	size_t i, w = strlen(by_title(r->by));
+	size_t i, w = strlen(by_title(r));
 
 	for (i = 0; i < r->ng; i++) {
-		size_t l = strlen(r->g[i].title ? r->g[i].title : "");
+		size_t l = strlen(r->g[i].name ? r->g[i].name : "");
 
 		if (l > w)
 			w = l;
@@ -214,14 +375,14 @@ static void email_table(const struct rep *r, struct sbuf *out)
 		snprintf(vs, sizeof(vs), "vs base");
 		rep_email_line(out, "base: %s", b);
 	}
-	rep_email_line(out, "%-*s %9s %-22s %7s %s", (int)w, by_title(r->by),
+	rep_email_line(out, "%-*s %9s %-22s %7s %s", (int)w, by_title(r),
 		       strlen(r->primary.label) <= 8 ? r->primary.label
 		       : r->primary.unit[0]	     ? r->primary.unit
 						     : "value",
 		       "95% CI", vs, "95% CI");
 	for (i = 0; i < r->ng; i++) {
 		json_object *g = r->g[i].j, *eff = rep_obj(g, "effect");
-		char *t = ascii(r->g[i].title), med[32], ci[80], chg[32], cci[80];
+		char *t = ascii(r->g[i].name), med[32], ci[80], chg[32], cci[80];
 
 		fmt_value(rep_num(g, "median"), r->primary.unit, med, sizeof(med));
 		interval(rep_obj(g, "median_ci"), r->primary.unit, ci, sizeof(ci));
@@ -261,7 +422,7 @@ static void email_evidence(const struct rep *r, struct sbuf *out)
 	for (i = 1; i < r->ng; i++) {
 		json_object *ev = rep_obj(r->g[i].j, "evidence");
 		size_t n = ev ? json_object_array_length(ev) : 0, moved = 0;
-		char *t = ascii(r->g[i].title);
+		char *t = ascii(r->g[i].name);
 
 		for (k = 0; k < n; k++) {
 			json_object *e = json_object_array_get_idx(ev, k),
@@ -282,7 +443,7 @@ static void email_evidence(const struct rep *r, struct sbuf *out)
 				rep_email_line(out, "exploratory, no verdicts):");
 			any = true;
 			if (!moved++)
-				rep_email_line(out, "  %s vs %s:", t, r->g[0].title);
+				rep_email_line(out, "  %s vs %s:", t, r->g[0].name);
 			rep_metric(rep_str(e, "name") ?: "?", r->workload, 0, &m);
 			fmt_value(rep_num(e, "baseline_median"), m.unit, a, sizeof(a));
 			fmt_value(rep_num(e, "median"), m.unit, bb, sizeof(bb));
@@ -307,12 +468,12 @@ static void email_env(const struct rep *r, struct sbuf *out)
 	if (r->ng < 2)
 		return;
 	rep_email_line(out, "%s", "");
-	rep_email_line(out, "Environment differences vs %s (strongest first):", r->g[0].title);
+	rep_email_line(out, "Environment differences vs %s (strongest first):", r->g[0].name);
 	for (i = 1; i < r->ng; i++) {
 		json_object *d = rep_obj(r->g[i].j, "env_diff");
 		size_t n = d ? json_object_array_length(d) : 0, shown = 0, hidden = 0;
 
-		rep_email_line(out, "  %s:", r->g[i].title);
+		rep_email_line(out, "  %s:", r->g[i].name);
 		for (k = 0; k < n; k++) {
 			json_object *e = json_object_array_get_idx(d, k);
 			const char *imp = rep_str(e, "impact") ?: "?";
@@ -342,34 +503,95 @@ static void email_env(const struct rep *r, struct sbuf *out)
 	}
 }
 
+/* A comment of a block of commands, wrapped, every line starting with "  # ". */
+static void email_comment(struct sbuf *out, const char *text)
+{
+	char *a = ascii(text), *p = a;
+
+	while (*p) {
+		size_t width = REP_EMAIL_COLS - 4, n = strlen(p), cut = n, i;
+
+		if (n > width) {
+			for (cut = 0, i = 1; i <= width; i++)
+				if (p[i] == ' ')
+					cut = i;
+			if (!cut)
+				cut = width;
+		}
+		sbuf_puts(out, "  # ");
+		sbuf_add(out, p, cut);
+		sbuf_puts(out, "\n");
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	free(a);
+}
+
+static void email_command(struct sbuf *out, const char *cmd)
+{
+	char *line = xasprintf("  %s", cmd);
+
+	email_wrap(out, line, 6, true);
+	free(line);
+}
+
 static void email_repro(const struct rep *r, struct sbuf *out)
 {
 	size_t i;
 
 	rep_email_line(out, "%s", "");
-	rep_email_line(out, "To reproduce (each experiment's own command line):");
-	for (i = 0; i < r->nexps; i++) {
-		const struct store_experiment *e = &r->exps[i];
+	rep_email_line(out, "To reproduce (as typed on another machine: no --db, output or "
+			    "verbosity options, no paths of this one):");
+	for (i = 0; i < r->nrepro; i++) {
+		const struct rep_repro *rp = &r->repro[i];
+		char *what = rep_repro_what(r, rp);
 
-		if (!r->exp_n[i])
-			continue;
-		rep_email_line(out, "  # experiment %lld (%.8s): %s %s on %s, host %s%s%s",
-			       (long long)e->id, e->uuid, e->kind, e->workload, e->kernel ?: "?",
-			       e->host ?: "?", e->label ? ", label " : "", e->label ?: "");
-		if (e->cmdline) {
-			char *line = xasprintf("  %s", e->cmdline);
-
-			email_wrap(out, line, 6, true);
-			free(line);
-		} else {
+		email_comment(out, what);
+		free(what);
+		if (rp->cmd)
+			email_command(out, rp->cmd);
+		else
 			rep_email_line(out, "  (its command line was not stored)");
+		if (rp->equiv) {
+			email_comment(out, rp->equiv_note);
+			email_command(out, rp->equiv);
 		}
 	}
-	if (r->cmdline) {
-		char *line = xasprintf("  %s", r->cmdline);
-
+	if (r->report_cmd) {
 		rep_email_line(out, "  # this report:");
-		email_wrap(out, line, 6, true);
+		email_command(out, r->report_cmd);
+	}
+}
+
+/* The effects in one sentence each, and the baseline's machine. */
+static void email_head(const struct rep *r, struct sbuf *out)
+{
+	struct rep_fact facts[12];
+	size_t n = rep_machine(r, facts, ARRAY_SIZE(facts)), i;
+	char *line = NULL;
+
+	for (i = 1; i < r->ng; i++) {
+		const char *key, *word = rep_badge(r->g[i].j, &key);
+		char *h = rep_headline(r, i),
+		     *l = xasprintf("[%s] %s: %s", word, r->g[i].title ? r->g[i].title : "", h);
+
+		email_wrap(out, l, 4, false);
+		free(l);
+		free(h);
+	}
+	for (i = 0; i < n; i++) {
+		char *t = xasprintf("%s%s%s %s", line ? line : "", line ? "; " : "", facts[i].label,
+				    facts[i].value);
+
+		free(line);
+		line = t;
+	}
+	if (line) {
+		char *t = xasprintf("Baseline machine: %s", line);
+
+		email_wrap(out, t, 4, false);
+		free(t);
 		free(line);
 	}
 }
@@ -377,24 +599,33 @@ static void email_repro(const struct rep *r, struct sbuf *out)
 void rep_email(const struct rep *r, struct sbuf *out)
 {
 	char when[64], m[16];
-	size_t i;
+	size_t i, k;
 
 	snprintf(m, sizeof(m), "%g%%", r->margin * 100);
-	rep_email_line(out, "wakebench report: %s, %s by %s", r->workload, r->primary.label, r->by);
+	{
+		char *title = rep_title(r);
+
+		rep_email_line(out, "wakebench report: %s", title);
+		rep_email_line(out, "%s", "");
+		free(title);
+	}
+	email_head(r, out);
 	rep_email_line(
-		out, "%.0f%% confidence, margin %s, %zu samples (status ok, warm-ups excluded)%s",
-		r->conf * 100, m, r->nsamples, r->primary.better < 0 ? "; lower is better" : "");
+		out, "%.0f%% confidence, margin %s, %zu sample%s (status ok, warm-ups excluded)%s",
+		r->conf * 100, m, r->nsamples, r->nsamples == 1 ? "" : "s",
+		r->primary.better < 0 ? "; lower is better" : "");
 	rep_email_line(out, "%s", "");
 	email_table(r, out);
 	email_evidence(r, out);
 	email_env(r, out);
-	{
-		json_object *w = rep_obj(r->doc, "warnings");
+	/* compare's warnings, then its notes (noisy, overloaded) */
+	for (k = 0; k < 2; k++) {
+		json_object *w = rep_obj(r->doc, k ? "notes" : "warnings");
 		size_t n = w ? json_object_array_length(w) : 0;
 
 		for (i = 0; i < n; i++) {
 			char *line =
-				xasprintf("warning: %s",
+				xasprintf("%s: %s", k ? "note" : "warning",
 					  json_object_get_string(json_object_array_get_idx(w, i)));
 
 			if (!i)
@@ -430,11 +661,11 @@ static void md_table(const struct rep *r, struct sbuf *out)
 	size_t i;
 
 	sbuf_puts(out, "| ");
-	rep_md_cell(out, by_title(r->by));
+	rep_md_cell(out, by_title(r));
 	sbuf_puts(out, " | n | boots | ");
 	rep_md_cell(out, r->primary.label);
 	sbuf_puts(out, " | 95% CI of median | vs. ");
-	rep_md_cell(out, r->g[0].title);
+	rep_md_cell(out, r->g[0].name);
 	sbuf_puts(out, " | 95% CI of change | p | verdict |\n");
 	sbuf_puts(out, "|:---|---:|---:|---:|:---|---:|:---|---:|:---|\n");
 	for (i = 0; i < r->ng; i++) {
@@ -444,7 +675,7 @@ static void md_table(const struct rep *r, struct sbuf *out)
 
 		fmt_value(rep_num(g, "median"), r->primary.unit, med, sizeof(med));
 		sbuf_puts(out, "| ");
-		rep_md_cell(out, r->g[i].title);
+		rep_md_cell(out, r->g[i].name);
 		sbuf_addf(out, " | %.0f | %.0f | %s | ", rep_num(g, "n"), rep_num(g, "boots"), med);
 		if (ci && json_object_is_type(ci, json_type_array)) {
 			fmt_value(json_object_get_double(json_object_array_get_idx(ci, 0)),
@@ -475,7 +706,7 @@ static void md_evidence(const struct rep *r, struct sbuf *out)
 	if (r->ng < 2 || !r->nev)
 		return;
 	sbuf_addf(out, "\n### Evidence per op vs. ");
-	rep_md_cell(out, r->g[0].title);
+	rep_md_cell(out, r->g[0].name);
 	sbuf_puts(out, "\n\nExploratory: the change of each counter with its 95% CI, no verdicts. "
 		       "**Bold**: the interval excludes 0.\n\n"
 		       "| group | metric | baseline | median | change | 95% CI |\n"
@@ -498,7 +729,7 @@ static void md_evidence(const struct rep *r, struct sbuf *out)
 			fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
 			interval(eff, NULL, ci, sizeof(ci));
 			sbuf_puts(out, "| ");
-			rep_md_cell(out, r->g[i].title);
+			rep_md_cell(out, r->g[i].name);
 			sbuf_puts(out, " | ");
 			rep_md_cell(out, m.label);
 			sbuf_addf(out, " | %s | %s | %s%s%s | %s |\n", a, b, moved ? "**" : "", chg,
@@ -514,7 +745,7 @@ static void md_env(const struct rep *r, struct sbuf *out)
 	if (r->ng < 2)
 		return;
 	sbuf_puts(out, "\n### Environment differences vs. ");
-	rep_md_cell(out, r->g[0].title);
+	rep_md_cell(out, r->g[0].name);
 	sbuf_puts(out, " (strongest first)\n\n| group | impact | key | baseline | value |\n"
 		       "|:---|:---|:---|:---|:---|\n");
 	for (i = 1; i < r->ng; i++) {
@@ -528,7 +759,7 @@ static void md_env(const struct rep *r, struct sbuf *out)
 			if (!strcmp(imp, "run"))
 				continue;
 			sbuf_puts(out, "| ");
-			rep_md_cell(out, r->g[i].title);
+			rep_md_cell(out, r->g[i].name);
 			sbuf_addf(out, " | %s | ", imp);
 			rep_md_cell(out, rep_str(e, "key"));
 			sbuf_puts(out, " | ");
@@ -541,7 +772,7 @@ static void md_env(const struct rep *r, struct sbuf *out)
 		}
 		if (!shown) {
 			sbuf_puts(out, "| ");
-			rep_md_cell(out, r->g[i].title);
+			rep_md_cell(out, r->g[i].name);
 			sbuf_puts(out, " | | none | | |\n");
 		}
 	}
@@ -568,55 +799,94 @@ static void md_code_line(struct sbuf *out, const char *s)
 	free(t);
 }
 
-void rep_markdown(const struct rep *r, struct sbuf *out)
+/* The effects as a list, each verdict in bold, then the baseline's machine. */
+static void md_head(const struct rep *r, struct sbuf *out)
 {
-	char when[64];
+	struct rep_fact facts[12];
+	size_t n = rep_machine(r, facts, ARRAY_SIZE(facts)), i;
+
+	for (i = 1; i < r->ng; i++) {
+		const char *key, *word = rep_badge(r->g[i].j, &key);
+		char *h = rep_headline(r, i);
+
+		sbuf_addf(out, "- **%s** ", word);
+		rep_md_cell(out, r->g[i].title);
+		sbuf_puts(out, ": ");
+		rep_md_cell(out, h);
+		sbuf_puts(out, "\n");
+		free(h);
+	}
+	if (r->ng > 1)
+		sbuf_puts(out, "\n");
+	if (!n)
+		return;
+	sbuf_puts(out, "Baseline machine:");
+	for (i = 0; i < n; i++) {
+		sbuf_addf(out, "%s %s ", i ? ";" : "", facts[i].label);
+		rep_md_cell(out, facts[i].value);
+	}
+	sbuf_puts(out, ".\n\n");
+}
+
+static void md_repro(const struct rep *r, struct sbuf *out)
+{
 	size_t i;
 
+	sbuf_puts(out, "\n### To reproduce\n\nAs typed on another machine: no --db, output or "
+		       "verbosity options, no paths of this one.\n\n````sh\n");
+	for (i = 0; i < r->nrepro; i++) {
+		const struct rep_repro *rp = &r->repro[i];
+		char *what = rep_repro_what(r, rp), *c = xasprintf("# %s", what);
+
+		md_code_line(out, c);
+		free(c);
+		free(what);
+		md_code_line(out, rp->cmd ?: "# (its command line was not stored)");
+		if (rp->equiv) {
+			c = xasprintf("# %s", rp->equiv_note);
+			md_code_line(out, c);
+			free(c);
+			md_code_line(out, rp->equiv);
+		}
+	}
+	if (r->report_cmd) {
+		md_code_line(out, "# this report:");
+		md_code_line(out, r->report_cmd);
+	}
+	sbuf_puts(out, "````\n\n");
+}
+
+void rep_markdown(const struct rep *r, struct sbuf *out)
+{
+	char when[64], *title = rep_title(r);
+	size_t i, k;
+
 	sbuf_puts(out, "## wakebench report: ");
-	rep_md_cell(out, r->workload);
-	sbuf_puts(out, ", ");
-	rep_md_cell(out, r->primary.label);
-	sbuf_puts(out, " by ");
-	rep_md_cell(out, r->by);
+	rep_md_cell(out, title);
+	free(title);
+	sbuf_puts(out, "\n\n");
+	md_head(r, out);
 	sbuf_addf(out,
-		  "\n\n%.0f%% confidence, margin %g%%, %zu samples (status ok, warm-ups "
+		  "%.0f%% confidence, margin %g%%, %zu sample%s (status ok, warm-ups "
 		  "excluded)%s.\n\n",
-		  r->conf * 100, r->margin * 100, r->nsamples,
+		  r->conf * 100, r->margin * 100, r->nsamples, r->nsamples == 1 ? "" : "s",
 		  r->primary.better < 0 ? "; lower is better" : "");
 	md_table(r, out);
 	md_evidence(r, out);
 	md_env(r, out);
-	{
-		json_object *w = rep_obj(r->doc, "warnings");
+	/* compare's warnings, then its notes (noisy, overloaded) */
+	for (k = 0; k < 2; k++) {
+		json_object *w = rep_obj(r->doc, k ? "notes" : "warnings");
 		size_t n = w ? json_object_array_length(w) : 0;
 
 		for (i = 0; i < n; i++) {
 			sbuf_puts(out, i ? "" : "\n");
-			sbuf_puts(out, "> warning: ");
+			sbuf_addf(out, "> %s: ", k ? "note" : "warning");
 			rep_md_cell(out, json_object_get_string(json_object_array_get_idx(w, i)));
 			sbuf_puts(out, "\n");
 		}
 	}
-	sbuf_puts(out, "\n### To reproduce\n\n````sh\n");
-	for (i = 0; i < r->nexps; i++) {
-		const struct store_experiment *e = &r->exps[i];
-		char *c;
-
-		if (!r->exp_n[i])
-			continue;
-		c = xasprintf("# experiment %lld (%.8s): %s %s on %s, host %s%s%s",
-			      (long long)e->id, e->uuid, e->kind, e->workload, e->kernel ?: "?",
-			      e->host ?: "?", e->label ? ", label " : "", e->label ?: "");
-		md_code_line(out, c);
-		free(c);
-		md_code_line(out, e->cmdline ?: "# (its command line was not stored)");
-	}
-	if (r->cmdline) {
-		md_code_line(out, "# this report:");
-		md_code_line(out, r->cmdline);
-	}
+	md_repro(r, out);
 	rep_fmt_when(r->made_ns, when, sizeof(when));
-	sbuf_puts(out, "````\n\n");
 	sbuf_addf(out, "<sub>wakebench %s, report made %s</sub>\n", r->version, when);
 }

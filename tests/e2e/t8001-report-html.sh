@@ -53,12 +53,16 @@ med=$(jq -r '.groups[1].median' "$TMP/c.json" | awk '{ split(sprintf("%.3e", $1)
 	for (i = 1; i <= n; i++) { o = o substr(s, i, 1); if ((n - i) % 3 == 0 && i < n) o = o " " } print o }')
 chg=$(jq -r '.groups[1].effect.estimate * 100' "$TMP/c.json" | awk '{ printf "%+.1f%%", $1 }')
 verdict=$(jq -r '.groups[1].verdict_text' "$TMP/c.json")
-row=$(sed -n '/<section id="verdicts">/,/<\/table>/p' "$TMP/r.html" | grep '<td>6.12.75</td>')
+row=$(sed -n '/<section id="verdicts">/,/<\/table>/p' "$TMP/r.html" | grep '<td class="nm">6.12.75</td>')
 like "$row" "<td class=\"num\">$med</td>" "6.12.75's median as compare has it ($med)"
 like "$row" "<td class=\"num\">$chg</td>" "its change as compare has it ($chg)"
-like "$row" "class=\"v-regression\">$verdict</span>" "its verdict as compare gives it"
-like "$(printf '%s' "$html" | tr -d '\n')" "<title>ctxsw/op</title>.*<figcaption>lower is better \\(drawn upwards\\)" \
-	"a lower-is-better counter is drawn upwards, and says so"
+like "$row" "<span class=\"badge b-regression\" title=\"$verdict\">regression</span>" \
+	"its verdict as compare gives it, a badge in its own column"
+like "$html" "<li><span class=\"badge b-regression\">regression</span> 6\\.12\\.75: $chg ops/s \\(real time\\) \\[[-+0-9.%, ]+\\], $verdict</li>" \
+	"and as the headline sentence"
+like "$(printf '%s' "$html" | tr -d '\n')" "<title>ctxsw/op</title>.*<figcaption>Lower is better\\. " \
+	"a lower-is-better counter says so"
+unlike "$html" "drawn upwards|axis reversed" "and no axis is reversed"
 like "$html" "ops/s \\(real time\\), higher is better" "the primary metric's direction"
 like "$html" "<pre id=\"wakebench-data\" data-format=\"wakebench-export\" data-encoding=\"zlib\\+base64\"" \
 	"the raw data is embedded"
@@ -69,9 +73,19 @@ ab=$(sqlite3 "$WAKEBENCH_DB" "SELECT id FROM experiments WHERE kind = 'ab'")
 run_cmd wb report "$ab" -o "$TMP/ab.html"
 is "$RC" 0 "report EXP of an ab"
 ok "xmllint --noout '$TMP/ab.html'" "it parses"
-like "$(cat "$TMP/ab.html")" "<h1>wakebench report: pipe, bogo ops/s \\(real time\\) by feature:DELAY_DEQUEUE</h1>" \
-	"an ab is grouped by its feature"
-like "$(cat "$TMP/ab.html")" "<td>NO_DELAY_DEQUEUE</td>" "its arms are the groups"
+like "$(cat "$TMP/ab.html")" "<h1>wakebench report: pipe, DELAY_DEQUEUE=on \\(A\\) vs\\. DELAY_DEQUEUE=off \\(B\\), ops/s \\(real time\\)</h1>" \
+	"an ab is titled by its feature's two arms"
+like "$(cat "$TMP/ab.html")" "<td class=\"nm\">A: DELAY_DEQUEUE=on</td>" "its arms are the groups, named as ab names them"
+like "$(cat "$TMP/ab.html")" "<td class=\"nm\">B: DELAY_DEQUEUE=off</td>" "  both"
+like "$(cat "$TMP/ab.html")" "<li><span class=\"badge b-[a-z-]+\">[a-z ]+</span> NO_DELAY_DEQUEUE: [-+][0-9.]+% ops/s \\(real time\\) \\[[-+][0-9.]+%, [-+][0-9.]+%\\], " \
+	"a headline sentence with a badge for the effect"
+# without EXP..., a store of one feature's ab is grouped by it as well
+S1() { "$SYNTH" --synth "$TMP/abonly.db" "$@" >/dev/null; }
+S1 1 12 6.18 r host 1700000 kernel.preempt=voluntary ab=DELAY_DEQUEUE
+run_cmd wb report --db "$TMP/abonly.db"
+is "$RC" 0 "report of a store holding one ab"
+like "$OUT" "<h1>wakebench report: pipe, DELAY_DEQUEUE=on \\(A\\) vs\\. DELAY_DEQUEUE=off \\(B\\)" \
+	"without EXP... it is titled by the arms too, not 'by kernel'"
 # a single run experiment: one group, no forest plot
 one=$(sqlite3 "$WAKEBENCH_DB" "SELECT min(id) FROM experiments")
 run_cmd wb report "$one"

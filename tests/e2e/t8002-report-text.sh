@@ -33,8 +33,9 @@ like "$OUT" "Environment differences vs 6\\.6 \\(strongest first\\):" "environme
 like "$OUT" "^    strong   kernel\\.preempt: voluntary -> lazy$" "strongest first"
 like "$OUT" "^    weak     cpu\\.model: \\(absent\\) -> Caf\\?\\? +Model with a very long name$" \
 	"non-ASCII shown as ?, a long value wrapped"
-like "$OUT" "^  # experiment 1 \\([0-9a-f]{8}\\): run pipe on 6\\.6, host host, label r$" "a reproducer per experiment"
-like "$OUT" "^  t-store --synth$" "with its command line"
+like "$OUT" "^  # experiments 1, 2, 3, 4, 5, 6, 7: run pipe on 6\\.6, 6\\.12\\.75,$" \
+	"one reproducer for the experiments with one command line"
+like "$OUT" "^  t-store --synth$" "with that command line"
 like "$OUT" "^  # this report:$" "and this report's own"
 like "$OUT" "^-- $" "a signature separator"
 like "$OUT" "^wakebench [0-9][^ ]*, report made [0-9]{4}-[0-9]{2}-[0-9]{2} " "the version"
@@ -44,7 +45,9 @@ ab=$(sqlite3 "$WAKEBENCH_DB" "SELECT group_concat(id, ' ') FROM experiments WHER
 run_cmd wb report --format email $ab
 is "$RC" 0 "email of two ab experiments"
 is "$(printf '%s\n' "$OUT" | bad_lines)" 0 "still ASCII and narrow"
-like "$OUT" "by feature:DELAY_DEQUEUE" "grouped by the feature"
+like "$OUT" "^wakebench report: pipe, DELAY_DEQUEUE=on \\(A\\) vs\\. DELAY_DEQUEUE=off \\(B\\),$" \
+	"titled by the feature's arms"
+like "$OUT" "^\\[[a-z ]+\\] NO_DELAY_DEQUEUE: [-+][0-9.]+% ops/s \\(real time\\) \\[" "a headline per effect"
 like "$OUT" "^Evidence that moved" "the evidence that moved"
 like "$OUT" "^    ctxsw/op +1\\.99[0-9] +-> +1\\.00[0-9] +-(49|50)\\.[0-9]% \\[" "ctxsw/op halved"
 like "$OUT" "label ab\\|c" "the label with its pipe"
@@ -53,12 +56,28 @@ run_cmd wb report --format email --label r --baseline 6.12.75 --margin 5% --pool
 is "$(printf '%s\n' "$OUT" | bad_lines)" 0 "a long command line wraps"
 cmd=$(printf '%s\n' "$OUT" | sed -n '/^  # this report:$/,/^$/p' | sed '1d;$d')
 like "$cmd" " \\\\$" "broken lines end in a backslash"
-# the program is the running binary (under qemu-user: the arm64 one, not
-# the wrapper that $WAKEBENCH names)
+# the program is named as typed elsewhere: wakebench, not this machine's path
 joined=$(printf '%s\n' "$cmd" | sed 's/ *\\$//' | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
-like "${joined%% *}" "^/.*/wakebench\$" "the command names wakebench by its path"
+is "${joined%% *}" "wakebench" "the command names wakebench, not its path here"
 is "${joined#* }" "report --format email --label r --baseline 6.12.75 --margin 5% --pool --by kernel --no-data" \
 	"and join back into the command"
+
+like "$OUT" "^Baseline machine: kernel 6\\.12\\.75; preemption voluntary; host host$" \
+	"the machine of the baseline (--baseline 6.12.75) from its stored fingerprint"
+
+# a real run: its reproducer is the command without this machine's store,
+# output and verbosity, and stress-ng's own command is the same measurement
+R="$TMP/real.db"
+wb run pipe -q -j 1 -t 1s -n 1 --warmup 0 --db "$R" --format json >/dev/null
+run_cmd wb report --db "$R" --format email
+like "$OUT" "^  wakebench run pipe -j 1 -t 1s -n 1 --warmup 0$" "the run's command as typed elsewhere"
+unlike "$OUT" "real\\.db|--format json| -q |^  /" "  without --db, --format, -q or a path"
+like "$OUT" "^  # the same with stress-ng 0\\.15\\.06, one run per sample$" "the stress-ng equivalent is said exact"
+like "$OUT" "^  stress-ng --pipe 1 --timeout 1s --metrics-brief$" "  and printed"
+like "$(printf '%s' "$OUT" | tr -s ' \n' '  ')" "Baseline machine: .* kernel $(uname -r); preemption [a-z]+;" \
+	"this machine is the baseline's"
+run_cmd wb report --db "$R" --format markdown
+like "$OUT" "^stress-ng --pipe 1 --timeout 1s --metrics-brief$" "Markdown has it too"
 
 run_cmd wb report --format markdown --label r
 is "$RC" 0 "markdown exits 0"

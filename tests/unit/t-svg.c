@@ -186,9 +186,9 @@ static void test_marks(void **state)
 	assert_non_null(strstr(b.buf, ">ops/s</text>"));
 	svg_axis_band(&b, &f, &x, labels);
 	assert_non_null(strstr(b.buf, ">6.6</text>"));
-	/* shortened, with the whole label as its title */
+	/* shortened in the middle, with the whole label as its title */
 	assert_non_null(strstr(b.buf, "<title>a-label-much-too-long-for-its-band</title>"));
-	assert_non_null(strstr(b.buf, "..</text>"));
+	assert_non_null(strstr(b.buf, ">a-lab..-band</text>"));
 	svg_circle(&b, 1.26, 2, 3, "pt g1");
 	assert_non_null(strstr(b.buf, "<circle cx=\"1.3\" cy=\"2.0\" r=\"3.0\" class=\"pt g1\"/>"));
 	svg_rect(&b, 10, 50, 20, 40, NULL);
@@ -204,13 +204,53 @@ static void test_marks(void **state)
 	sbuf_release(&b);
 }
 
+static void test_axes_at(void **state)
+{
+	struct svg_frame f = {
+		.width = 200, .height = 100, .left = 30, .right = 10, .top = 10, .bottom = 20
+	};
+	const char *labels[] = { "-50%", "0%", "+100%" };
+	double at[] = { 40, 100, 160 };
+	struct sbuf b = { 0 };
+
+	(void)state;
+	/* ticks where the caller puts them, labelled as it says */
+	svg_axis_x_at(&b, &f, at, labels, 3, "change");
+	assert_non_null(strstr(
+		b.buf,
+		"<text x=\"160.0\" y=\"93.0\" text-anchor=\"middle\" class=\"tick\">+100%</text>"));
+	assert_non_null(strstr(
+		b.buf, "<line x1=\"40.0\" y1=\"10.0\" x2=\"40.0\" y2=\"80.0\" class=\"grid\"/>"));
+	assert_non_null(strstr(b.buf, ">change</text>"));
+	sbuf_release(&b);
+	svg_axis_y_at(&b, &f, at, labels, 3, NULL);
+	assert_non_null(strstr(
+		b.buf,
+		"<text x=\"26.0\" y=\"43.5\" text-anchor=\"end\" class=\"tick\">-50%</text>"));
+	sbuf_release(&b);
+	/* text that fits is written as it is; longer text is cut in the middle, whole in its title
+	 */
+	svg_text_fit(&b, 5, 6, "end", NULL, "6.6", 50);
+	assert_string_equal(b.buf, "<text x=\"5.0\" y=\"6.0\" text-anchor=\"end\">6.6</text>\n");
+	sbuf_release(&b);
+	svg_text_fit(&b, 5, 6, "end", NULL, "6.18.44-fc-v1098 [kernel.preempt=none]", 65);
+	assert_string_equal(b.buf,
+			    "<text x=\"5.0\" y=\"6.0\" text-anchor=\"end\"><title>"
+			    "6.18.44-fc-v1098 [kernel.preempt=none]</title>6.18..one]</text>\n");
+	sbuf_release(&b);
+	/* never cut inside a UTF-8 sequence */
+	svg_text_fit(&b, 0, 0, "start", NULL, "ab\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 33);
+	assert_non_null(strstr(b.buf, "</title>ab..</text>"));
+	sbuf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_linear),	       cmocka_unit_test(test_log),
 		cmocka_unit_test(test_nice_and_ticks), cmocka_unit_test(test_fmt),
 		cmocka_unit_test(test_band),	       cmocka_unit_test(test_xml),
-		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_marks),	       cmocka_unit_test(test_axes_at),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
