@@ -82,4 +82,10 @@ like "$OUT" "note: busy: experiment 2 started with the load average above the on
 wb compare --by label --label base --label busy --format json >"$TMP/c.json"
 ok "jq -e '[.groups[] | select(.title == \"busy\") | .overloaded[]] == [2]' '$TMP/c.json' >/dev/null" \
 	"compare's JSON lists it"
+for f in email markdown html; do
+	wb report --by label --label base --label busy --format $f --no-data -o "$TMP/r.$f" 2>/dev/null
+	# the mail folds at 72 columns: the lines joined
+	ok "tr '\\n' ' ' <'$TMP/r.$f' | tr -s ' ' | grep -q 'busy: experiment 2 started with the load average above the online CPUs'" \
+		"report ($f) marks it"
+done
 done_testing
