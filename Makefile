@@ -274,9 +274,11 @@ install: wakebench
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/wakebench
 	install -m 0644 doc/wakebench.1 $(DESTDIR)$(MANDIR)/wakebench.1
 
-# The option reference in README.md and doc/wakebench.1, from the binary's -h.
-docs: wakebench
-	sh scripts/gen-docs.sh $(abspath $(BIN))
+# doc/commands.md and doc/wakebench.1 from the binary's -h and list, and every
+# output example in README.md and doc/*.md from the binary (scripts/doc-examples.sh:
+# the synthetic stores need t-store, the features examples the FUSE stand-in).
+docs: wakebench $(BUILD)/tests/t-store $(if $(wildcard tests/fakefs/fakefs.c),$(FAKEFS))
+	WAKEBENCH_FAKEFS=$(abspath $(FAKEFS)) sh scripts/gen-docs.sh $(abspath $(BIN))
 
 # Every C file of the tree, formatted by Debian's clang-format against .clang-format;
 # format-check (CI) fails on any file that clang-format would change, and says which.
