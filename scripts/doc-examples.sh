@@ -150,7 +150,15 @@ run_block() {
 	db=""
 	for o in $2; do case $o in store=*) db="$work/${o#store=}.db" ;; esac; done
 	buf=""
-	command -v stdbuf >/dev/null && buf="stdbuf -oL"
+	# stdbuf preloads its library, which ASan (make check SANITIZE=1) wants
+	# after its own runtime: tell it that this order is meant
+	if command -v stdbuf >/dev/null; then
+		buf="stdbuf -oL"
+		case ${ASAN_OPTIONS:-} in
+		*verify_asan_link_order*) ;;
+		*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" ;;
+		esac
+	fi
 	to=""
 	command -v timeout >/dev/null && to="timeout 300"
 	echo '```'
