@@ -44,7 +44,7 @@ struct ctx {
 	unsigned cmd_flags;
 	struct store *store; /* cli_store(): opened on first use, closed by main */
 
-	/* environment overrides used by tests (documented in the README) */
+	/* environment overrides used by tests (documented in doc/commands.md) */
 	const char *root;      /* WAKEBENCH_ROOT: where /proc and /sys are read, default "/" */
 	const char *state_dir; /* WAKEBENCH_STATE_DIR: default /run/wakebench */
 };

@@ -5,7 +5,7 @@
  * metric registry. Everything is rendered from the same option tables that
  * parse the options and the registry that producers and consumers use, so
  * what is listed cannot drift from what is accepted or measured; the
- * README's workload and metric lists are generated from this output.
+ * workload and metric lists of doc/commands.md are generated from this output.
  */
 #include "cli/cli.h"
 #include "render/metrics.h"

@@ -46,7 +46,7 @@ struct metric_def {
 	enum metric_agg agg;
 	const char *source; /* "stress-ng", "/proc", "perf", "trace", "sched/debug", "runner",
 			       or the workload's name for a workload's own metric */
-	const char *help;   /* one line, for `list`, the README and the man page */
+	const char *help;   /* one line, for `list`, doc/commands.md and the man page */
 	/*
 	 * A percentile (AGG_HIST): its rank (0.99 for p99; 0 for any other
 	 * metric) and the metric that counts the values it was read from in a

@@ -75,6 +75,6 @@ is "$RC:$(printf '%s' "$OUT" | jq -r '.sequential.until_decided')" "0:true" "-n 
 run_cmd wb $AB --feature NO_DELAY_DEQUEUE --max-time 1ms --no-store
 is "$RC" 0 "--max-time 1ms: runs (one pair)"
 like "$ERR" "only 1 pair fit in --max-time 1ms, fewer than the 6 a paired verdict needs" "--max-time 1ms: says the verdict cannot be reached"
-like "$(printf '%s\n' "$OUT" | tail -n 1)" "^NO_DELAY_DEQUEUE: ops/s n/a, insufficient samples \\(1 complete pair; a paired verdict needs at least 6\\)$" \
+like "$(printf '%s\n' "$OUT" | tail -n 1)" "^NO_DELAY_DEQUEUE: bogo ops/s \\(real time\\) n/a, insufficient samples \\(1 complete pair; a paired verdict needs at least 6\\)$" \
 	"--max-time 1ms: the verdict line names the minimum"
 done_testing

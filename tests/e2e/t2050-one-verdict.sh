@@ -32,7 +32,7 @@ wb show --db "$TMP/t.db" 1 >"$TMP/show.txt"
 block <"$TMP/ab.txt" >"$TMP/ab.block"
 block <"$TMP/show.txt" >"$TMP/show.block"
 ok "[ \$(wc -l <'$TMP/ab.block') -ge 5 ]" "ab's text has its effects block"
-ok "tail -n 1 '$TMP/ab.block' | grep -q '^NO_DELAY_DEQUEUE: ops/s .* CI .*, '" "  ending with the verdict line"
+ok "tail -n 1 '$TMP/ab.block' | grep -q '^NO_DELAY_DEQUEUE: bogo ops/s (real time) .* CI .*, '" "  ending with the verdict line"
 ok "diff -u '$TMP/ab.block' '$TMP/show.block'" "show prints ab's effects, verdict and evidence lines as ab did"
 
 # the JSON outputs against ab --format json, member by member

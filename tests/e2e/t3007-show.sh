@@ -31,5 +31,8 @@ run_cmd wb show 42
 is "$RC" 2 "unknown experiment exits 2"
 like "$ERR" "no experiment '42'" "names it"
 run_cmd wb show
-is "$RC" 2 "show without EXP exits 2"
+is "$RC" 0 "show without EXP shows the newest"
+like "$OUT" "^experiment 1 " "  the one stored"
+run_cmd wb show 1 2
+is "$RC" 2 "show of two experiments exits 2"
 done_testing
