@@ -122,7 +122,8 @@ static int print_sample(void *arg, const struct store_row *row)
 {
 	struct show_state *ss = arg;
 	const struct sample *s = row->s;
-	char ops[32], real[32], usr[32], sys[32], rate[32], cpu_rate[32], title[96];
+	char ops[32], real[32], usr[32], sys[32], rate[32], cpu_rate[32], title[96],
+		why[METRIC_WHY_MAX + 16];
 	size_t i;
 
 	if (!ss->n++)
@@ -162,9 +163,9 @@ static int print_sample(void *arg, const struct store_row *row)
 				fmt_value(m->value, d ? d->unit : "", rate, sizeof(rate));
 			printf(" %s\n", rate);
 		} else {
-			fputs(" unavailable (", stdout);
-			text_fput(stdout, m->why, 0);
-			fputs(")\n", stdout);
+			fputc(' ', stdout);
+			text_fput(stdout, metric_why_text(m->why, why, sizeof(why)), 0);
+			fputc('\n', stdout);
 		}
 	}
 	return 0;

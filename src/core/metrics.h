@@ -89,6 +89,12 @@ const char *metric_title(const struct metric_def *d, const char *workload, char 
 /* metric_title() by name; a name without a definition is its own title. */
 const char *metric_title_of(const char *name, const char *workload, char *buf, size_t len);
 /*
+ * Why a metric was not measured, as every output says it: "unavailable
+ * (REASON)", whether the stored reason already says "unavailable (...)" or
+ * is the bare reason ("perf_event_paranoid=2"); "unavailable" without one.
+ */
+const char *metric_why_text(const char *why, char *buf, size_t len);
+/*
  * Values a percentile needs to be more than the sample's largest value
  * (1/(1 - quantile), rounded up: 100 for p99, 1000 for p99.9); 0 for a
  * metric that is not a percentile.

@@ -68,12 +68,13 @@ static void evidence_text(FILE *f, const struct ab_result *r)
 		d->nfeat == 1 ? "B" : "with the token", d->nfeat == 1 ? "A" : "without", r->nlines);
 	for (i = 0; i < r->nevidence; i++) {
 		const struct ab_evidence *ev = &r->evidence[i];
-		char title[64];
+		char title[64], why[METRIC_WHY_MAX + 16];
 
 		/* evidence is counted per op: no op to name, so no workload is needed */
 		metric_title_of(ev->metric, NULL, title, sizeof(title));
 		if (ev->why[0]) {
-			fprintf(f, "  %-*s %s\n", w, title, ev->why);
+			fprintf(f, "  %-*s %s\n", w, title,
+				metric_why_text(ev->why, why, sizeof(why)));
 			continue;
 		}
 		for (k = 0; k < r->nlines; k++) {

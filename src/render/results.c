@@ -245,7 +245,7 @@ void report_summary_text(FILE *f, const char *title, const struct report_summary
 	size_t k;
 	bool any_unavailable = false;
 	int w = label_width(rs, workload);
-	char name[96];
+	char name[96], why[METRIC_WHY_MAX + 16];
 
 	fprintf(f, "\n");
 	if (title)
@@ -280,7 +280,7 @@ void report_summary_text(FILE *f, const char *title, const struct report_summary
 				fprintf(f, "    %-*s %s\n", w,
 					metric_title_of(rs->m[k].name, workload, name,
 							sizeof(name)),
-					rs->m[k].why[0] ? rs->m[k].why : "no reason given");
+					metric_why_text(rs->m[k].why, why, sizeof(why)));
 	}
 	too_few_text(f, rs, workload);
 	if (report_noisy(rs)) {

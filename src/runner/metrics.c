@@ -211,6 +211,19 @@ const char *metric_title_of(const char *name, const char *workload, char *buf, s
 	return metric_title(d, workload, buf, len);
 }
 
+const char *metric_why_text(const char *why, char *buf, size_t len)
+{
+	size_t n = why ? strlen(why) : 0;
+
+	if (!n)
+		snprintf(buf, len, "unavailable");
+	else if (!strncmp(why, "unavailable (", 13) && why[n - 1] == ')')
+		snprintf(buf, len, "%s", why);
+	else
+		snprintf(buf, len, "unavailable (%s)", why);
+	return buf;
+}
+
 unsigned long metric_values_needed(const struct metric_def *d)
 {
 	if (!d || !(d->quantile > 0) || d->quantile >= 1)

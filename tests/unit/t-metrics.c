@@ -576,6 +576,22 @@ static void test_legacy_stores_read_unchanged(void **state)
 	rmdir(dir);
 }
 
+/* Why a metric is missing reads one way, however the probe worded it. */
+static void test_why_text(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	assert_string_equal(metric_why_text("perf_event_paranoid=2", buf, sizeof(buf)),
+			    "unavailable (perf_event_paranoid=2)");
+	assert_string_equal(metric_why_text("unavailable (no task was counted)", buf, sizeof(buf)),
+			    "unavailable (no task was counted)");
+	assert_string_equal(metric_why_text("unavailable (a) and (b", buf, sizeof(buf)),
+			    "unavailable (unavailable (a) and (b)");
+	assert_string_equal(metric_why_text("", buf, sizeof(buf)), "unavailable");
+	assert_string_equal(metric_why_text(NULL, buf, sizeof(buf)), "unavailable");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_compare_direction_lower_is_better),
 		cmocka_unit_test(test_summary_follows_the_primary),
 		cmocka_unit_test(test_legacy_stores_read_unchanged),
+		cmocka_unit_test(test_why_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
