@@ -185,14 +185,18 @@ run_block() {
 # and number becomes U and N, every word made of numbers and signs alone
 # (-12.3%, [N, #N,#N, <N, a '-' for no value) one N, runs of N one N, blank
 # runs one blank, leading blanks dropped; and what the machine's speed or
-# state decides is dropped: noise warnings, the environment line's values,
-# the words of a verdict and of ab's interaction line, the values of an
-# evidence line (a line that starts with a metric's registry name).
+# state decides is dropped: warnings (noise, load, too few values), the
+# environment line's values, the words of a verdict and of ab's interaction
+# line, the values of an evidence line (a line that starts with a metric's
+# registry name), an arm's "(noisy)", and what follows the first number of
+# an effect or verdict line ("NO_DELAY_DEQUEUE: bogo ops/s (real time) ~",
+# "ctxsw/op voluntary ~"), as the data decide whether a verdict is
+# inconclusive, an arm noisy or an effect n/a.
 normalise() {
 	sed -E -e 's/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/U/g' \
 		-e 's/[0-9]+([.][0-9]+)?(e[-+]?[0-9]+)?/N/g' "$1" |
 		awk '
-		/warning: noisy/ { next }
+		/warning: / { next }
 		/^environment: kernel / { print "environment: kernel"; next }
 		/^verdict / { sub(/:.*/, ":"); print; next }
 		/^interaction \(/ { sub(/\): .*/, "):"); print; next }
@@ -208,6 +212,10 @@ normalise() {
 				out = out (out == "" ? "" : " ") w
 			}
 			if (first ~ /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/) out = first " ~"
+			gsub(/ \(noisy\)/, "", out)
+			# an effect or verdict line: its words after the first number
+			if (out ~ /Wilcoxon|n\/a: / || first ~ /^[A-Z][A-Z0-9_]*:$/)
+				sub(/ (N|n\/a:) .*/, " ~", out)
 			print out
 		}'
 }

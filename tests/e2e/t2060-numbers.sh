@@ -46,9 +46,9 @@ is "$(noexp "$OUT")" "" "email: no exponent"
 is "$(printf '%s\n' "$OUT" | sed -nE "s/^a +($NUM) \\[.*/\\1/p")" "$med" "the email prints the same median"
 like "$OUT" "^wakebench report: pipe, bogo ops/s \\(real time\\) by label" "and the same name"
 run_cmd wb report --by label -o "$TMP/r.html"
-row=$(grep -o '<td>a</td><td class="num">[^<]*</td><td class="num">[^<]*</td><td class="num">[^<]*</td>' "$TMP/r.html" | head -1)
+row=$(grep -o '<td class="nm">a</td><td class="num">[^<]*</td><td class="num">[^<]*</td><td class="num">[^<]*</td>' "$TMP/r.html" | head -1)
 is "$(printf '%s' "$row" | sed -E 's/.*<td class="num">([^<]*)<\/td>$/\1/')" "$med" "the HTML prints the same median"
-like "$(cat "$TMP/r.html")" "median $med, quartiles $NUM to $NUM" "its box plot's tip too"
+like "$(cat "$TMP/r.html")" "median $med \\[95% CI $NUM, $NUM\\], quartiles $NUM to $NUM" "its box plot's tip too"
 
 run_cmd wb show 1
 is "$RC" 0 "show"

@@ -58,7 +58,7 @@ like "$row" "<td class=\"num\">$med</td>" "6.12.75's median as compare has it ($
 like "$row" "<td class=\"num\">$chg</td>" "its change as compare has it ($chg)"
 like "$row" "<span class=\"badge b-regression\" title=\"$verdict\">regression</span>" \
 	"its verdict as compare gives it, a badge in its own column"
-like "$html" "<li><span class=\"badge b-regression\">regression</span> 6\\.12\\.75: $chg ops/s \\(real time\\) \\[[-+0-9.%, ]+\\], $verdict</li>" \
+like "$html" "<li><span class=\"badge b-regression\">regression</span> 6\\.12\\.75: $chg bogo ops/s \\(real time\\) \\[[-+0-9.%, ]+\\], $verdict</li>" \
 	"and as the headline sentence"
 like "$(printf '%s' "$html" | tr -d '\n')" "<title>ctxsw/op</title>.*<figcaption>Lower is better\\. " \
 	"a lower-is-better counter says so"
@@ -73,11 +73,11 @@ ab=$(sqlite3 "$WAKEBENCH_DB" "SELECT id FROM experiments WHERE kind = 'ab'")
 run_cmd wb report "$ab" -o "$TMP/ab.html"
 is "$RC" 0 "report EXP of an ab"
 ok "xmllint --noout '$TMP/ab.html'" "it parses"
-like "$(cat "$TMP/ab.html")" "<h1>wakebench report: pipe, DELAY_DEQUEUE=on \\(A\\) vs\\. DELAY_DEQUEUE=off \\(B\\), ops/s \\(real time\\)</h1>" \
+like "$(cat "$TMP/ab.html")" "<h1>wakebench report: pipe, DELAY_DEQUEUE=on \\(A\\) vs\\. DELAY_DEQUEUE=off \\(B\\), bogo ops/s \\(real time\\)</h1>" \
 	"an ab is titled by its feature's two arms"
 like "$(cat "$TMP/ab.html")" "<td class=\"nm\">A: DELAY_DEQUEUE=on</td>" "its arms are the groups, named as ab names them"
 like "$(cat "$TMP/ab.html")" "<td class=\"nm\">B: DELAY_DEQUEUE=off</td>" "  both"
-like "$(cat "$TMP/ab.html")" "<li><span class=\"badge b-[a-z-]+\">[a-z ]+</span> NO_DELAY_DEQUEUE: [-+][0-9.]+% ops/s \\(real time\\) \\[[-+][0-9.]+%, [-+][0-9.]+%\\], " \
+like "$(cat "$TMP/ab.html")" "<li><span class=\"badge b-[a-z-]+\">[a-z ]+</span> NO_DELAY_DEQUEUE: [-+][0-9.]+% bogo ops/s \\(real time\\) \\[[-+][0-9.]+%, [-+][0-9.]+%\\], " \
 	"a headline sentence with a badge for the effect"
 # without EXP..., a store of one feature's ab is grouped by it as well
 S1() { "$SYNTH" --synth "$TMP/abonly.db" "$@" >/dev/null; }

@@ -47,7 +47,7 @@ is "$RC" 0 "email of two ab experiments"
 is "$(printf '%s\n' "$OUT" | bad_lines)" 0 "still ASCII and narrow"
 like "$OUT" "^wakebench report: pipe, DELAY_DEQUEUE=on \\(A\\) vs\\. DELAY_DEQUEUE=off \\(B\\),$" \
 	"titled by the feature's arms"
-like "$OUT" "^\\[[a-z ]+\\] NO_DELAY_DEQUEUE: [-+][0-9.]+% ops/s \\(real time\\) \\[" "a headline per effect"
+like "$OUT" "^\\[[a-z ]+\\] NO_DELAY_DEQUEUE: [-+][0-9.]+% bogo ops/s \\(real time\\) \\[" "a headline per effect"
 like "$OUT" "^Evidence that moved" "the evidence that moved"
 like "$OUT" "^    ctxsw/op +1\\.99[0-9] +-> +1\\.00[0-9] +-(49|50)\\.[0-9]% \\[" "ctxsw/op halved"
 like "$OUT" "label ab\\|c" "the label with its pipe"

@@ -79,7 +79,7 @@ unlike "$(printf '%s' "$OUT" | sed -n '/<section id="changes">/,/<\/section>/p')
 like "$html" "All values 0 in every group \\(not plotted\\): migrations/1000 ops\\." "an all-zero counter is said"
 unlike "$html" "<title>migrations/1000 ops</title>" "  and not plotted"
 unlike "$html" "e-1[0-9]<|1e-12" "no axis of +-1e-12"
-cap=$(printf '%s' "$html" | tr -d '\n' | sed 's/.*<title>run-queue wait ns\/op<\/title>//; s/<\/figcaption>.*//')
+cap=$(printf '%s' "$html" | tr -d '\n' | sed 's/.*<title>run-queue wait\/op<\/title>//; s/<\/figcaption>.*//')
 like "$cap" "wide, steady: values must be positive" "the groups without an interval share one reason"
 is "$(printf '%s' "$cap" | grep -o 'values must be positive' | wc -l | tr -d ' ')" 1 "  said once"
 

@@ -247,8 +247,14 @@ static void test_agreement(void **state)
 		      (unsigned long long)ap->wake_prev_cpu, (unsigned long long)ap->switches_out,
 		      (unsigned long long)ap->preempted, (unsigned long long)ap->migrations,
 		      (unsigned long long)ap->records, (unsigned long long)ap->lost);
-	/* every sleep is one wakeup, at least */
-	assert_true(ab->wakeups_run >= WAKEUPS);
+	/*
+	 * Most sleeps are one timed wakeup each: both tracers saw the sleeper.
+	 * Not all: on a loaded machine (make check -j2 beside other work) both
+	 * tracers once agreed on 399 wakeups where the start and the 400 sleeps
+	 * make 401, so the exact check
+	 * is their agreement below, not a count the kernel does not promise.
+	 */
+	assert_true(ab->wakeups_run >= WAKEUPS * 9 / 10);
 	if (!ab->lost && !ap->lost) {
 		assert_int_equal(ab->wakings, ap->wakings);
 		assert_int_equal(ab->wakeups_run, ap->wakeups_run);
