@@ -20,10 +20,17 @@ le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
 # tiny PLACEMENT-OPTIONS...: one sample, percentiles ordered, rps positive
 tiny() {
 	what="$*"
-	# shellcheck disable=SC2086
-	run_cmd wb run schbench $TINY --format json "$@"
+	# A loaded machine may complete no request in 200 ms (the percentiles are
+	# then unavailable, as they should be): another sample, up to five.
+	for try in 1 2 3 4 5; do
+		# shellcheck disable=SC2086
+		run_cmd wb run schbench $TINY --format json "$@"
+		printf '%s\n' "$OUT" >"$TMP/run.json"
+		[ "$RC" = 0 ] && [ "$(m schbench_wakeup_p50_ns available)" = true ] &&
+			[ "$(m schbench_request_p50_ns available)" = true ] && break
+		diag "$what: sample $try measured no request (exit $RC), another"
+	done
 	is "$RC" 0 "$what: exits 0"
-	printf '%s\n' "$OUT" >"$TMP/run.json"
 	is "$(jq -r '.samples[0].status' "$TMP/run.json")" ok "$what: the sample is ok"
 	p50=$(m schbench_wakeup_p50_ns value); p90=$(m schbench_wakeup_p90_ns value)
 	p99=$(m schbench_wakeup_p99_ns value); p999=$(m schbench_wakeup_p999_ns value)
