@@ -274,10 +274,9 @@ void report_summary_text(FILE *f, const char *title, const struct report_summary
 			summary_row(f, &rs->m[k], w, workload);
 	}
 	if (any_unavailable) {
-		fprintf(f, "  unavailable:\n");
 		for (k = 0; k < rs->nmetrics; k++)
 			if (!rs->m[k].available)
-				fprintf(f, "    %-*s %s\n", w,
+				fprintf(f, "  %-*s %s\n", w,
 					metric_title_of(rs->m[k].name, workload, name,
 							sizeof(name)),
 					metric_why_text(rs->m[k].why, why, sizeof(why)));

@@ -860,12 +860,20 @@ void instance_thread_collect(struct instance_ctx *ic)
 /* A child of this instance that exited before the start: fail with why. */
 static bool child_died_early(struct instance_ctx *ic)
 {
+	struct pollfd released = { .fd = ic->start_rd, .events = POLLIN };
 	siginfo_t si;
 	char how[96], name[64];
 	int task;
 
 	memset(&si, 0, sizeof(si));
 	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || !si.si_pid)
+		return false;
+	/*
+	 * Released since the caller looked: the child may have run its work
+	 * after the start and ended (a fixed work's task, while this one was
+	 * not scheduled); the sample's end judges how it ended.
+	 */
+	if (poll(&released, 1, 0) > 0)
 		return false;
 	describe_exit(&si, how, sizeof(how));
 	task = task_of_pid(ic, si.si_pid);
