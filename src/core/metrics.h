@@ -65,9 +65,6 @@ const struct metric_def *metric_def_at(size_t i);
 /* Display order of a name (for sorting summaries); unknown names last. */
 size_t metric_order(const char *name);
 
-/* The table label of a name, or the name itself when it has no definition. */
-const char *metric_label(const char *name);
-
 /*
  * A metric's unit as shown for a workload: "ops/s" becomes the workload's
  * own op per second ("round trips/s") when its op has a name other than

@@ -171,13 +171,6 @@ const struct metric_def *metric_def(const char *name)
 	return metric_def_at(metric_order(name));
 }
 
-const char *metric_label(const char *name)
-{
-	const struct metric_def *d = metric_def(name);
-
-	return d ? d->label : name;
-}
-
 const char *metric_unit(const struct metric_def *d, const char *workload, char *buf, size_t len)
 {
 	const struct workload *wl = workload ? workload_find(workload) : NULL;

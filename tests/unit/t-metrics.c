@@ -94,8 +94,14 @@ static void test_definitions_complete_and_unique(void **state)
 	assert_null(metric_def_at(n));
 	assert_null(metric_def("no_such_metric"));
 	assert_int_equal(metric_order("no_such_metric"), n);
-	assert_string_equal(metric_label("no_such_metric"), "no_such_metric");
-	assert_string_equal(metric_label("ctxsw_per_op"), "ctxsw/op");
+	{
+		char t[64];
+
+		assert_string_equal(metric_title_of("no_such_metric", NULL, t, sizeof(t)),
+				    "no_such_metric");
+		assert_string_equal(metric_title_of("ctxsw_per_op", NULL, t, sizeof(t)),
+				    "ctxsw/op");
+	}
 }
 
 /* Every workload names a registered primary metric (or none: ops_per_s). */
