@@ -287,10 +287,19 @@ static unsigned cpulist_count(const char *s)
 
 bool env_overloaded(const struct env *env, double *load, unsigned *cpus)
 {
-	const char *l = env_get(env, "run.loadavg");
+	const char *l = env_get(env, "run.loadavg"), *r = env_get(env, "run.runnable");
 	char *end;
+	unsigned long others;
 
 	*load = l ? strtod(l, &end) : 0.0;
 	*cpus = cpulist_count(env_get(env, "cpu.online"));
-	return l && end != l && *cpus && *load > (double)*cpus;
+	if (!l || end == l || !*cpus || *load <= (double)*cpus)
+		return false;
+	/*
+	 * The 1-minute average still counts work that just ended (wakebench's
+	 * own previous run): other work competes only while as many other
+	 * tasks as CPUs are runnable now too. An older store kept no count.
+	 */
+	others = r ? strtoul(r, &end, 10) : 0;
+	return !r || end == r || others >= *cpus;
 }

@@ -67,7 +67,9 @@ bool env_is_vector(const char *v);
 /*
  * Whether other work competed for the CPUs when the fingerprint was taken:
  * the 1-minute load average (run.loadavg) above the online CPUs
- * (cpu.online). *load and *cpus are set either way (0 when unknown).
+ * (cpu.online), and as many other tasks as CPUs runnable at that moment
+ * (run.runnable; a store without it: the average alone). *load and *cpus
+ * are set either way (0 when unknown).
  */
 #define ENV_OVERLOADED "run.overloaded" /* the flag an experiment stores */
 bool env_overloaded(const struct env *env, double *load, unsigned *cpus);

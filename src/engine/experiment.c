@@ -25,21 +25,24 @@ static void env_add_provenance(struct experiment *ex, struct env *env)
 }
 
 /*
- * Other work on the CPUs at the start (load average above the online CPUs):
+ * Other work on the CPUs at the start (load average above the online CPUs,
+ * and as many other tasks runnable):
  * said now, and stored as run.overloaded for compare, report and log to mark.
  */
 static void flag_overload(struct experiment *ex)
 {
 	double load;
 	unsigned cpus;
+	const char *now = env_get(&ex->env_start, "run.runnable");
 
 	if (!env_overloaded(&ex->env_start, &load, &cpus))
 		return;
+	warning("%s: the load average is %.2f on %u online CPUs%s%s: other work competes with "
+		"the samples (stored as %s; compare, report and log mark this experiment)",
+		ex->kind, load, cpus, now ? ", " : "", now ? now : "", ENV_OVERLOADED);
+	/* last: adding a key may move the entries `now` points into */
 	env_set(&ex->env_start, ENV_OVERLOADED, IMPACT_RUN, "load average %.2f on %u online CPUs",
 		load, cpus);
-	warning("%s: the load average is %.2f on %u online CPUs: other work competes with the "
-		"samples (stored as %s; compare, report and log mark this experiment)",
-		ex->kind, load, cpus, ENV_OVERLOADED);
 }
 
 static int collect_env(struct experiment *ex, struct env *env)

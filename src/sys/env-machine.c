@@ -703,12 +703,17 @@ void env_probe_run(struct env_ctx *c)
 {
 	char *v;
 	double a1, a5, a15;
+	unsigned runnable, all;
 
 	v = env_read_trim(c, "/proc/loadavg");
 	if (v && sscanf(v, "%lf %lf %lf", &a1, &a5, &a15) == 3)
 		env_set(c->env, "run.loadavg", IMPACT_RUN, "%.2f %.2f %.2f", a1, a5, a15);
 	else
 		env_set(c->env, "run.loadavg", IMPACT_RUN, "absent (no /proc/loadavg)");
+	/* the fourth field: the tasks runnable now (this one among them) of all */
+	if (v && sscanf(v, "%*f %*f %*f %u/%u", &runnable, &all) == 2 && runnable)
+		env_set(c->env, "run.runnable", IMPACT_RUN, "%u other tasks runnable (of %u)",
+			runnable - 1, all);
 	free(v);
 
 	/* "some avg10=1.04 avg60=1.23 avg300=0.54 total=6105315": the averages. */

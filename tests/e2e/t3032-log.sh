@@ -31,8 +31,15 @@ is "$RC" 0 "log of one run exits 0"
 # shellcheck disable=SC2086
 WAKEBENCH_ROOT="$TMP/root" run_cmd wb $RUN --label busy
 is "$RC" 0 "a run under load is stored"
-like "$ERR" "warning: run: the load average is 142\\.00 on 8 online CPUs: other work competes with the samples" \
-	"the run says the load is above the CPUs"
+like "$ERR" "warning: run: the load average is 142\\.00 on 8 online CPUs, 149 other tasks runnable \\(of 311\\): other work competes with the samples" \
+	"the run says the load is above the CPUs, with as many tasks runnable now"
+# the average still high from work that just ended, nothing runnable now: no flag
+cp -r "$FIXTURES/root-x86" "$TMP/settling"
+echo "9.00 5.00 2.00 1/311 40112" >"$TMP/settling/proc/loadavg"
+# shellcheck disable=SC2086
+WAKEBENCH_ROOT="$TMP/settling" run_cmd wb $RUN --label settling --no-store
+is "$RC" 0 "a run after other work ended"
+unlike "$ERR" "load average" "a load average above the CPUs alone, nothing runnable now: no warning"
 run_cmd wb ab --feature NO_DELAY_DEQUEUE pipe -j 1 --placement same-cpu -t 20ms -n 6 --warmup 0 -q \
 	--debugfs "$TMP/dbg" --format json
 is "$RC" 0 "an ab is stored"
