@@ -298,57 +298,53 @@ static void y_label(struct sbuf *b, const struct svg_frame *f, const char *label
 	sbuf_puts(b, "</text>\n");
 }
 
-void svg_axis_y(struct sbuf *b, const struct svg_frame *f, const struct scale *y, size_t want,
-		const char *label)
-{
-	double ticks[64], x0 = f->left, x1 = f->width - f->right;
-	int digits = 3;
-	size_t n = scale_ticks(y, want, ticks, ARRAY_SIZE(ticks)), i;
+#define AXIS_TICKS_MAX 64
 
-	/* enough digits that neighbouring ticks differ ("1.62M", "1.63M") */
-	if (y->kind == SCALE_LINEAR && n > 1) {
+/*
+ * The ticks of scale s (about want of them) as pixel positions and labels,
+ * with enough digits that neighbouring ticks differ ("1.62M", "1.63M").
+ */
+static size_t axis_ticks(const struct scale *s, size_t want, double *px, char (*lab)[32],
+			 const char **labels)
+{
+	double ticks[AXIS_TICKS_MAX];
+	int digits = 3;
+	size_t n = scale_ticks(s, want, ticks, AXIS_TICKS_MAX), i;
+
+	if (s->kind == SCALE_LINEAR && n > 1) {
 		double step = ticks[1] - ticks[0], top = fmax(fabs(ticks[0]), fabs(ticks[n - 1]));
 
 		digits = (int)fmax(3, ceil(log10(top / step)) + 1);
 		digits = digits > 8 ? 8 : digits;
 	}
 	for (i = 0; i < n; i++) {
-		double py = scale_map(y, ticks[i]);
-		char lab[32];
-
-		svg_line(b, x0, py, x1, py, "grid");
-		svg_fmt_num(ticks[i], digits, lab, sizeof(lab));
-		svg_text(b, x0 - 4, py + 3.5, "end", "tick", lab);
+		px[i] = scale_map(s, ticks[i]);
+		svg_fmt_num(ticks[i], digits, lab[i], sizeof(lab[i]));
+		labels[i] = lab[i];
 	}
-	svg_line(b, x0, f->top, x0, f->height - f->bottom, "axis");
-	y_label(b, f, label);
+	return n;
+}
+
+void svg_axis_y(struct sbuf *b, const struct svg_frame *f, const struct scale *y, size_t want,
+		const char *label)
+{
+	double py[AXIS_TICKS_MAX];
+	char lab[AXIS_TICKS_MAX][32];
+	const char *labels[AXIS_TICKS_MAX];
+	size_t n = axis_ticks(y, want, py, lab, labels);
+
+	svg_axis_y_at(b, f, py, labels, n, label);
 }
 
 void svg_axis_x(struct sbuf *b, const struct svg_frame *f, const struct scale *x, size_t want,
 		const char *label)
 {
-	double ticks[64], y0 = f->top, y1 = f->height - f->bottom;
-	int digits = 3;
-	size_t n = scale_ticks(x, want, ticks, ARRAY_SIZE(ticks)), i;
+	double px[AXIS_TICKS_MAX];
+	char lab[AXIS_TICKS_MAX][32];
+	const char *labels[AXIS_TICKS_MAX];
+	size_t n = axis_ticks(x, want, px, lab, labels);
 
-	if (x->kind == SCALE_LINEAR && n > 1) {
-		double step = ticks[1] - ticks[0], top = fmax(fabs(ticks[0]), fabs(ticks[n - 1]));
-
-		digits = (int)fmax(3, ceil(log10(top / step)) + 1);
-		digits = digits > 8 ? 8 : digits;
-	}
-	for (i = 0; i < n; i++) {
-		double px = scale_map(x, ticks[i]);
-		char lab[32];
-
-		svg_line(b, px, y0, px, y1, "grid");
-		svg_fmt_num(ticks[i], digits, lab, sizeof(lab));
-		svg_text(b, px, y1 + 13, "middle", "tick", lab);
-	}
-	svg_line(b, f->left, y1, f->width - f->right, y1, "axis");
-	if (label)
-		svg_text(b, (f->left + f->width - f->right) / 2, f->height - 4, "middle", "label",
-			 label);
+	svg_axis_x_at(b, f, px, labels, n, label);
 }
 
 void svg_axis_x_at(struct sbuf *b, const struct svg_frame *f, const double *px,
