@@ -51,8 +51,7 @@ void env_set(struct env *env, const char *key, enum impact impact, const char *f
 	char *value;
 
 	va_start(ap, fmt);
-	if (vasprintf(&value, fmt, ap) < 0)
-		die("out of memory");
+	value = xvasprintf(fmt, ap);
 	va_end(ap);
 
 	/* Keep fingerprints one line per key, whatever a file contained. */

@@ -271,8 +271,7 @@ static void differs(struct diffs *d, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	append(&d->text, "; ", s);
 	free(s);

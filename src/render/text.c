@@ -346,8 +346,7 @@ void rep_email_line(struct sbuf *out, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	email_wrap(out, s, 4, false);
 	free(s);

@@ -169,16 +169,22 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *p;
+
+	if (vasprintf(&p, fmt, ap) < 0)
+		die("out of memory formatting a string");
+	return p;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *p;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&p, fmt, ap);
+	p = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		die("out of memory formatting a string");
 	return p;
 }

@@ -57,6 +57,8 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* The same for a va_list (a caller's own printf-like function). */
+char *xvasprintf(const char *fmt, va_list ap) PRINTF_LIKE(1, 0);
 
 /*
  * Parsers. Each returns 0 on success, -1 on a malformed value (errno
