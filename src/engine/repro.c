@@ -15,6 +15,7 @@
  * reference/stress-ng-pipe.md.
  */
 #include "engine/repro.h"
+#include "render/render.h"
 #include "util/util.h"
 
 #include <json-c/json.h>
@@ -219,16 +220,9 @@ char *repro_command(const char *cmdline, bool keep_format)
 
 /* ---- another tool's command ---- */
 
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
 static int64_t num(json_object *o, const char *key, int64_t def)
 {
-	json_object *v = member(o, key);
+	json_object *v = rep_obj(o, key);
 
 	return v && (json_object_is_type(v, json_type_int) ||
 		     json_object_is_type(v, json_type_double))
@@ -238,16 +232,9 @@ static int64_t num(json_object *o, const char *key, int64_t def)
 
 static bool flag(json_object *o, const char *key)
 {
-	json_object *v = member(o, key);
+	json_object *v = rep_obj(o, key);
 
 	return v && json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
-}
-
-static const char *str(json_object *o, const char *key, const char *def)
-{
-	json_object *v = member(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : def;
 }
 
 /* *s becomes "*s SEP t", or t when *s is NULL. */
@@ -285,7 +272,7 @@ static void differs(struct diffs *d, const char *fmt, ...)
 static char *taskset_for(json_object *p, const char *placement, int64_t instances, struct diffs *d,
 			 const char *tool)
 {
-	json_object *cpus = member(p, "cpus");
+	json_object *cpus = rep_obj(p, "cpus");
 	size_t n = cpus && json_object_is_type(cpus, json_type_array)
 			   ? json_object_array_length(cpus)
 			   : 0,
@@ -319,7 +306,7 @@ static char *taskset_for(json_object *p, const char *placement, int64_t instance
 
 static void probes_differ(json_object *p, struct diffs *d, const char *tool)
 {
-	const char *trace = str(p, "trace", "off");
+	const char *trace = rep_str(p, "trace") ?: "off";
 
 	if (strcmp(trace, "off") || flag(p, "perf_counters"))
 		differs(d, "these samples were %s (%s), which costs time %s does not spend",
@@ -379,14 +366,15 @@ static char *pipe_equivalent(const struct store_experiment *e, json_object *p, s
 			(unsigned long long)((dur + 999999999ull) / 1000000000ull), opt);
 	free(opt);
 	probes_differ(p, d, "stress-ng");
-	return with_taskset(cmd, taskset_for(p, str(p, "placement", "any"), j, d, "stress-ng"));
+	return with_taskset(cmd,
+			    taskset_for(p, rep_str(p, "placement") ?: "any", j, d, "stress-ng"));
 }
 
 /* perf bench sched pipe: a fixed count of round trips. */
 static char *pingpong_equivalent(const struct store_experiment *e, json_object *p, double median,
 				 struct diffs *d, const char **tool)
 {
-	const char *channel = str(p, "channel", "pipe");
+	const char *channel = rep_str(p, "channel") ?: "pipe";
 	int64_t j = num(p, "instances", 1);
 	uint64_t dur = (uint64_t)num(p, "duration_ns", 0);
 	char *cmd, loops[48] = "";
@@ -418,7 +406,8 @@ static char *pingpong_equivalent(const struct store_experiment *e, json_object *
 	}
 	cmd = xasprintf("perf bench sched pipe%s%s", loops, flag(p, "threads") ? " -T" : "");
 	probes_differ(p, d, "perf bench");
-	return with_taskset(cmd, taskset_for(p, str(p, "placement", "any"), j, d, "perf bench"));
+	return with_taskset(cmd,
+			    taskset_for(p, rep_str(p, "placement") ?: "any", j, d, "perf bench"));
 }
 
 /* hackbench (rt-tests) or perf bench sched messaging: fixed work, one run per sample. */
@@ -428,7 +417,7 @@ static char *messaging_equivalent(const struct store_experiment *e, json_object 
 	bool perf = strstr(e->profile, "perf-bench-sched-messaging") != NULL;
 	int64_t g = num(p, "groups", 10), fds = num(p, "fds", 20), l = num(p, "loops", 100);
 	int64_t size = num(p, "datasize_bytes", 100), j = num(p, "instances", 1);
-	const char *placement = str(p, "placement", "any");
+	const char *placement = rep_str(p, "placement") ?: "any";
 	char *cmd;
 
 	if (!perf && !strstr(e->profile, "hackbench"))
@@ -463,7 +452,7 @@ static char *messaging_equivalent(const struct store_experiment *e, json_object 
 /* How ab's samples map onto the tool's runs: the features it toggled. */
 static char *ab_arms(json_object *p)
 {
-	json_object *f = member(p, "feature");
+	json_object *f = rep_obj(p, "feature");
 	size_t i,
 		n = f && json_object_is_type(f, json_type_array) ? json_object_array_length(f) : 0;
 	char *list = NULL;

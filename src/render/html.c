@@ -110,13 +110,6 @@ static void text(struct sbuf *b, const char *s)
 	sbuf_add_xml(b, s ? s : "");
 }
 
-static json_object *obj(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
 static int dcmp(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
@@ -385,7 +378,7 @@ static void interval_cell(struct sbuf *b, json_object *ci, const char *unit)
 
 static void table_row(const struct rep *r, size_t i, struct sbuf *b)
 {
-	json_object *g = r->g[i].j, *eff = obj(g, "effect");
+	json_object *g = r->g[i].j, *eff = rep_obj(g, "effect");
 	char med[32], lo[32], hi[32], buf[96], p[32];
 
 	sbuf_addf(b, "<tr><td><span class=\"sw %s\"></span></td>", gcls(i));
@@ -394,7 +387,7 @@ static void table_row(const struct rep *r, size_t i, struct sbuf *b)
 		  rep_num(g, "boots"));
 	fmt_value(rep_num(g, "median"), r->primary.unit, med, sizeof(med));
 	td_num(b, med);
-	interval_cell(b, obj(g, "median_ci"), r->primary.unit);
+	interval_cell(b, rep_obj(g, "median_ci"), r->primary.unit);
 	if (r->g[i].baseline) {
 		sbuf_puts(b, "<td class=\"num\">100%</td><td></td><td></td>"
 			     "<td><span class=\"badge b-baseline\">baseline</span></td></tr>\n");
@@ -445,14 +438,14 @@ static void html_table(const struct rep *r, struct sbuf *b)
 			sbuf_puts(b, "<li>");
 			prose_name(b, r->g[i].name);
 			sbuf_puts(b, ": ");
-			text(b, rep_str(obj(r->g[i].j, "inference"), "note"));
+			text(b, rep_str(rep_obj(r->g[i].j, "inference"), "note"));
 			sbuf_puts(b, "</li>\n");
 		}
 		sbuf_puts(b, "</ul>\n");
 	}
 	/* compare's warnings, then its notes (noisy, overloaded) */
 	for (k = 0; k < 2; k++) {
-		json_object *w = obj(r->doc, k ? "notes" : "warnings");
+		json_object *w = rep_obj(r->doc, k ? "notes" : "warnings");
 		size_t n = w ? json_object_array_length(w) : 0;
 
 		for (i = 0; i < n; i++) {
@@ -517,7 +510,7 @@ static void one_box(const struct rep_group *g, const char *unit, size_t i, const
 {
 	double cx = band_center(x, i), w = band_width(x), q1, q3, wlo, whi;
 	double med = rep_num(g->j, "median");
-	json_object *ci = obj(g->j, "median_ci");
+	json_object *ci = rep_obj(g->j, "median_ci");
 	char cls[64], tip[512], m[32], a[32], c[32], l[32], h[32];
 	size_t k;
 
@@ -710,7 +703,7 @@ static void html_order(const struct rep *r, struct sbuf *b)
 static void forest_row(const struct rep *r, size_t i, const struct svg_frame *f,
 		       const struct chg_axis *x, double cy, struct sbuf *b)
 {
-	json_object *g = r->g[i].j, *e = obj(g, "effect");
+	json_object *g = r->g[i].j, *e = rep_obj(g, "effect");
 	double est = rep_num(e, "estimate"), clo = rep_num(e, "ci_lo"), chi = rep_num(e, "ci_hi");
 	const char *key, *word = rep_badge(g, &key);
 	char cls[32], tip[512], a[32], c[32], d[32];
@@ -751,7 +744,7 @@ static void html_forest(const struct rep *r, struct sbuf *b)
 		return;
 	f.height = f.top + f.bottom + row * (double)(r->ng - 1);
 	for (i = 1; i < r->ng; i++) {
-		json_object *e = obj(r->g[i].j, "effect");
+		json_object *e = rep_obj(r->g[i].j, "effect");
 
 		if (isfinite(rep_num(e, "ci_lo"))) {
 			lo = fmin(lo, rep_num(e, "ci_lo"));
@@ -795,7 +788,7 @@ static const struct rep_series *series_of(const struct rep_group *g, const char 
 
 static json_object *evidence_of(const struct rep_group *g, const char *name)
 {
-	json_object *ev = obj(g->j, "evidence");
+	json_object *ev = rep_obj(g->j, "evidence");
 	size_t i, n = ev ? json_object_array_length(ev) : 0;
 
 	for (i = 0; i < n; i++) {
@@ -833,7 +826,7 @@ static bool series_range(const struct rep *r, const char *name, double *lo, doub
 /* Why group k has no interval for metric name, or NULL when it has one (or no entry). */
 static const char *why_of(const struct rep *r, size_t k, const char *name)
 {
-	json_object *e = evidence_of(&r->g[k], name), *eff = obj(e, "effect");
+	json_object *e = evidence_of(&r->g[k], name), *eff = rep_obj(e, "effect");
 
 	if (!e || isfinite(rep_num(eff, "ci_lo")))
 		return NULL;
@@ -851,7 +844,7 @@ static void multiple_caption(const struct rep *r, const struct rep_metric *m, st
 		: m->better > 0 ? "Higher is better. "
 				: "Neither way is better. ");
 	for (i = 1; i < r->ng; i++) {
-		json_object *eff = obj(evidence_of(&r->g[i], m->name), "effect");
+		json_object *eff = rep_obj(evidence_of(&r->g[i], m->name), "effect");
 		double clo = rep_num(eff, "ci_lo"), chi = rep_num(eff, "ci_hi");
 		char a[32], c[32], d[32];
 		bool moved = clo > 0 || chi < 0;
@@ -1076,7 +1069,7 @@ static void html_pairs(const struct rep *r, struct sbuf *b)
 	size_t i, k, n, nt;
 
 	for (i = 1; i < r->ng; i++) {
-		json_object *pairs = obj(r->g[i].j, "pairs");
+		json_object *pairs = rep_obj(r->g[i].j, "pairs");
 		double *px, *pv, lo = 0, hi = 0;
 
 		if (!pairs || !(n = json_object_array_length(pairs)))
@@ -1172,7 +1165,7 @@ static void html_env(const struct rep *r, struct sbuf *b)
 		  "baseline</h2>\n<table class=\"env\">\n<tr><th></th><th>group</th><th>impact</th>"
 		  "<th>key</th><th>baseline</th><th>group's value</th></tr>\n");
 	for (i = 1; i < r->ng; i++) {
-		json_object *d = obj(r->g[i].j, "env_diff");
+		json_object *d = rep_obj(r->g[i].j, "env_diff");
 		size_t n = d ? json_object_array_length(d) : 0, shown = 0;
 
 		for (k = 0; k < n; k++) {

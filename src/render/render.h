@@ -161,6 +161,8 @@ void rep_html_begin(struct sbuf *b, const char *version, const char *title);
 double rep_num(json_object *o, const char *key);
 /* A string member of o, NULL when absent or null. */
 const char *rep_str(json_object *o, const char *key);
+/* Any member of o, NULL when absent or null (o may be NULL). */
+json_object *rep_obj(json_object *o, const char *key);
 
 /* ---- the embedded raw data (embed.c) ---- */
 

@@ -42,7 +42,7 @@ const char *rep_str(json_object *o, const char *key)
 	return json_object_get_string(v);
 }
 
-static json_object *rep_obj(json_object *o, const char *key)
+json_object *rep_obj(json_object *o, const char *key)
 {
 	json_object *v;
 
