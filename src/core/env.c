@@ -178,8 +178,7 @@ int env_vector_state(const char *v, const char *name)
 	return -1;
 }
 
-/* The bare name of token tok (NO_ dropped) into buf. */
-static void vector_name(const char *tok, size_t toklen, char *buf, size_t len)
+void env_vector_name(const char *tok, size_t toklen, char *buf, size_t len)
 {
 	if (toklen > 3 && !strncmp(tok, "NO_", 3)) {
 		tok += 3;
@@ -203,7 +202,7 @@ static void vector_missing(const char *from, const char *to, const char *what, c
 		p = tok + tl;
 		if (!tl)
 			continue;
-		vector_name(tok, tl, name, sizeof(name));
+		env_vector_name(tok, tl, name, sizeof(name));
 		if (env_vector_state(to, name) >= 0)
 			continue;
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s%s", first && *buf ? "; " : "",
@@ -219,7 +218,7 @@ bool env_vector_change(const char *a, const char *b, char *buf, size_t len)
 	if (!len)
 		return false;
 	buf[0] = '\0';
-	if (env_is_vector(a) != env_is_vector(b) && (a || b)) {
+	if (env_is_vector(a) != env_is_vector(b)) {
 		/* readable on one side only (lockdown): the other side's reason, and a count */
 		const char *v = env_is_vector(a) ? a : b, *other = v == a ? b : a;
 		size_t n = 0;
@@ -243,7 +242,7 @@ bool env_vector_change(const char *a, const char *b, char *buf, size_t len)
 		p = tok + tl;
 		if (!tl)
 			continue;
-		vector_name(tok, tl, name, sizeof(name));
+		env_vector_name(tok, tl, name, sizeof(name));
 		sa = env_vector_state(a, name);
 		sb = env_vector_state(b, name);
 		if (sb >= 0 && sa != sb)
@@ -301,4 +300,12 @@ bool env_overloaded(const struct env *env, double *load, unsigned *cpus)
 	 */
 	others = r ? strtoul(r, &end, 10) : 0;
 	return !r || end == r || others >= *cpus;
+}
+
+bool env_was_overloaded(const struct env *env)
+{
+	double load;
+	unsigned cpus;
+
+	return env_get(env, ENV_OVERLOADED) || env_overloaded(env, &load, &cpus);
 }

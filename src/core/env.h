@@ -73,7 +73,11 @@ bool env_is_vector(const char *v);
  */
 #define ENV_OVERLOADED "run.overloaded" /* the flag an experiment stores */
 bool env_overloaded(const struct env *env, double *load, unsigned *cpus);
+/* A stored experiment's start: its run.overloaded flag, or (an older store) what it rests on. */
+bool env_was_overloaded(const struct env *env);
 int env_vector_state(const char *v, const char *name);
+/* The feature name of a vector's token of toklen bytes ("NO_" dropped) into buf. */
+void env_vector_name(const char *tok, size_t toklen, char *buf, size_t len);
 bool env_vector_change(const char *a, const char *b, char *buf, size_t len);
 
 #endif

@@ -86,25 +86,9 @@ static void add_warning(struct compare *c, char *msg)
 /* "NAME" or "NO_NAME" as the feature vector has it, or "unknown". */
 static char *feature_state(const char *features, const char *name)
 {
-	const char *p = features;
-	size_t len = strlen(name);
+	int st = env_vector_state(features, name);
 
-	while (p && *p) {
-		const char *tok = p, *end;
-		bool no = false;
-
-		while (*tok == ' ')
-			tok++;
-		end = tok + strcspn(tok, " ");
-		if (!strncmp(tok, "NO_", 3)) {
-			no = true;
-			tok += 3;
-		}
-		if ((size_t)(end - tok) == len && !strncmp(tok, name, len))
-			return no ? xasprintf("NO_%s", name) : xstrdup(name);
-		p = *end ? end + 1 : end;
-	}
-	return xstrdup("unknown");
+	return st < 0 ? xstrdup("unknown") : st ? xstrdup(name) : xasprintf("NO_%s", name);
 }
 
 /* The feature vector without NAME or NO_NAME; NULL for NULL. */
@@ -242,14 +226,7 @@ static int collect_row(void *arg, const struct store_row *row)
 		p->value = group_value(c, row, &p->env);
 		if (row->cfg && row->cfg->features)
 			p->cfg_features = xstrdup(row->cfg->features);
-		{
-			double load;
-			unsigned cpus;
-
-			/* the stored flag, or (an older store) the load it rests on */
-			p->overloaded = env_get(&p->env, ENV_OVERLOADED) ||
-					env_overloaded(&p->env, &load, &cpus);
-		}
+		p->overloaded = env_was_overloaded(&p->env);
 		if (c->by == BY_FEATURE) {
 			p->features_rest = features_without(
 				row->cfg && row->cfg->features ? row->cfg->features
@@ -426,21 +403,18 @@ static const char *label_vector(const struct compare *c, const struct part *p)
 	return env_is_vector(v) ? v : NULL;
 }
 
-/* Adds name to names (once); returns whether it was new. */
-static bool name_add(char ***names, size_t *n, const char *tok, size_t tl)
+/* Adds the token's feature name to names, once. */
+static void name_add(char ***names, size_t *n, const char *tok, size_t tl)
 {
 	char name[96];
 	size_t i;
 
-	snprintf(name, sizeof(name), "%.*s", (int)tl, tok);
-	if (tl > 3 && !strncmp(tok, "NO_", 3))
-		memmove(name, name + 3, strlen(name) - 2);
+	env_vector_name(tok, tl, name, sizeof(name));
 	for (i = 0; i < *n; i++)
 		if (!strcmp((*names)[i], name))
-			return false;
+			return;
 	*names = xrealloc(*names, (*n + 1) * sizeof(**names));
 	(*names)[(*n)++] = xstrdup(name);
-	return true;
 }
 
 /* More features differ than a label can name: "features=set N", N by first appearance. */

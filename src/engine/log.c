@@ -80,12 +80,10 @@ static void ab_numbers(struct store *st, struct log_entry *le)
 static void overload_flag(struct store *st, struct log_entry *le)
 {
 	struct env env = { 0 };
-	double load;
-	unsigned cpus;
 
 	if (store_load_env(st, le->e->id, "start", &env))
 		return;
-	le->overloaded = env_get(&env, ENV_OVERLOADED) || env_overloaded(&env, &load, &cpus);
+	le->overloaded = env_was_overloaded(&env);
 	env_release(&env);
 }
 
