@@ -17,22 +17,28 @@ struct values {
 	struct log *l;
 	double **v; /* per entry: the primary's values */
 	size_t *alloc;
+	int64_t last_id; /* rows come experiment by experiment: the last one's entry */
+	struct log_entry *last;
 };
 
-static struct log_entry *entry_of(struct log *l, int64_t id)
+static struct log_entry *entry_of(struct values *vs, int64_t id)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++)
-		if (l->entries[i].e->id == id)
-			return &l->entries[i];
-	return NULL;
+	if (vs->last_id == id)
+		return vs->last;
+	vs->last_id = id;
+	vs->last = NULL;
+	for (i = 0; i < vs->l->n && !vs->last; i++)
+		if (vs->l->entries[i].e->id == id)
+			vs->last = &vs->l->entries[i];
+	return vs->last;
 }
 
 static int collect(void *arg, const struct store_row *row)
 {
 	struct values *vs = arg;
-	struct log_entry *le = entry_of(vs->l, row->exp->id);
+	struct log_entry *le = entry_of(vs, row->exp->id);
 	size_t k;
 	double v;
 
@@ -89,7 +95,7 @@ static void overload_flag(struct store *st, struct log_entry *le)
 
 int log_build(struct store *st, const struct store_filter *f, size_t limit, struct log *out)
 {
-	struct values vs = { .l = out };
+	struct values vs = { .l = out, .last_id = -1 };
 	size_t i, first;
 	int ret = 0;
 
