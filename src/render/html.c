@@ -969,6 +969,20 @@ static void small_multiple(const struct rep *r, const struct rep_metric *m, stru
 	free(labels);
 }
 
+/* Group i's points joined by a line, each marked with a dot of radius rad. */
+static void marked_line(struct sbuf *b, size_t i, const char *title, const double *xs,
+			const double *ys, size_t n, double rad)
+{
+	char cls[64];
+	size_t k;
+
+	snprintf(cls, sizeof(cls), "cdf %s", gcls(i));
+	svg_group_begin(b, cls, title);
+	svg_polyline(b, xs, ys, n, NULL);
+	for (k = 0; k < n; k++)
+		svg_circle(b, xs[k], ys[k], rad, NULL);
+	svg_group_end(b);
+}
 /* The traced wakeup-latency percentiles of each group as a CDF on a tail scale. */
 static void latency_cdf(const struct rep *r, struct sbuf *b)
 {
@@ -1023,7 +1037,6 @@ static void latency_cdf(const struct rep *r, struct sbuf *b)
 	for (i = 0; i < r->ng; i++) {
 		double xs[ARRAY_SIZE(pc)], ys[ARRAY_SIZE(pc)];
 		size_t n = 0;
-		char cls[32];
 
 		for (k = 0; k < ARRAY_SIZE(pc); k++) {
 			const struct rep_series *s = series_of(&r->g[i], pc[k].name);
@@ -1039,12 +1052,7 @@ static void latency_cdf(const struct rep *r, struct sbuf *b)
 			xs[n] = scale_map(&x, med[k]);
 			ys[n++] = scale_map(&y, -log10(1 - pc[k].q));
 		}
-		snprintf(cls, sizeof(cls), "cdf %s", gcls(i));
-		svg_group_begin(b, cls, r->g[i].name);
-		svg_polyline(b, xs, ys, n, NULL);
-		for (k = 0; k < n; k++)
-			svg_circle(b, xs[k], ys[k], 3, NULL);
-		svg_group_end(b);
+		marked_line(b, i, r->g[i].name, xs, ys, n, 3);
 	}
 	svg_end(b);
 	sbuf_puts(b, "<figcaption>Median over the samples of each percentile, per group "
@@ -1062,7 +1070,7 @@ static void html_pairs(const struct rep *r, struct sbuf *b)
 		.width = 960, .height = 260, .top = 16, .bottom = 40, .left = 78, .right = 16
 	};
 	double py[MAX_TICKS];
-	char lab[MAX_TICKS][24], xl[200], cls[32];
+	char lab[MAX_TICKS][24], xl[200];
 	const char *labs[MAX_TICKS];
 	struct chg_axis y;
 	struct scale x;
@@ -1097,12 +1105,7 @@ static void html_pairs(const struct rep *r, struct sbuf *b)
 			px[k] = scale_map(&x, (double)k + 1);
 			pv[k] = chg_map(&y, pv[k]);
 		}
-		snprintf(cls, sizeof(cls), "cdf %s", gcls(i));
-		svg_group_begin(b, cls, r->g[i].name);
-		svg_polyline(b, px, pv, n, NULL);
-		for (k = 0; k < n; k++)
-			svg_circle(b, px[k], pv[k], 3.5, NULL);
-		svg_group_end(b);
+		marked_line(b, i, r->g[i].name, px, pv, n, 3.5);
 		svg_end(b);
 		sbuf_puts(b, "<p class=\"note\">The paired interval in the table rests on these "
 			     "changes; a trend or one stray pair shows here.</p>\n</section>\n");
