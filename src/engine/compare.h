@@ -17,12 +17,14 @@
 #include "core/ab.h"
 #include "core/env.h"
 #include "core/metrics.h"
+#include "core/summary.h"
 #include "stats/stats.h"
 #include "store/store.h"
 
 #define COMPARE_CONF   0.95 /* every interval's level */
 #define COMPARE_MARGIN 0.02 /* the default margin */
-#define NOISY_CV       0.05 /* a group above this coefficient of variation is called noisy */
+/* a group above this coefficient of variation is called noisy: the run summary's own limit */
+#define NOISY_CV REPORT_CV_WARN
 
 struct compare_request {
 	const char *by;	      /* NULL: compare's default (kernel) */

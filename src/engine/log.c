@@ -5,7 +5,7 @@
  */
 #include "engine/log.h"
 #include "engine/ab.h"
-#include "engine/compare.h"
+#include "core/summary.h"
 #include "stats/stats.h"
 #include "util/util.h"
 
@@ -62,7 +62,7 @@ static void run_numbers(struct log_entry *le, double *v)
 	le->cv = NAN;
 	if (le->n >= 2 && !stats_summarize(v, le->n, 0.95, &s, NULL)) {
 		le->cv = s.cv;
-		le->noisy = stats_summary_noisy(&s, NOISY_CV);
+		le->noisy = stats_summary_noisy(&s, REPORT_CV_WARN);
 	}
 }
 
