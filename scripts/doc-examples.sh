@@ -188,13 +188,15 @@ run_block() {
 # state decides is dropped: warnings (noise, load, too few values), the
 # environment line's values, the words of a verdict and of ab's interaction
 # line, the values of an evidence line (a line that starts with a metric's
-# registry name), an arm's "(noisy)", and what follows the first number of
+# registry name), the unit a time picked for its size ("1.00 s" or "999 ms": N),
+# an arm's "(noisy)", and what follows the first number of
 # an effect or verdict line ("NO_DELAY_DEQUEUE: bogo ops/s (real time) ~",
 # "ctxsw/op voluntary ~"), as the data decide whether a verdict is
 # inconclusive, an arm noisy or an effect n/a.
 normalise() {
 	sed -E -e 's/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/U/g' \
-		-e 's/[0-9]+([.][0-9]+)?(e[-+]?[0-9]+)?/N/g' "$1" |
+		-e 's/[0-9]+([.][0-9]+)?(e[-+]?[0-9]+)?/N/g' \
+		-e 's/N (ns|us|ms|s)([^a-zA-Z0-9]|$)/N\2/g' "$1" |
 		awk '
 		/warning: / { next }
 		/^environment: kernel / { print "environment: kernel"; next }
