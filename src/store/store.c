@@ -141,6 +141,7 @@ struct store {
 	/* read as immutable: the file as it was then, to tell a writer that came */
 	bool immutable;
 	struct stat immutable_sb;
+	int guard; /* the checkpoint guard's descriptor (guard_open()), or -1 */
 };
 
 int store_schema_version(void)
@@ -572,6 +573,72 @@ static char *immutable_uri(const char *path)
 }
 
 /*
+ * The checkpoint guard (doc/store.md, "Readers"). A reader that reads the
+ * file itself (READ_IMMUTABLE, READ_COPY: no WAL index to share) holds a
+ * shared lock on one byte far past anything SQLite locks, for as long as
+ * it reads. A writer moves WAL pages into the file (a checkpoint, also the
+ * one as the last connection closes) only while it holds that byte
+ * exclusively; while a reader holds it, the pages wait in the WAL for the
+ * next commit or the next writer. So a writer that starts meanwhile never
+ * changes the file under such a reader.
+ *
+ * Open file description locks: they belong to the descriptor, so they
+ * neither merge with nor conflict with SQLite's own POSIX locks in this
+ * process. Closing the descriptor would still drop those POSIX locks (as
+ * closing any descriptor of the file does), so it is closed only after
+ * the SQLite connection. Where the file system has no such locks, there is
+ * no guard and a writer checkpoints as SQLite does by itself.
+ */
+#define GUARD_BYTE	       ((off_t)1 << 62)
+#define GUARD_CHECKPOINT_PAGES 1000 /* SQLite's own automatic checkpoint */
+
+static int guard_open(const char *path, bool writer)
+{
+	return open(path, (writer ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW);
+}
+
+/* Lock (F_RDLCK, F_WRLCK) or unlock (F_UNLCK) the guard byte: 0, 1 when
+ * another holds it, -1 when this file system has no such locks. */
+static int guard_lock(int fd, short type)
+{
+	struct flock fl = {
+		.l_type = type, .l_whence = SEEK_SET, .l_start = GUARD_BYTE, .l_len = 1
+	};
+
+	if (fd < 0)
+		return -1;
+	if (!fcntl(fd, F_OFD_SETLK, &fl))
+		return 0;
+	return errno == EAGAIN || errno == EACCES ? 1 : -1;
+}
+
+/* A reader's shared hold, waiting out a writer's checkpoint (within the busy timeout). */
+static void guard_share(int fd)
+{
+	uint64_t deadline_ns = now_ns() + (uint64_t)STORE_BUSY_TIMEOUT_MS * 1000000ULL;
+
+	while (guard_lock(fd, F_RDLCK) == 1 && now_ns() < deadline_ns)
+		sleep_ns(1000000ULL);
+}
+
+/* A writer's checkpoint, unless a reader reads the file itself. */
+static int guard_checkpoint(void *arg, sqlite3 *db, const char *schema, int pages)
+{
+	const struct store *st = arg;
+	int held;
+
+	if (pages < GUARD_CHECKPOINT_PAGES)
+		return SQLITE_OK;
+	held = guard_lock(st->guard, F_WRLCK);
+	if (held == 1)
+		return SQLITE_OK; /* the next commit tries again */
+	sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	if (!held)
+		guard_lock(st->guard, F_UNLCK);
+	return SQLITE_OK;
+}
+
+/*
  * How a reader opens a store without creating anything next to it
  * (doc/store.md, "Readers"):
  * - READ_SHARED: a readable -shm exists, so a writer may be live: share its
@@ -668,17 +735,26 @@ out:
 }
 
 /* Open path read-only, creating nothing next to it (see read_mode()). */
-static int open_read(const char *path, bool foreign, sqlite3 **out, bool *immutable)
+static int open_read(const char *path, bool foreign, sqlite3 **out, bool *immutable, int *guard)
 {
 	int oflags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, rc;
-	enum read_mode mode = read_mode(path);
+	enum read_mode mode;
 	sqlite3 *db = NULL;
 
 	*out = NULL;
+	/* held before the side files are looked at: a writer that starts later waits */
+	*guard = guard_open(path, false);
+	guard_share(*guard);
+	mode = read_mode(path);
+	if (mode == READ_SHARED)
+		guard_lock(*guard, F_UNLCK); /* the WAL index guards this reader */
 	if (immutable)
 		*immutable = mode == READ_IMMUTABLE;
-	if (mode == READ_COPY)
-		return open_copy(path, foreign, out);
+	if (mode == READ_COPY) {
+		rc = open_copy(path, foreign, out);
+		guard_lock(*guard, F_UNLCK); /* read into memory: the file is done with */
+		return rc;
+	}
 	if (mode == READ_IMMUTABLE) {
 		char *uri = immutable_uri(path);
 
@@ -773,21 +849,25 @@ static int create_file(const char *path, bool *created)
 
 /* The connection, its schema checked and brought up to this version. */
 static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bool *immutable,
-		   int *version)
+		   int *version, int *guard)
 {
 	int rc;
 
 	if (ro) {
 		/* a reader creates nothing: no -wal, no -shm (see read_mode()) */
-		if (stat(path, isb) || open_read(path, false, db, immutable))
+		if (stat(path, isb) || open_read(path, false, db, immutable, guard))
 			return -1;
 	} else {
+		*guard = guard_open(path, true);
 		/* one connection per thread: SQLite's own mutexes are not needed */
 		rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
 		if (rc != SQLITE_OK)
 			return *db ? db_error(*db, path, "cannot open")
 				   : error("store '%s': cannot open", path);
 		setup_connection(*db);
+		/* checkpoints only under the guard (guard_checkpoint(), store_close()) */
+		sqlite3_wal_autocheckpoint(*db, 0);
+		sqlite3_db_config(*db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	}
 	if (check_schema(*db, path, version))
 		return -1;
@@ -827,7 +907,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	struct stat isb = { 0 }, sb;
 	struct store *st;
 	sqlite3 *db = NULL;
-	int version = -1;
+	int version = -1, guard = -1;
 
 	*out = NULL;
 	if (!path || !*path)
@@ -842,15 +922,20 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	} else if (create_file(path, &created)) {
 		return -1;
 	}
-	if (open_db(path, ro, &db, &isb, &immutable, &version) ||
+	if (open_db(path, ro, &db, &isb, &immutable, &version, &guard) ||
 	    ((flags & STORE_CHECK) && check_structure(db, path))) {
 		sqlite3_close(db);
+		if (guard >= 0)
+			close(guard);
 		if (created)
 			remove_created(path);
 		return -1;
 	}
 	st = xcalloc(1, sizeof(*st));
 	st->db = db;
+	st->guard = guard;
+	if (!ro)
+		sqlite3_wal_hook(db, guard_checkpoint, st);
 	st->path = xstrdup(path);
 	st->readonly = ro;
 	/* an upgraded copy in memory is read, not the file */
@@ -884,7 +969,12 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->ins_sample);
 	sqlite3_finalize(st->ins_metric);
 	sqlite3_finalize(st->ins_expmetric);
+	/* the last connection's checkpoint (that removes the WAL), unless a reader reads */
+	if (!st->readonly && guard_lock(st->guard, F_WRLCK) != 1)
+		sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
 	sqlite3_close(st->db);
+	if (st->guard >= 0)
+		close(st->guard); /* after the connection: see the checkpoint guard */
 	free(st->path);
 	free(st);
 }
@@ -2180,7 +2270,7 @@ out:
  * be exactly wakebench's, its integrity checked; an older schema is
  * upgraded in memory.
  */
-static int open_foreign(const char *path, sqlite3 **out)
+static int open_foreign(const char *path, sqlite3 **out, int *guard)
 {
 	sqlite3 *db = NULL;
 	struct stat sb;
@@ -2188,6 +2278,7 @@ static int open_foreign(const char *path, sqlite3 **out)
 	int version;
 
 	*out = NULL;
+	*guard = -1;
 	if (stat(path, &sb))
 		return error_errno("cannot open store '%s'", path);
 	if (!S_ISREG(sb.st_mode))
@@ -2196,7 +2287,7 @@ static int open_foreign(const char *path, sqlite3 **out)
 		return -1;
 	if (version < 0)
 		return error("store '%s' is empty: nothing stored yet", path);
-	if (open_read(path, true, &db, NULL) || check_schema(db, path, &version) ||
+	if (open_read(path, true, &db, NULL, guard) || check_schema(db, path, &version) ||
 	    verify_schema(db, "main", version, path))
 		goto fail;
 	integrity = NULL;
@@ -2224,6 +2315,9 @@ static int open_foreign(const char *path, sqlite3 **out)
 	return 0;
 fail:
 	sqlite3_close(db);
+	if (*guard >= 0)
+		close(*guard);
+	*guard = -1;
 	return -1;
 }
 
@@ -2771,6 +2865,27 @@ static bool looks_like_json(const char *path)
 	return false;
 }
 
+/*
+ * Another store's image in memory, read-only, hardened, its schema and
+ * integrity checked, upgraded in memory (open_foreign()); NULL after one line.
+ */
+static unsigned char *serialize_foreign(const char *path, sqlite3_int64 *size)
+{
+	unsigned char *image;
+	sqlite3 *src;
+	int guard;
+
+	if (open_foreign(path, &src, &guard))
+		return NULL;
+	image = sqlite3_serialize(src, "main", size, 0);
+	sqlite3_close(src);
+	if (guard >= 0)
+		close(guard); /* after the connection: see the checkpoint guard */
+	if (!image)
+		error("store '%s': cannot read it into memory", path);
+	return image;
+}
+
 int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids, size_t *nadded,
 		 size_t *nskipped)
 {
@@ -2780,7 +2895,6 @@ int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids,
 int store_import_with(struct store *dst, const char *src_path, const struct store_import_opts *opts,
 		      int64_t **new_exp_ids, size_t *nadded, size_t *nskipped)
 {
-	sqlite3 *src = NULL;
 	unsigned char *image;
 	sqlite3_int64 size = 0;
 	sqlite3_stmt *stmt = NULL;
@@ -2806,13 +2920,8 @@ int store_import_with(struct store *dst, const char *src_path, const struct stor
 		free(doc);
 		return r;
 	}
-	/* Read-only, hardened, its schema and integrity checked, upgraded in memory. */
-	if (open_foreign(src_path, &src))
+	if (!(image = serialize_foreign(src_path, &size)))
 		return -1;
-	image = sqlite3_serialize(src, "main", &size, 0);
-	sqlite3_close(src);
-	if (!image)
-		return error("store '%s': cannot read it into memory", src_path);
 	/* A WAL-mode image must say "rollback journal" to load as an in-memory database. */
 	if (size >= 100)
 		image[18] = image[19] = 1;
@@ -2885,6 +2994,7 @@ int store_import_check(const char *src_path)
 	int ret = -1;
 
 	/* a merge into an empty store in memory: every check, nothing written */
+	st->guard = -1;
 	st->path = xstrdup(":memory:");
 	if (sqlite3_open(":memory:", &st->db) != SQLITE_OK) {
 		error("import: cannot open an in-memory store to check '%s'", src_path);

@@ -28,6 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "store/store.h"
 #include "store-legacy.h"
 
@@ -677,32 +679,90 @@ static char *close_capturing_stderr(struct store *st)
  * nothing; when a writer changes the file meanwhile (its checkpoint at its
  * close), the reader says so as it closes.
  */
+/* Does PATH hold these bytes? */
+static bool same_bytes(const char *path, const char *bytes, size_t len)
+{
+	size_t n;
+	char *now = slurp(path, &n);
+	bool same = now && n == len && !memcmp(now, bytes, len);
+
+	free(now);
+	return same;
+}
+
+/*
+ * A reader of an idle store reads the file itself, so a writer that starts
+ * meanwhile keeps its pages in the WAL (the checkpoint guard): neither its
+ * commits past SQLite's checkpoint size nor its close touch the file until
+ * the reader is gone. Another program's writer is not guarded: the reader
+ * says, as it closes, that the file changed.
+ */
 static void test_immutable_reader(void **state)
 {
-	char *path = tpath("immutable.db"), *side = xasprintf("%s-shm", path), *err;
+	char *path = tpath("immutable.db"), *shm = xasprintf("%s-shm", path),
+	     *wal = xasprintf("%s-wal", path), *err, *before, uuid[40];
 	struct store *r, *w;
+	struct stat sb;
+	sqlite3 *raw;
+	size_t len;
+	int i;
 
 	(void)state;
 	assert_int_equal(store_open(path, STORE_CREATE, &w), 0);
 	add_full_experiment(w, "44444444-0000-4000-8000-000000000004", "four", 2);
 	store_close(w);
-	assert_int_equal(access(side, F_OK), -1);
+	assert_false(exists(shm));
+	assert_false(exists(wal));
 
 	assert_int_equal(store_open(path, STORE_READONLY, &r), 0);
-	assert_int_equal(access(side, F_OK), -1);
+	assert_false(exists(shm));
 	err = close_capturing_stderr(r);
 	assert_null(strstr(err, "changed by a writer"));
 	free(err);
 
+	/* a writer starts while the file is read: thousands of WAL pages, then its close */
+	before = slurp(path, &len);
 	assert_int_equal(store_open(path, STORE_READONLY, &r), 0);
 	assert_int_equal(count_rows(r, 0), 2);
 	assert_int_equal(store_open(path, 0, &w), 0);
-	add_full_experiment(w, "55555555-0000-4000-8000-000000000005", "five", 2);
+	for (i = 0; i < 20; i++) {
+		snprintf(uuid, sizeof(uuid), "55555555-0000-4000-8000-%012d", i);
+		add_full_experiment(w, uuid, "five", 50);
+	}
+	assert_int_equal(stat(wal, &sb), 0);
+	assert_true(sb.st_size > 1000 * 4096); /* past SQLite's automatic checkpoint */
+	assert_true(same_bytes(path, before, len));
 	store_close(w);
+	assert_true(same_bytes(path, before, len));
+	assert_true(exists(wal));	       /* left for the next writer */
+	assert_int_equal(count_rows(r, 0), 2); /* the store as it was when the read began */
+	err = close_capturing_stderr(r);
+	assert_null(strstr(err, "changed by a writer"));
+	free(err);
+
+	/* with no reader left, the next writer's close moves it all into the file */
+	assert_int_equal(store_open(path, 0, &w), 0);
+	store_close(w);
+	assert_false(same_bytes(path, before, len));
+	assert_false(exists(wal));
+	assert_false(exists(shm));
+	assert_int_equal(store_open(path, STORE_READONLY, &r), 0);
+	assert_int_equal(count_rows(r, 0), 2 + 20 * 50);
+	store_close(r);
+
+	/* a writer that is not wakebench's checkpoints as SQLite does: the reader says so */
+	assert_int_equal(store_open(path, STORE_READONLY, &r), 0);
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(raw, "UPDATE experiments SET label = 'six'", NULL, NULL, NULL),
+		SQLITE_OK);
+	assert_int_equal(sqlite3_close(raw), SQLITE_OK);
 	err = close_capturing_stderr(r);
 	assert_non_null(strstr(err, "was changed by a writer while being read"));
 	free(err);
-	free(side);
+	free(before);
+	free(wal);
+	free(shm);
 	free(path);
 }
 
