@@ -1,7 +1,7 @@
 /*
- * import.h: what the two import targets share: `wakebench import FILE`
- * (store_import in src/store/store.c) of one input file into a fresh,
- * empty store.
+ * import.h: what the import targets share: `wakebench import FILE`
+ * (import_file in src/engine/import.c, which decides the file's type and
+ * hands it to its reader) of one input file into a fresh, empty store.
  *
  * Making a store (schema, migrations, WAL) costs far more than an import,
  * so an empty store is made once, at start-up, as template.db; each input
@@ -14,6 +14,7 @@
 #define WAKEBENCH_FUZZ_IMPORT_H
 
 #include "fuzz.h"
+#include "engine/import.h"
 #include "store/store.h"
 
 static char *import_template;
@@ -33,41 +34,29 @@ static inline void import_init(void)
 		die_errno("fuzz: cannot read '%s'", path);
 }
 
-typedef int (*import_fn)(struct store *st, const char *path, int64_t **new_exp_ids, size_t *nadded,
-			 size_t *nskipped);
-
-/*
- * Import the file `name` (already written in fuzz_dir) into a fresh copy of
- * the template with fn (store_import, or lava_import_log, which returns 1
- * when it merged only some frames).
- */
-static inline void import_one_with(const char *name, import_fn fn)
+/* Import the file `name` (already written in fuzz_dir) into a fresh copy of the template. */
+static inline void import_one(const char *name)
 {
 	char dst[4200], src[4200];
+	struct import_result r;
 	struct store *st;
-	int64_t *ids = NULL;
-	size_t added = 0, skipped = 0, i;
+	size_t i;
 
 	fuzz_write("dst.db", import_template, import_template_len);
 	fuzz_path(dst, sizeof(dst), "dst.db");
 	fuzz_path(src, sizeof(src), name);
 	if (store_open(dst, 0, &st))
 		die("fuzz: cannot open the copy of the template store '%s'", dst);
-	if (fn(st, src, &ids, &added, &skipped) >= 0) {
+	if (import_file(st, src, &r) >= 0) {
 		/* An empty destination skips nothing; the ids are new and ascending. */
-		FUZZ_CHECK(skipped == 0);
-		FUZZ_CHECK(!added || ids);
-		for (i = 0; i < added; i++)
-			FUZZ_CHECK(ids[i] > 0 && (!i || ids[i] > ids[i - 1]));
+		FUZZ_CHECK(r.skipped == 0);
+		FUZZ_CHECK(!r.added || r.ids);
+		for (i = 0; i < r.added; i++)
+			FUZZ_CHECK(r.ids[i] > 0 && (!i || r.ids[i] > r.ids[i - 1]));
 	}
-	free(ids);
+	free(r.ids);
 	store_close(st);
 	fuzz_dir_clean();
-}
-
-static inline void import_one(const char *name)
-{
-	import_one_with(name, store_import);
 }
 
 #endif

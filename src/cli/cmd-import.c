@@ -12,8 +12,7 @@
  */
 #include "cli/cli.h"
 #include "util/json.h"
-#include "engine/farm.h"
-#include "render/render.h"
+#include "engine/import.h"
 #include "store/store.h"
 
 #include <errno.h>
@@ -30,46 +29,6 @@ static const char import_description[] =
 	"(wakebench report) with their raw data, into this one by experiment UUID;\n"
 	"experiments already present are skipped.\n"
 	"Each FILE is only read.";
-
-/*
- * A report's raw data as a temporary export file for store_import(): 1 and
- * *tmp (malloc'd; the caller unlinks it) when path is a report, 0 when it
- * is not one, -1 after one line when it is one whose data is missing or
- * damaged.
- */
-static int report_data(const char *path, char **tmp)
-{
-	const char *dir = getenv("TMPDIR");
-	char *buf, *doc, why[256];
-	size_t len, doclen;
-	int fd;
-
-	*tmp = NULL;
-	if (read_file(path, &buf, &len))
-		return 0; /* store_import() says why it cannot be read */
-	if (!embed_detect(buf, len)) {
-		free(buf);
-		return 0;
-	}
-	if (embed_extract(buf, len, &doc, &doclen, why, sizeof(why))) {
-		free(buf);
-		return error("import: report '%s': %s; nothing imported from it", path, why);
-	}
-	free(buf);
-	*tmp = xasprintf("%s/wakebench-report.XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(*tmp);
-	if (fd < 0 || write_full(fd, doc, doclen) != (ssize_t)doclen || close(fd)) {
-		error_errno("import: report '%s': cannot write its data to '%s'", path, *tmp);
-		if (fd >= 0)
-			unlink(*tmp);
-		free(*tmp);
-		*tmp = NULL;
-		free(doc);
-		return -1;
-	}
-	free(doc);
-	return 1;
-}
 
 int cmd_import(int argc, const char **argv, struct ctx *ctx)
 {
@@ -95,62 +54,42 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 	if (ctx->format == FMT_JSON)
 		out = json_object_new_array();
 	for (i = 0; i < res.npos; i++) {
-		int64_t *ids = NULL;
-		size_t added, skipped, k;
-		char *tmp;
-		int rep = report_data(res.pos[i], &tmp), lava, r;
-		/* a report is merged as the export it carries */
-		const char *src = rep == 1 ? tmp : res.pos[i];
-
-		if (rep < 0) {
-			ret = EXIT_RUNTIME;
-			continue;
-		}
-		/* a LAVA job log: only its whole results frames are merged (engine/lava.c) */
-		lava = !tmp && lava_log_detect(src) == 1;
+		struct import_result r = { 0 };
+		size_t k;
+		int rc;
 
 		if (!st) {
 			/* a store that does not exist yet is created for a file that merges */
-			if (access(dst, F_OK) && errno == ENOENT && !lava &&
-			    store_import_check(src)) {
+			if (access(dst, F_OK) && errno == ENOENT && import_check(res.pos[i])) {
 				ret = EXIT_RUNTIME;
-				goto next;
+				continue;
 			}
 			if (!(st = cli_store(ctx))) {
 				ret = EXIT_RUNTIME;
-				if (tmp)
-					unlink(tmp);
-				free(tmp);
 				break;
 			}
 		}
-		r = lava ? lava_import_log(st, src, &ids, &added, &skipped)
-			 : store_import(st, src, &ids, &added, &skipped);
-		if (r) {
+		rc = import_file(st, res.pos[i], &r);
+		if (rc)
 			ret = EXIT_RUNTIME;
-			if (r < 0)
-				goto next;
-		}
+		if (rc < 0)
+			continue;
 		if (out) {
 			json_object *o = json_object_new_object(), *arr = json_object_new_array();
 
 			json_object_object_add(o, "file", json_object_new_string(res.pos[i]));
-			json_object_object_add(o, "added", json_object_new_int64((int64_t)added));
+			json_object_object_add(o, "added", json_object_new_int64((int64_t)r.added));
 			json_object_object_add(o, "skipped",
-					       json_object_new_int64((int64_t)skipped));
-			for (k = 0; k < added; k++)
-				json_object_array_add(arr, json_object_new_int64(ids[k]));
+					       json_object_new_int64((int64_t)r.skipped));
+			for (k = 0; k < r.added; k++)
+				json_object_array_add(arr, json_object_new_int64(r.ids[k]));
 			json_object_object_add(o, "ids", arr);
 			json_object_array_add(out, o);
 		} else {
 			printf("%s: %zu experiment%s added, %zu skipped (already present)\n",
-			       res.pos[i], added, added == 1 ? "" : "s", skipped);
+			       res.pos[i], r.added, r.added == 1 ? "" : "s", r.skipped);
 		}
-	next:
-		free(ids);
-		if (tmp)
-			unlink(tmp);
-		free(tmp);
+		free(r.ids);
 	}
 	if (out) {
 		json_print(stdout, out);

@@ -50,23 +50,18 @@ int lava_capture_begin(struct lava_capture *c);
 int lava_capture_end(struct lava_capture *c, int status);
 
 /*
- * Is the file at path a console log carrying wakebench's framed results
- * (a LAVA job log in its YAML form, or plain console text) rather than a
- * store or an export? Looks for the frame marker only; -1 if unreadable.
- */
-int lava_log_detect(const char *path);
-
-/*
- * Find the framed results in the job log at path, verify each frame, and
- * merge the experiments of every whole frame into st by UUID, adding the
- * LAVA job id, device and lab (from the frame's metadata) as environment
- * keys lava.job_id, lava.device, lava.lab of the added experiments. A log
+ * Find the framed results in the job log read from in (a LAVA job log in
+ * its YAML form, or plain console text; path for messages; lines of at
+ * most IMPORT_MAX_LINE_BYTES), verify each frame, and merge the
+ * experiments of every whole frame into st by UUID, streamed
+ * (json_import_*()), with the LAVA job id, device and lab the frame's
+ * metadata attests as environment keys lava.job_id, lava.device, lava.lab
+ * of the added experiments (any other lava.* key becomes a claim). A log
  * in which no frame is whole imports nothing. Each problem is said on one
- * line. *nadded and *nskipped count experiments. Returns 0 when every
- * frame was whole, 1 when some were (and were merged) but others were not,
- * -1 when none was.
+ * line. Returns 0 when every frame was whole, 1 when some were (and were
+ * merged) but others were not, -1 when none was.
  */
-int lava_import_log(struct store *st, const char *path, int64_t **new_exp_ids, size_t *nadded,
-		    size_t *nskipped);
+struct import_result;
+int lava_import_log(struct store *st, const char *path, FILE *in, struct import_result *r);
 
 #endif

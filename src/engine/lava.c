@@ -29,6 +29,7 @@
  * the start fingerprint), and each broken one is named with the reason.
  */
 #include "engine/farm.h"
+#include "engine/import.h"
 #include "runner/vmchan.h"
 #include "util/digest.h"
 
@@ -174,27 +175,6 @@ fail:
 
 /* ---- the host's side: import JOB.log ---- */
 
-int lava_log_detect(const char *path)
-{
-	char *buf;
-	size_t len, i = 0;
-	int ret;
-
-	if (read_file(path, &buf, &len))
-		return -1;
-	while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\t' || buf[i] == '\r'))
-		i++;
-	if (len >= 16 && !memcmp(buf, "SQLite format 3", 16))
-		ret = 0;
-	else if (i < len && buf[i] == '{' && strncmp(buf + i, "{\"dt\":", 6))
-		ret = 0; /* a JSON export, not lava-run's log of flow mappings */
-	else
-		ret = memmem(buf, len, FRAME_TAG, strlen(FRAME_TAG)) != NULL ||
-		      (len - i >= 3 && !memcmp(buf + i, "- {", 3));
-	free(buf);
-	return ret;
-}
-
 struct frame {
 	size_t no;	/* 1-based, in the order frames begin in the log */
 	size_t at_line; /* log line of its BEGIN */
@@ -223,34 +203,6 @@ static void frame_break(struct frame *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Add (or replace) one entry of the start fingerprint of an exported experiment. */
-static void env_put(json_object *exp, const char *key, json_object *value)
-{
-	json_object *env, *start, *e;
-	size_t i, n;
-
-	if (!json_object_object_get_ex(exp, "env", &env) ||
-	    !json_object_object_get_ex(env, "start", &start) ||
-	    !json_object_is_type(start, json_type_array))
-		return;
-	n = json_object_array_length(start);
-	for (i = 0; i < n; i++) {
-		json_object *k;
-
-		e = json_object_array_get_idx(start, i);
-		if (json_object_object_get_ex(e, "key", &k) &&
-		    !strcmp(json_object_get_string(k), key)) {
-			json_object_array_del_idx(start, i, 1);
-			break;
-		}
-	}
-	e = json_object_new_object();
-	json_object_object_add(e, "key", json_object_new_string(key));
-	json_object_object_add(e, "value", json_object_get(value));
-	json_object_object_add(e, "impact", json_object_new_string("identity"));
-	json_object_array_add(start, e);
-}
-
 /* A JSON document of exactly len bytes (a channel's file is not NUL-terminated). */
 static json_object *json_parse_len(const uint8_t *data, size_t len)
 {
@@ -270,62 +222,61 @@ static json_object *json_parse_len(const uint8_t *data, size_t len)
 	return o;
 }
 
-/* The export of a whole frame with the job's identity added, in a temporary file. */
-static int frame_export(const struct vmchan_result *res, struct frame *f, char *tmpl)
+/*
+ * The job's identity the frame's lava.json attests (lava_identity()'s keys
+ * only, text): the lava.* keys of the merged experiments, at identity
+ * impact; any other lava.* key the export itself holds becomes a claim.
+ */
+static void frame_identity(const struct vmchan_result *res, struct env *env)
+{
+	static const char *const keys[] = { "lava.job_id", "lava.device", "lava.lab" };
+	const struct vmchan_file *id = vmchan_find_file(res, "lava.json");
+	json_object *ident = id ? json_parse_len(id->data, id->len) : NULL, *v;
+	size_t i;
+
+	for (i = 0; ident && i < ARRAY_SIZE(keys); i++)
+		if (json_object_object_get_ex(ident, keys[i], &v) &&
+		    json_object_is_type(v, json_type_string))
+			env_set(env, keys[i], IMPACT_IDENTITY, "%s", json_object_get_string(v));
+	json_object_put(ident);
+}
+
+/* Merge a whole frame's export, streamed, with the job's identity attested. */
+static int frame_merge(struct log_import *li, const struct vmchan_result *res, struct frame *f,
+		       struct import_result *r)
 {
 	const struct vmchan_file *ex = vmchan_find_file(res, "export.json");
-	const struct vmchan_file *id = vmchan_find_file(res, "lava.json");
-	json_object *doc, *ident = NULL, *exps;
-	const char *text;
-	size_t i, n;
-	int fd, ret = -1;
+	struct env env = { 0 };
+	struct store_import_opts opts = { .attest_prefix = "lava.", .env = &env };
+	struct json_import *ji;
+	char *name;
+	int ret;
 
 	if (!ex) {
 		frame_break(f, "it holds no export.json");
 		return -1;
 	}
-	doc = json_parse_len(ex->data, ex->len);
-	if (!doc || !json_object_object_get_ex(doc, "experiments", &exps) ||
-	    !json_object_is_type(exps, json_type_array)) {
-		frame_break(f, "its export.json is not a wakebench export");
-		json_object_put(doc);
-		return -1;
-	}
-	if (id)
-		ident = json_parse_len(id->data, id->len);
-	n = json_object_array_length(exps);
-	for (i = 0; ident && i < n; i++) {
-		json_object_object_foreach(ident, key, val)
-		{
-			if (!strncmp(key, "lava.", 5) && json_object_is_type(val, json_type_string))
-				env_put(json_object_array_get_idx(exps, i), key, val);
-		}
-	}
-	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
-							   JSON_C_TO_STRING_NOSLASHESCAPE);
-	fd = mkstemp(tmpl);
-	if (fd < 0) {
-		error_errno("import: cannot create a temporary file");
+	frame_identity(res, &env);
+	name = xasprintf("%s: results frame %zu", li->path, f->no);
+	ji = json_import_begin(li->st, name, &opts);
+	if (json_import_feed(ji, ex->data, ex->len)) {
+		json_import_abort(ji);
+		ret = -1;
 	} else {
-		if (write_full(fd, text, strlen(text)) < 0)
-			error_errno("import: cannot write '%s'", tmpl);
-		else
-			ret = 0;
-		close(fd);
+		ret = json_import_end(ji, r);
 	}
-	json_object_put(ident);
-	json_object_put(doc);
+	if (ret)
+		frame_break(f, "its experiments could not be merged");
+	free(name);
+	env_release(&env);
 	return ret;
 }
 
 static void frame_finish(struct log_import *li, struct frame *f)
 {
 	struct vmchan_result res = { 0 };
-	char why[200], tmpl[] = "/tmp/wakebench-lava.XXXXXX";
-	int64_t *ids = NULL;
-	size_t added = 0, skipped = 0;
-	const char *dir = getenv("TMPDIR");
-	char *path = NULL;
+	struct import_result r = { 0 };
+	char why[200];
 
 	if (!f->why[0] && f->next != f->nlines)
 		frame_break(f, "its END line came after %zu of its %zu lines", f->next, f->nlines);
@@ -333,34 +284,24 @@ static void frame_finish(struct log_import *li, struct frame *f)
 		frame_break(f, "%zu bytes where BEGIN announced %zu", f->len, f->nbytes);
 	if (!f->why[0] && vmchan_parse(f->bytes, f->len, &res, why, sizeof(why)))
 		frame_break(f, "%s", why);
-	if (!f->why[0]) {
-		if (dir && dir[0] && asprintf(&path, "%s/wakebench-lava.XXXXXX", dir) < 0)
-			die("out of memory");
-		if (!frame_export(&res, f, path ? path : tmpl)) {
-			if (store_import(li->st, path ? path : tmpl, &ids, &added, &skipped))
-				frame_break(f, "its experiments could not be merged");
-			unlink(path ? path : tmpl);
-		} else if (!f->why[0]) {
-			frame_break(f, "its export could not be prepared");
-		}
-	}
+	if (!f->why[0])
+		frame_merge(li, &res, f, &r);
 	vmchan_result_release(&res);
-	free(path);
 	if (f->why[0]) {
 		error("import: '%s': results frame %zu (log line %zu): %s; nothing imported from "
 		      "it",
 		      li->path, f->no, f->at_line, f->why);
 		li->broken++;
 	} else {
-		li->ids = xrealloc(li->ids, (li->nids + added + 1) * sizeof(*li->ids));
-		if (added)
-			memcpy(li->ids + li->nids, ids, added * sizeof(*ids));
-		li->nids += added;
-		li->added += added;
-		li->skipped += skipped;
+		li->ids = xrealloc(li->ids, (li->nids + r.added + 1) * sizeof(*li->ids));
+		if (r.added)
+			memcpy(li->ids + li->nids, r.ids, r.added * sizeof(*r.ids));
+		li->nids += r.added;
+		li->added += r.added;
+		li->skipped += r.skipped;
 		li->whole++;
 	}
-	free(ids);
+	free(r.ids);
 	free(f->bytes);
 	memset(f, 0, sizeof(*f));
 }
@@ -445,27 +386,28 @@ static void frame_line(struct log_import *li, struct frame *f, const char *t, si
 	f->next++;
 }
 
-int lava_import_log(struct store *st, const char *path, int64_t **new_exp_ids, size_t *nadded,
-		    size_t *nskipped)
+int lava_import_log(struct store *st, const char *path, FILE *in, struct import_result *r)
 {
 	struct log_import li = { .st = st, .path = path };
 	struct frame f = { 0 };
-	size_t len, lineno = 0, nframes = 0, pending_stray = 0;
-	char *buf, *line, *next;
+	size_t lineno = 0, nframes = 0, pending_stray = 0, cap = 0;
+	char *line = NULL;
+	ssize_t n;
 
-	*new_exp_ids = NULL;
-	*nadded = *nskipped = 0;
-	if (read_file(path, &buf, &len))
-		return error_errno("import: cannot read '%s'", path);
-	for (line = buf; line < buf + len; line = next) {
-		char *nl = memchr(line, '\n', (size_t)(buf + len - line)), *t;
+	memset(r, 0, sizeof(*r));
+	while ((n = getline(&line, &cap, in)) >= 0) {
+		char *t;
 
-		next = nl ? nl + 1 : buf + len;
-		if (nl)
-			*nl = '\0';
 		lineno++;
-		t = memmem(line, (size_t)((nl ? nl : buf + len) - line), FRAME_TAG,
-			   strlen(FRAME_TAG));
+		if ((size_t)n > IMPORT_MAX_LINE_BYTES) {
+			error("import: '%s' is refused: log line %zu has %zd bytes (at most %u)",
+			      path, lineno, n, IMPORT_MAX_LINE_BYTES);
+			li.broken++;
+			break;
+		}
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		t = memmem(line, (size_t)n, FRAME_TAG, strlen(FRAME_TAG));
 		if (!t)
 			continue;
 		t += strlen(FRAME_TAG);
@@ -477,6 +419,11 @@ int lava_import_log(struct store *st, const char *path, int64_t **new_exp_ids, s
 		}
 		frame_line(&li, &f, t, lineno, &nframes);
 	}
+	free(line);
+	if (ferror(in)) {
+		error_errno("import: cannot read '%s'", path);
+		li.broken++;
+	}
 	if (f.no) {
 		if (!f.why[0] && f.next < f.nlines)
 			frame_break(&f, "the log ends after %zu of its %zu lines (cut)", f.next,
@@ -485,16 +432,15 @@ int lava_import_log(struct store *st, const char *path, int64_t **new_exp_ids, s
 			frame_break(&f, "the log ends before its END line (cut)");
 		frame_finish(&li, &f);
 	}
-	free(buf);
 	if (!nframes && !li.broken) {
 		error("import: '%s': no wakebench results frame in this log (did the job run the "
 		      "wakebench test definition with its results on the console?)",
 		      path);
 		return -1;
 	}
-	*new_exp_ids = li.ids;
-	*nadded = li.added;
-	*nskipped = li.skipped;
+	r->ids = li.ids;
+	r->added = li.added;
+	r->skipped = li.skipped;
 	if (!li.whole)
 		return -1;
 	return li.broken ? 1 : 0;

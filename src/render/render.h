@@ -180,13 +180,30 @@ json_object *rep_obj(json_object *o, const char *key);
  */
 int embed_write(struct sbuf *out, const char *doc, size_t len, size_t limit, size_t *encoded);
 
-/* Does the buffer look like a report with a raw data block? */
-bool embed_detect(const char *buf, size_t len);
 /*
- * Find, decode and verify the block in html[0..len): *doc (malloc'd,
- * NUL-terminated) and *doclen. -1 with a reason in why when there is none
+ * Is the buffer (a file's start) a report as wakebench writes it: a
+ * "<!DOCTYPE html>" line first and its generator line in the head?
+ */
+bool embed_detect(const char *buf, size_t len);
+
+struct embed_limits {
+	size_t max_bytes; /* decompressed, absolute */
+	size_t max_ratio; /* decompressed over compressed */
+};
+
+/*
+ * Find the block (the first line that starts "<pre id=\"wakebench-data\"": a
+ * report escapes every '<' of stored text) in html[0..len), refuse it when
+ * its announced size passes lim, then decode, decompress and hand each
+ * piece of the document to put (non-zero stops: -1 with why empty), never
+ * past the size it announces; its SHA-256 is checked at the end (a caller
+ * commits nothing before 0). -1 with a reason in why when there is none
  * or it is damaged (cut, altered, not base64, wrong length or checksum).
  */
+int embed_read(const char *html, size_t len, const struct embed_limits *lim,
+	       int (*put)(void *arg, const void *buf, size_t len), void *arg, char *why,
+	       size_t whylen);
+/* embed_read() into *doc (malloc'd, NUL-terminated) and *doclen (tests). */
 int embed_extract(const char *html, size_t len, char **doc, size_t *doclen, char *why,
 		  size_t whylen);
 

@@ -142,6 +142,10 @@ struct store {
 	bool immutable;
 	struct stat immutable_sb;
 	int guard; /* the checkpoint guard's descriptor (guard_open()), or -1 */
+	/* a streamed JSON merge (store_json_begin()) */
+	char *merge_name;
+	size_t merge_total;
+	sqlite3_stmt *ins_jexp, *ins_jsmp;
 };
 
 int store_schema_version(void)
@@ -858,9 +862,15 @@ static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bo
 		if (stat(path, isb) || open_read(path, false, db, immutable, guard))
 			return -1;
 	} else {
+		/* URIs on, for import's ATTACH (attach_foreign()); a path never reads as one */
+		char *plain = strncmp(path, "file:", 5) ? xstrdup(path) : xasprintf("./%s", path);
+
 		*guard = guard_open(path, true);
 		/* one connection per thread: SQLite's own mutexes are not needed */
-		rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+		rc = sqlite3_open_v2(plain, db,
+				     SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+				     NULL);
+		free(plain);
 		if (rc != SQLITE_OK)
 			return *db ? db_error(*db, path, "cannot open")
 				   : error("store '%s': cannot open", path);
@@ -969,6 +979,9 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->ins_sample);
 	sqlite3_finalize(st->ins_metric);
 	sqlite3_finalize(st->ins_expmetric);
+	sqlite3_finalize(st->ins_jexp);
+	sqlite3_finalize(st->ins_jsmp);
+	free(st->merge_name);
 	/* the last connection's checkpoint (that removes the WAL), unless a reader reads */
 	if (!st->readonly && guard_lock(st->guard, F_WRLCK) != 1)
 		sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
@@ -2270,7 +2283,7 @@ out:
  * be exactly wakebench's, its integrity checked; an older schema is
  * upgraded in memory.
  */
-static int open_foreign(const char *path, sqlite3 **out, int *guard)
+static int open_foreign(const char *path, sqlite3 **out, int *guard, bool *immutable)
 {
 	sqlite3 *db = NULL;
 	struct stat sb;
@@ -2287,7 +2300,7 @@ static int open_foreign(const char *path, sqlite3 **out, int *guard)
 		return -1;
 	if (version < 0)
 		return error("store '%s' is empty: nothing stored yet", path);
-	if (open_read(path, true, &db, NULL, guard) || check_schema(db, path, &version) ||
+	if (open_read(path, true, &db, immutable, guard) || check_schema(db, path, &version) ||
 	    verify_schema(db, "main", version, path))
 		goto fail;
 	integrity = NULL;
@@ -2408,16 +2421,13 @@ static void rule_scope(const char *table, const char **scope, const char **owner
 }
 
 /* Run a check query; a row is a problem: "UUID", "what is wrong". */
-static int check_query_doc(struct store *dst, const char *src_path, const char *sql,
-			   const char *doc, size_t doclen)
+static int check_query(struct store *dst, const char *src_path, const char *sql)
 {
 	sqlite3_stmt *stmt;
-	int rc, i;
+	int rc;
 
 	if (prepare(dst, sql, &stmt))
 		return -1;
-	if (doc && (i = sqlite3_bind_parameter_index(stmt, ":doc")))
-		sqlite3_bind_text(stmt, i, doc, (int)doclen, SQLITE_STATIC);
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW) {
 		char *uuid = text_printable(col_text(stmt, 0), 0);
@@ -2437,9 +2447,21 @@ static int check_query_doc(struct store *dst, const char *src_path, const char *
 	return 0;
 }
 
-static int check_query(struct store *dst, const char *src_path, const char *sql)
+/* A UUID as uuid_unparse_lower() writes it (8-4-4-4-12 hex digits), not the nil one. */
+#define HEX4	  "[0-9a-f][0-9a-f][0-9a-f][0-9a-f]"
+#define UUID_GLOB HEX4 HEX4 "-" HEX4 "-" HEX4 "-" HEX4 "-" HEX4 HEX4 HEX4
+#define UUID_NIL  "00000000-0000-0000-0000-000000000000"
+
+bool store_uuid_valid(const char *s)
 {
-	return check_query_doc(dst, src_path, sql, NULL, 0);
+	size_t i;
+
+	for (i = 0; i < 36; i++)
+		if (i == 8 || i == 13 || i == 18 || i == 23
+			    ? s[i] != '-'
+			    : !strchr("0123456789abcdef", s[i]) || !s[i])
+			return false;
+	return !s[36] && strcmp(s, UUID_NIL);
 }
 
 /* Other checks of a store's rows: references and values beyond their type. */
@@ -2454,7 +2476,7 @@ static const char *const store_checks[] = {
 
 	"SELECT x.uuid, 'its uuid ' || quote(x.uuid) || ' is not a UUID'"
 	" FROM src.experiments x WHERE x.id IN (SELECT id FROM temp.merge_exps)"
-	" AND (length(x.uuid) != 36 OR x.uuid GLOB '*[^0-9a-f-]*') LIMIT 1",
+	" AND NOT (x.uuid GLOB '" UUID_GLOB "' AND x.uuid != '" UUID_NIL "') LIMIT 1",
 
 	"SELECT (SELECT e.uuid FROM src.experiments e WHERE e.id = x.experiment_id),"
 	" 'environment key ' || quote(x.key) || ' has impact ' || x.impact"
@@ -2491,34 +2513,49 @@ static int check_store_values(struct store *dst, const char *src_path)
 }
 
 /*
- * The importer's own environment keys (a vm host's): every key of the
- * imported experiments that starts with opts->attest_prefix is dropped,
- * whatever the source said, then opts->env is added to the start phase of
- * each. ids: the added experiments in dst.
+ * Provenance of imported environment keys. Keys under "vm." and "lava."
+ * are attested by the machine that imports (a vm host about its guest, a
+ * LAVA job's log about its job), not by the one that ran the experiment:
+ * in a file they are only claims, so every such key of the imported
+ * experiments is renamed "claimed.KEY" (kept, and apart from attested
+ * ones), except under opts->attest_prefix, the channel this import comes
+ * through: those are dropped, whatever the source said, and opts->env is
+ * added to the start phase of each. ids: the added experiments in dst.
  */
+static const char *const attested_prefixes[] = { "vm.", "lava." };
+
 static int add_attested_env(struct store *dst, const struct store_import_opts *opts,
 			    const int64_t *ids, size_t n)
 {
-	sqlite3_stmt *del = NULL, *ins = NULL;
+	const char *own = opts && opts->attest_prefix ? opts->attest_prefix : "";
+	sqlite3_stmt *del = NULL, *ren = NULL, *ins = NULL;
 	size_t i, k;
 	int ret = -1;
 
-	if (!opts || (!opts->attest_prefix && !opts->env))
-		return 0;
 	if (prepare(dst,
-		    "DELETE FROM main.env WHERE experiment_id = ?1"
+		    "DELETE FROM main.env WHERE experiment_id = ?1 AND ?2 != ''"
 		    " AND substr(key, 1, length(?2)) = ?2",
 		    &del) ||
+	    prepare(dst,
+		    "UPDATE OR REPLACE main.env SET key = 'claimed.' || key"
+		    " WHERE experiment_id = ?1 AND substr(key, 1, length(?2)) = ?2",
+		    &ren) ||
 	    prepare(dst, SQL_INSERT_ENV, &ins))
 		goto out;
 	for (i = 0; i < n; i++) {
-		if (opts->attest_prefix && *opts->attest_prefix) {
-			sqlite3_bind_int64(del, 1, ids[i]);
-			sqlite3_bind_text(del, 2, opts->attest_prefix, -1, SQLITE_STATIC);
-			if (step_done(dst, del, "cannot store the attested environment"))
+		sqlite3_bind_int64(del, 1, ids[i]);
+		sqlite3_bind_text(del, 2, own, -1, SQLITE_STATIC);
+		if (step_done(dst, del, "cannot store the attested environment"))
+			goto out;
+		for (k = 0; k < ARRAY_SIZE(attested_prefixes); k++) {
+			if (!strcmp(attested_prefixes[k], own))
+				continue;
+			sqlite3_bind_int64(ren, 1, ids[i]);
+			sqlite3_bind_text(ren, 2, attested_prefixes[k], -1, SQLITE_STATIC);
+			if (step_done(dst, ren, "cannot store the claimed environment"))
 				goto out;
 		}
-		for (k = 0; opts->env && k < opts->env->n; k++)
+		for (k = 0; opts && opts->env && k < opts->env->n; k++)
 			if (insert_env(dst, ins, ids[i], "start", opts->env->e[k].key,
 				       opts->env->e[k].value, opts->env->e[k].impact))
 				goto out;
@@ -2526,6 +2563,7 @@ static int add_attested_env(struct store *dst, const struct store_import_opts *o
 	ret = 0;
 out:
 	sqlite3_finalize(del);
+	sqlite3_finalize(ren);
 	sqlite3_finalize(ins);
 	return ret;
 }
@@ -2542,17 +2580,15 @@ static void impact_code_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
 	sqlite3_result_int(cx, code < 0 ? IMPACT_RUN : code);
 }
 
-/* Bind the named parameters a step of the JSON merge uses. */
-static int json_step(struct store *st, const char *src_path, const char *sql, const char *doc,
-		     size_t doclen, int64_t eoff, int64_t soff)
+/* One step of the JSON merge with the id offsets bound (:eoff, :soff). */
+static int json_step(struct store *st, const char *src_path, const char *sql, int64_t eoff,
+		     int64_t soff)
 {
 	sqlite3_stmt *stmt;
 	int i, ret;
 
 	if (prepare(st, sql, &stmt))
 		return -1;
-	if ((i = sqlite3_bind_parameter_index(stmt, ":doc")))
-		sqlite3_bind_text(stmt, i, doc, (int)doclen, SQLITE_STATIC);
 	if ((i = sqlite3_bind_parameter_index(stmt, ":eoff")))
 		sqlite3_bind_int64(stmt, i, eoff);
 	if ((i = sqlite3_bind_parameter_index(stmt, ":soff")))
@@ -2719,19 +2755,6 @@ static const char *const json_checks[] = {
 	"  WHERE json_extract(c.value, '$.name') = json_extract(s.v, '$.config')) LIMIT 1",
 };
 
-/* Before anything is read from them: the experiments are objects with a UUID. */
-static const char *const json_doc_checks[] = {
-	"SELECT '#' || key, 'it is ' || type || ', expected an object'"
-	" FROM json_each(:doc, '$.experiments') WHERE type != 'object' LIMIT 1",
-
-	"SELECT '#' || key, 'its uuid is ' || coalesce(json_type(value, '$.uuid'), 'missing')"
-	" || ' ' || coalesce(quote(json_extract(value, '$.uuid')), '') || ', expected a UUID'"
-	" FROM json_each(:doc, '$.experiments')"
-	" WHERE coalesce(json_type(value, '$.uuid'), '') != 'text'"
-	" OR length(json_extract(value, '$.uuid')) != 36"
-	" OR json_extract(value, '$.uuid') GLOB '*[^0-9a-f-]*' LIMIT 1",
-};
-
 static int check_json_values(struct store *dst, const char *path)
 {
 	size_t i;
@@ -2759,80 +2782,102 @@ static int check_json_values(struct store *dst, const char *path)
 	return 0;
 }
 
-static int import_json(struct store *dst, const char *path, const char *doc, size_t doclen,
-		       const struct store_import_opts *opts, int64_t **new_exp_ids, size_t *nadded,
-		       size_t *nskipped)
+/*
+ * The streamed merge of an export document (store.h): the parser hands over
+ * each experiment's members but its samples, and each sample, as small
+ * JSON objects; they wait in two temporary tables (on disk past SQLite's
+ * cache, so memory stays bounded) until the document ends, then are
+ * checked and merged with SQLite's JSON functions, each sample parsed on
+ * its own (time linear in samples).
+ */
+int store_json_begin(struct store *dst, const char *name)
 {
-	sqlite3_stmt *stmt;
-	int64_t eoff, soff, *ids = NULL;
-	size_t cnt = 0, total = 0, i;
-	int rc, ok = 0;
-
-	if (prepare(dst,
-		    "SELECT json_valid(?1) AND json_extract(?1, '$.format') = 'wakebench-export'"
-		    " AND json_extract(?1, '$.version') = 2"
-		    " AND json_type(?1, '$.experiments') = 'array',"
-		    " json_array_length(?1, '$.experiments')",
-		    &stmt))
+	if (writable(dst))
 		return -1;
-	sqlite3_bind_text(stmt, 1, doc, (int)doclen, SQLITE_STATIC);
-	if (sqlite3_step(stmt) == SQLITE_ROW) {
-		ok = sqlite3_column_int(stmt, 0);
-		total = (size_t)sqlite3_column_int64(stmt, 1);
-	}
-	sqlite3_finalize(stmt);
-	if (!ok)
-		return error("'%s' is neither a wakebench store nor a wakebench export (JSON, "
-			     "version 2)",
-			     path);
+	free(dst->merge_name);
+	dst->merge_name = xstrdup(name);
+	dst->merge_total = 0;
 	if (sqlite3_create_function(dst->db, "impact_code", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 				    NULL, impact_code_fn, NULL, NULL) != SQLITE_OK)
-		return import_error(dst, path, "cannot merge it");
+		return import_error(dst, name, "cannot merge it");
 	if (exec(dst->db, dst->path, "BEGIN IMMEDIATE"))
 		return -1;
-	for (i = 0; i < ARRAY_SIZE(json_doc_checks); i++)
-		if (check_query_doc(dst, path, json_doc_checks[i], doc, doclen))
-			goto fail;
 	if (exec(dst->db, dst->path,
 		 "CREATE TEMP TABLE merge_jexp (k INTEGER PRIMARY KEY, uuid TEXT NOT NULL, v TEXT);"
 		 "CREATE TEMP TABLE merge_jsmp (id INTEGER PRIMARY KEY, k INTEGER, v TEXT)") ||
-	    json_step(
-		    dst, path,
-		    "INSERT INTO temp.merge_jexp (k, uuid, v)"
-		    " SELECT key, json_extract(value, '$.uuid'), value"
-		    " FROM json_each(:doc, '$.experiments')"
-		    " WHERE json_extract(value, '$.uuid') IS NULL"
-		    " OR json_extract(value, '$.uuid') NOT IN (SELECT uuid FROM main.experiments)",
-		    doc, doclen, 0, 0) ||
-	    check_json_values(dst, path) ||
-	    json_step(dst, path,
-		      "INSERT INTO temp.merge_jsmp (k, v) SELECT j.k, s.value"
-		      " FROM temp.merge_jexp j, json_each(j.v, '$.samples') s ORDER BY j.k, s.key",
-		      doc, doclen, 0, 0) ||
+	    prepare(dst,
+		    "INSERT INTO temp.merge_jexp (k, uuid, v) SELECT ?1, ?2, ?3"
+		    " WHERE ?2 NOT IN (SELECT uuid FROM main.experiments)",
+		    &dst->ins_jexp) ||
+	    prepare(dst, "INSERT INTO temp.merge_jsmp (k, v) VALUES (?1, ?2)", &dst->ins_jsmp)) {
+		store_json_abort(dst);
+		return -1;
+	}
+	return 0;
+}
+
+int store_json_experiment(struct store *dst, int64_t k, const char *uuid, const char *json,
+			  size_t len)
+{
+	dst->merge_total++;
+	sqlite3_bind_int64(dst->ins_jexp, 1, k);
+	sqlite3_bind_text(dst->ins_jexp, 2, uuid, -1, SQLITE_STATIC);
+	sqlite3_bind_text(dst->ins_jexp, 3, json, (int)len, SQLITE_STATIC);
+	return import_step(dst, dst->merge_name, dst->ins_jexp, "cannot merge it");
+}
+
+int store_json_sample(struct store *dst, int64_t k, const char *json, size_t len)
+{
+	sqlite3_bind_int64(dst->ins_jsmp, 1, k);
+	sqlite3_bind_text(dst->ins_jsmp, 2, json, (int)len, SQLITE_STATIC);
+	return import_step(dst, dst->merge_name, dst->ins_jsmp, "cannot merge it");
+}
+
+/* The experiments of the document that were added, in its order (dst ids). */
+static int merged_ids(struct store *dst, int64_t eoff, int64_t **ids, size_t *n)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	if (prepare(dst, "SELECT k FROM temp.merge_jexp ORDER BY k", &stmt))
+		return -1;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = eoff + sqlite3_column_int64(stmt, 0) + 1;
+	}
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : import_error(dst, dst->merge_name, "cannot merge it");
+}
+
+int store_json_end(struct store *dst, const struct store_import_opts *opts, int64_t **new_exp_ids,
+		   size_t *nadded, size_t *nskipped)
+{
+	const char *path = dst->merge_name;
+	int64_t eoff, soff, *ids = NULL;
+	size_t cnt = 0, i;
+
+	/* the samples of experiments already present go with them */
+	if (exec(dst->db, dst->path,
+		 "DELETE FROM temp.merge_jsmp WHERE k NOT IN (SELECT k FROM temp.merge_jexp)") ||
 	    check_json_values(dst, path) ||
 	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.experiments", &eoff) ||
 	    query_int64(dst, "SELECT coalesce(max(id), 0) FROM main.samples", &soff))
 		goto fail;
 	for (i = 0; i < ARRAY_SIZE(json_merge_sql); i++)
-		if (json_step(dst, path, json_merge_sql[i], doc, doclen, eoff, soff))
+		if (json_step(dst, path, json_merge_sql[i], eoff, soff))
 			goto fail;
-	if (prepare(dst, "SELECT k FROM temp.merge_jexp ORDER BY k", &stmt))
+	if (merged_ids(dst, eoff, &ids, &cnt) || add_attested_env(dst, opts, ids, cnt))
 		goto fail;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		ids = xrealloc(ids, (cnt + 1) * sizeof(*ids));
-		ids[cnt++] = eoff + sqlite3_column_int64(stmt, 0) + 1;
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
-		import_error(dst, path, "cannot merge it");
-		goto fail;
-	}
-	if (add_attested_env(dst, opts, ids, cnt) ||
-	    exec(dst->db, dst->path,
+	sqlite3_finalize(dst->ins_jexp);
+	sqlite3_finalize(dst->ins_jsmp);
+	dst->ins_jexp = dst->ins_jsmp = NULL;
+	if (exec(dst->db, dst->path,
 		 "DROP TABLE temp.merge_jexp; DROP TABLE temp.merge_jsmp; COMMIT"))
 		goto fail;
 	*nadded = cnt;
-	*nskipped = total - cnt;
+	*nskipped = dst->merge_total - cnt;
 	if (new_exp_ids)
 		*new_exp_ids = ids;
 	else
@@ -2840,50 +2885,73 @@ static int import_json(struct store *dst, const char *path, const char *doc, siz
 	return 0;
 fail:
 	free(ids);
-	rollback(dst);
+	store_json_abort(dst);
+	return -1;
+}
+
+void store_json_abort(struct store *dst)
+{
+	sqlite3_finalize(dst->ins_jexp);
+	sqlite3_finalize(dst->ins_jsmp);
+	dst->ins_jexp = dst->ins_jsmp = NULL;
+	if (!sqlite3_get_autocommit(dst->db))
+		rollback(dst);
 	sqlite3_exec(dst->db,
 		     "DROP TABLE IF EXISTS temp.merge_jexp;"
 		     "DROP TABLE IF EXISTS temp.merge_jsmp",
 		     NULL, NULL, NULL);
-	return -1;
-}
-
-/* Does the file start (after white space) with '{', as a JSON export does? */
-static bool looks_like_json(const char *path)
-{
-	unsigned char buf[64];
-	ssize_t n, i;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	n = read_full(fd, buf, sizeof(buf));
-	close(fd);
-	for (i = 0; i < n; i++)
-		if (!isspace(buf[i]))
-			return buf[i] == '{';
-	return false;
 }
 
 /*
- * Another store's image in memory, read-only, hardened, its schema and
- * integrity checked, upgraded in memory (open_foreign()); NULL after one line.
+ * Attach another store as "src" of dst's connection, after open_foreign()'s
+ * checks: the file itself, read-only (immutable when it has no WAL index,
+ * under the checkpoint guard, *guard to close after the detach), so its
+ * size costs no memory; or, when it was read into memory (an older schema
+ * upgraded, a pending WAL recovered), that image. 0, or -1 after one line.
  */
-static unsigned char *serialize_foreign(const char *path, sqlite3_int64 *size)
+static int attach_foreign(struct store *dst, const char *path, int *guard)
 {
+	bool immutable = false;
 	unsigned char *image;
+	sqlite3_int64 size = 0;
+	const char *file;
 	sqlite3 *src;
-	int guard;
+	char *uri, *sql;
+	int rc;
 
-	if (open_foreign(path, &src, &guard))
-		return NULL;
-	image = sqlite3_serialize(src, "main", size, 0);
+	if (open_foreign(path, &src, guard, &immutable))
+		return -1;
+	file = sqlite3_db_filename(src, "main");
+	if (file && *file) {
+		sqlite3_close(src);
+		uri = immutable_uri(path);
+		if (!immutable)
+			strcpy(strchr(uri, '?'), "?mode=ro");
+		sql = sqlite3_mprintf("ATTACH DATABASE %Q AS src", uri);
+		rc = exec(dst->db, dst->path, sql);
+		sqlite3_free(sql);
+		free(uri);
+		return rc;
+	}
+	image = sqlite3_serialize(src, "main", &size, 0);
 	sqlite3_close(src);
-	if (guard >= 0)
-		close(guard); /* after the connection: see the checkpoint guard */
 	if (!image)
-		error("store '%s': cannot read it into memory", path);
-	return image;
+		return error("store '%s': cannot read it into memory", path);
+	/* A WAL-mode image must say "rollback journal" to load as an in-memory database. */
+	if (size >= 100)
+		image[18] = image[19] = 1;
+	if (exec(dst->db, dst->path, "ATTACH DATABASE ':memory:' AS src")) {
+		sqlite3_free(image);
+		return -1;
+	}
+	rc = sqlite3_deserialize(dst->db, "src", image, size, size,
+				 SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE);
+	if (rc != SQLITE_OK) {
+		sqlite3_exec(dst->db, "DETACH DATABASE src", NULL, NULL, NULL);
+		return error("store '%s': cannot load it for merging: %s", path,
+			     sqlite3_errstr(rc));
+	}
+	return 0;
 }
 
 int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids, size_t *nadded,
@@ -2895,48 +2963,22 @@ int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids,
 int store_import_with(struct store *dst, const char *src_path, const struct store_import_opts *opts,
 		      int64_t **new_exp_ids, size_t *nadded, size_t *nskipped)
 {
-	unsigned char *image;
-	sqlite3_int64 size = 0;
 	sqlite3_stmt *stmt = NULL;
 	int64_t eoff, coff, soff, total = 0;
 	int64_t *ids = NULL;
 	size_t cnt = 0, i;
 	bool attached = false;
-	int rc, ret = -1;
+	int rc, ret = -1, guard = -1;
 
 	if (new_exp_ids)
 		*new_exp_ids = NULL;
 	*nadded = *nskipped = 0;
 	if (writable(dst))
 		return -1;
-	if (looks_like_json(src_path)) {
-		char *doc;
-		size_t len;
-		int r;
-
-		if (read_file(src_path, &doc, &len))
-			return error_errno("cannot read '%s'", src_path);
-		r = import_json(dst, src_path, doc, len, opts, new_exp_ids, nadded, nskipped);
-		free(doc);
-		return r;
-	}
-	if (!(image = serialize_foreign(src_path, &size)))
-		return -1;
-	/* A WAL-mode image must say "rollback journal" to load as an in-memory database. */
-	if (size >= 100)
-		image[18] = image[19] = 1;
-	if (exec(dst->db, dst->path, "ATTACH DATABASE ':memory:' AS src")) {
-		sqlite3_free(image);
-		return -1;
-	}
-	attached = true;
-	rc = sqlite3_deserialize(dst->db, "src", image, size, size,
-				 SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE);
-	if (rc != SQLITE_OK) {
-		error("store '%s': cannot load it for merging: %s", src_path, sqlite3_errstr(rc));
+	if (attach_foreign(dst, src_path, &guard))
 		goto out;
-	}
-	/* The image merged is the one checked, whatever the file holds by now. */
+	attached = true;
+	/* What is merged is what is checked: one read of src, from here to the commit. */
 	if (verify_schema(dst->db, "src", STORE_VERSION, src_path))
 		goto out;
 	if (exec(dst->db, dst->path, "BEGIN IMMEDIATE"))
@@ -2984,29 +3026,33 @@ out:
 	free(ids);
 	if (attached)
 		sqlite3_exec(dst->db, "DETACH DATABASE src", NULL, NULL, NULL);
+	if (guard >= 0)
+		close(guard); /* after the detach: see the checkpoint guard */
 	return ret;
 }
 
-int store_import_check(const char *src_path)
+int store_open_scratch(struct store **out)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
-	size_t added, skipped;
-	int ret = -1;
 
-	/* a merge into an empty store in memory: every check, nothing written */
+	*out = NULL;
 	st->guard = -1;
-	st->path = xstrdup(":memory:");
-	if (sqlite3_open(":memory:", &st->db) != SQLITE_OK) {
-		error("import: cannot open an in-memory store to check '%s'", src_path);
-		goto out;
+	st->path = xstrdup("(scratch)");
+	/* "": SQLite's private temporary file, deleted as it is opened: bounded memory */
+	if (sqlite3_open_v2("", &st->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+			    NULL) != SQLITE_OK) {
+		error("cannot open a scratch store");
+		store_close(st);
+		return -1;
 	}
 	setup_connection(st->db);
-	if (apply_migrations(st->db, st->path, STORE_VERSION) || prepare_writes(st))
-		goto out;
-	ret = store_import(st, src_path, NULL, &added, &skipped);
-out:
-	store_close(st);
-	return ret;
+	if (apply_migrations(st->db, st->path, STORE_VERSION) || prepare_writes(st)) {
+		store_close(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
 }
 
 /* ---- the migrations, for whoever must write a store as an older version did ---- */

@@ -219,10 +219,10 @@ int store_parse_since(const char *s, uint64_t *since_ns);
 
 /*
  * Merge the store at src_path (only read, never modified; an older schema
- * is upgraded in memory), or a JSON document written by `export` (format
- * wakebench-export, version 2), into dst: experiments whose UUID dst
- * already has are skipped. One transaction. *new_exp_ids (malloc'd, may be
- * NULL) gets the ids of the added experiments in dst.
+ * is upgraded in memory) into dst: experiments whose UUID dst already has
+ * are skipped. One transaction. *new_exp_ids (malloc'd, may be NULL) gets
+ * the ids of the added experiments in dst. Other formats come through
+ * engine/import.c, which decides a file's type.
  */
 int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids, size_t *nadded,
 		 size_t *nskipped);
@@ -236,25 +236,46 @@ int store_import(struct store *dst, const char *src_path, int64_t **new_exp_ids,
  * a config of its own experiment (else the whole file is refused, naming
  * the experiment and the value). A JSON document is checked the same way.
  *
- * store_import_with() also lets the importer attest keys of its own (a vm
- * host: the accelerator, the kernel image's SHA-256, ...): in the same
+ * Provenance: keys under "vm." and "lava." are attested by the importing
+ * machine, so from a file they become "claimed.KEY". store_import_with()
+ * lets the importer attest keys of its own (a vm host: the accelerator,
+ * the kernel image's SHA-256, ...; a LAVA log: its job): in the same
  * transaction, every key of the merged experiments starting with
  * attest_prefix is dropped, whatever the source stored, and env is added
  * to their start environment. The source file is never written.
  */
 struct store_import_opts {
-	const char *attest_prefix; /* "vm." or NULL */
+	const char *attest_prefix; /* "vm.", "lava." or NULL */
 	const struct env *env;	   /* may be NULL */
 };
 
 int store_import_with(struct store *dst, const char *src_path, const struct store_import_opts *opts,
 		      int64_t **new_exp_ids, size_t *nadded, size_t *nskipped);
+
 /*
- * Every check of store_import() on src_path, merged into an empty store in
- * memory (so that `import` creates no store for a file it would refuse).
- * 0, or -1 after one line naming the file and what is wrong.
+ * A JSON export document merged as it streams in (engine/import.c parses
+ * it): begin (one transaction, name for messages), then each experiment's
+ * members but "samples" as one JSON object, k its place in the document,
+ * uuid already checked (store_uuid_valid()), and each of its samples, in
+ * any order; end checks and merges them all (the same checks as a store's)
+ * or refuses the whole document; abort rolls back. 0, or -1 after one line.
  */
-int store_import_check(const char *src_path);
+int store_json_begin(struct store *dst, const char *name);
+int store_json_experiment(struct store *dst, int64_t k, const char *uuid, const char *json,
+			  size_t len);
+int store_json_sample(struct store *dst, int64_t k, const char *json, size_t len);
+int store_json_end(struct store *dst, const struct store_import_opts *opts, int64_t **new_exp_ids,
+		   size_t *nadded, size_t *nskipped);
+void store_json_abort(struct store *dst);
+
+/* 8-4-4-4-12 lower-case hex digits, as wakebench writes them, and not the nil UUID */
+bool store_uuid_valid(const char *s);
+
+/*
+ * An empty private store in a temporary file that is gone as soon as it is
+ * opened (import's dry run: every check, nothing written, memory bounded).
+ */
+int store_open_scratch(struct store **out);
 
 /* ---- schema ---- */
 

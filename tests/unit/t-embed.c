@@ -52,7 +52,10 @@ static void roundtrip(const char *html, size_t hlen, const char *doc, size_t len
 
 static char *page(const struct sbuf *data)
 {
-	return xasprintf("<html><body><p>before</p><details>%s</details><p>after</p></body></html>",
+	return xasprintf("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+			 "<meta name=\"generator\" content=\"wakebench test\"/>\n</head>\n"
+			 "<body><p>before</p><details><summary>data</summary>\n%s</details>"
+			 "<p>after</p></body></html>",
 			 data->buf);
 }
 
@@ -140,7 +143,7 @@ static void test_damage(void **state)
 	(void)state;
 	assert_int_equal(embed_write(&b, doc, len, 0, &enc), 0);
 	html = page(&b);
-	refused("<html><body>no data</body></html>", "no raw data block");
+	refused("<!DOCTYPE html>\n<html><body>no data</body></html>", "no raw data block");
 	/* one character changed in the middle */
 	p = strchr(strstr(html, "<pre"), '>') + 100;
 	orig = *p;
@@ -214,12 +217,72 @@ static void test_limit(void **state)
 	free(doc);
 }
 
+/*
+ * A decompression bomb: a block that announces more than the limits allow
+ * (64 times its compressed size, or an absolute size) is refused before
+ * anything is decompressed; one that lies about its size is cut where the
+ * announced size ends, so no more than that ever comes out.
+ */
+struct counted {
+	size_t bytes, calls;
+};
+
+static int count_piece(void *arg, const void *buf, size_t len)
+{
+	struct counted *c = arg;
+
+	(void)buf;
+	c->bytes += len;
+	c->calls++;
+	return 0;
+}
+
+static void test_bomb(void **state)
+{
+	static const struct embed_limits lim = { .max_bytes = 1u << 30, .max_ratio = 64 };
+	size_t len = 8u << 20, enc;
+	char *doc = xcalloc(1, len), *html, *p, why[256] = "";
+	struct counted c = { 0 };
+	struct sbuf b = { 0 };
+
+	(void)state;
+	memset(doc, ' ', len);
+	assert_int_equal(embed_write(&b, doc, len, 0, &enc), 0);
+	html = page(&b);
+	assert_int_equal(embed_read(html, strlen(html), &lim, count_piece, &c, why, sizeof(why)),
+			 -1);
+	assert_non_null(strstr(why, "over the limit"));
+	assert_int_equal(c.calls, 0);
+	/* the same block within a larger ratio reads whole */
+	{
+		const struct embed_limits wide = { .max_bytes = 1u << 30, .max_ratio = 100000 };
+
+		assert_int_equal(
+			embed_read(html, strlen(html), &wide, count_piece, &c, why, sizeof(why)),
+			0);
+		assert_int_equal(c.bytes, len);
+	}
+	/* announcing 1000 bytes: no more than 1000 come out, and it is refused */
+	p = strstr(html, "data-bytes=\"") + 12;
+	memmove(p + 4, strchr(p, '"'), strlen(strchr(p, '"')) + 1);
+	memcpy(p, "1000", 4);
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(embed_read(html, strlen(html), &lim, count_piece, &c, why, sizeof(why)),
+			 -1);
+	assert_true(c.bytes <= 1000);
+	if (!strstr(why, "does not decompress to the 1000 bytes"))
+		fail_msg("why: %s", why);
+	free(html);
+	sbuf_release(&b);
+	free(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_mail_damage),
 		cmocka_unit_test(test_damage),	  cmocka_unit_test(test_checksum),
-		cmocka_unit_test(test_limit),
+		cmocka_unit_test(test_limit),	  cmocka_unit_test(test_bomb),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -864,49 +864,6 @@ static void test_refusals(void **state)
 	free(trunc);
 }
 
-/*
- * An export whose "experiments" is an object, not an array, is refused: its
- * members used to be imported while the skipped count wrapped below zero
- * (found by fuzz/fuzz-import-json).
- */
-static void test_import_json_not_array(void **state)
-{
-	static const char head[] =
-		"{\"format\":\"wakebench-export\",\"version\":2,\"experiments\":";
-	static const char exp[] = "{\"uuid\":\"00000000-0000-4000-8000-0000000000f1\","
-				  "\"workload\":\"pipe\",\"status\":\"complete\"}";
-	char *db = tpath("json-dst.db"), *obj = tpath("object.json"), *arr = tpath("array.json");
-	char *doc;
-	struct store *st;
-	struct store_experiment *exps;
-	size_t added = 7, skipped = 7, n;
-
-	(void)state;
-	doc = xasprintf("%s{\"0\":%s}}", head, exp);
-	write_bytes(obj, doc, strlen(doc));
-	free(doc);
-	doc = xasprintf("%s[%s]}", head, exp);
-	write_bytes(arr, doc, strlen(doc));
-	free(doc);
-	assert_int_equal(store_open(db, STORE_CREATE, &st), 0);
-
-	assert_int_equal(store_import(st, obj, NULL, &added, &skipped), -1);
-	assert_int_equal(added, 0);
-	assert_int_equal(skipped, 0);
-	assert_int_equal(store_list_experiments(st, NULL, &exps, &n), 0);
-	assert_int_equal(n, 0);
-	store_experiments_free(exps, n);
-	/* the same experiment in an array imports */
-	assert_int_equal(store_import(st, arr, NULL, &added, &skipped), 0);
-	assert_int_equal(added, 1);
-	assert_int_equal(skipped, 0);
-
-	store_close(st);
-	free(db);
-	free(obj);
-	free(arr);
-}
-
 static void test_since(void **state)
 {
 	uint64_t ns = 0, now = realtime_ns();
@@ -1098,7 +1055,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_immutable_reader),
 		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_import_json_not_array),
 		cmocka_unit_test(test_since),
 		cmocka_unit_test(test_kernel_order),
 	};
