@@ -700,6 +700,12 @@ int import_file(struct store *dst, const char *path, struct import_result *r)
 	memset(r, 0, sizeof(*r));
 	if ((fd = open_input(path, &sb)) < 0)
 		return -1;
+	if (store_is_file(dst, fd)) {
+		close(fd);
+		return error("import: '%s' is the store it would be merged into (--db): nothing "
+			     "to merge",
+			     path);
+	}
 	n = pread(fd, head, sizeof(head), 0);
 	if (n < 0 || detect(head, (size_t)n, &type)) {
 		if (n < 0)

@@ -2452,6 +2452,14 @@ static int check_query(struct store *dst, const char *src_path, const char *sql)
 #define UUID_GLOB HEX4 HEX4 "-" HEX4 "-" HEX4 "-" HEX4 "-" HEX4 HEX4 HEX4
 #define UUID_NIL  "00000000-0000-0000-0000-000000000000"
 
+bool store_is_file(const struct store *st, int fd)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) && !stat(st->path, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
 bool store_uuid_valid(const char *s)
 {
 	size_t i;

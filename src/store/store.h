@@ -268,6 +268,9 @@ int store_json_end(struct store *dst, const struct store_import_opts *opts, int6
 		   size_t *nadded, size_t *nskipped);
 void store_json_abort(struct store *dst);
 
+/* Is the file open as fd this store's own file (an import of a store into itself)? */
+bool store_is_file(const struct store *st, int fd);
+
 /* 8-4-4-4-12 lower-case hex digits, as wakebench writes them, and not the nil UUID */
 bool store_uuid_valid(const char *s);
 

@@ -27,6 +27,12 @@ refuse "a FIFO" "$TMP/fifo" "'$TMP/fifo' is refused: it is a FIFO; import reads 
 refuse "/dev/zero" /dev/zero "'/dev/zero' is refused: it is a character device"
 refuse "a directory" "$TMP" "is refused: it is a directory"
 
+# the store itself
+"$SYNTH" --synth "$TMP/self.db" 1 2 6.6 base host 1000 >/dev/null
+run_cmd wb import --db "$TMP/self.db" "$TMP/self.db"
+is "$RC" 1 "the store into itself: exit 1"
+like "$ERR" "'$TMP/self.db' is the store it would be merged into" "  says so"
+
 # a report whose block announces far more than its compressed size
 "$SYNTH" --synth "$TMP/s.db" 1 3 6.6 base host 1000 >/dev/null
 wb report --db "$TMP/s.db" -o "$TMP/r.html" 2>/dev/null
