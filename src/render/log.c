@@ -183,8 +183,10 @@ void render_log_csv(FILE *f, const struct log *l)
 		const struct store_experiment *e = le->e;
 		bool eff = le->have_effect && le->effect.e.valid;
 
-		fprintf(f, "%lld,%s,%llu", (long long)e->id, e->uuid,
-			(unsigned long long)e->started_ns);
+		/* the UUID is stored text too: quoted when it needs it */
+		fprintf(f, "%lld", (long long)e->id);
+		csv_field(f, e->uuid, false);
+		fprintf(f, ",%llu", (unsigned long long)e->started_ns);
 		csv_field(f, e->kind, false);
 		csv_field(f, e->workload, false);
 		csv_field(f, e->profile, false);
