@@ -36,6 +36,9 @@ sqlite3 "$db" "
 		WHERE experiment_id >= 3;
 	UPDATE samples SET status = 'failed', reason = 'r' || $X WHERE idx = 0 AND experiment_id = 3;
 	UPDATE env SET value = value || $X WHERE experiment_id >= 3;
+	UPDATE sample_metrics SET name = name || $X WHERE name = 'ctxsw_per_op';
+	UPDATE sample_metrics SET available = 0, value = NULL, why = 'w' || $X
+		WHERE name = 'ns_per_op';
 	UPDATE experiments SET workload = 'pipe' || $X;"
 is "$(sqlite3 "$db" "SELECT count(*) FROM experiments WHERE instr(label, char(27))")" 2 \
 	"the store holds labels with an escape"
@@ -100,7 +103,22 @@ run_cmd wb run pipe -j 1 -t 20ms -n 1 --warmup 0 --no-store --debugfs "$TMP/dbg"
 is "$RC" 0 "a run with a label holding an escape"
 checked "run's header"
 like "$OUT" "label L\\\\x1b\\]0;x\\\\x07\\\\nz$" "the header shows the label's escapes"
-# 5. CSV: stored text exact, quoted per RFC 4180 (a UUID too)
+
+# 5. a stored ab's feature token (from its parameters), in show and log
+run_cmd wb ab --feature NO_DELAY_DEQUEUE -t 20ms -n 6 -j 1 --warmup 0 -q --debugfs "$TMP/dbg" \
+	--db "$TMP/ab.db"
+is "$RC" 0 "an ab is stored"
+sqlite3 "$TMP/ab.db" "UPDATE experiments SET
+	params = json_set(params, '\$.feature', json_array('NO_DELAY_DEQUEUE' || $X))"
+for c in "show 1" "log"; do
+	# shellcheck disable=SC2086
+	run_cmd wb $c --db "$TMP/ab.db"
+	is "$RC" 0 "ab: $c exits 0"
+	checked "ab: $c"
+	like "$OUT" 'NO_DELAY_DEQUEUE\\x1b\]0;pwned\\x07\\nforged\.case' "ab: $c shows the token's escapes"
+done
+
+# 6. CSV: stored text exact, quoted per RFC 4180 (a UUID too)
 if command -v python3 >/dev/null 2>&1; then
 	sqlite3 "$db" "UPDATE experiments SET uuid = 'u,' || char(34) || 'x' || char(10) || 'y' WHERE id = 2"
 	run_cmd wb log --format csv --db "$db"
