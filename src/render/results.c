@@ -82,9 +82,9 @@ void report_sample_text(FILE *f, const char *title, const struct sample *s, unsi
 		const char *st = sample_status_name(s->status);
 		bool says = !strncmp(s->reason, st, strlen(st)); /* "interrupted by SIGINT" */
 
-		fprintf(f, " %s%s%s%s\n", says ? "" : st, says ? "" : ": ",
-			s->reason[0] ? s->reason : "no reason given",
-			s->warmup ? " (warm-up, discarded)" : " (excluded from statistics)");
+		text_line(f, " %s%s%s%s", says ? "" : st, says ? "" : ": ",
+			  s->reason[0] ? s->reason : "no reason given",
+			  s->warmup ? " (warm-up, discarded)" : " (excluded from statistics)");
 		return;
 	}
 	/* the primary, then ops/s when it is another metric: by their summary names */
