@@ -224,7 +224,8 @@ static bool sh_ascii(const char *w)
 /*
  * w as the format of printf(1) between single quotes: every byte that is
  * not printable ASCII (and a leading '-', which printf would take for an
- * option) as a three-digit octal escape, '\\' and '%' doubled.
+ * option, and '!', which an interactive bash expands inside the double
+ * quotes around $(...)) as a three-digit octal escape, '\\' and '%' doubled.
  */
 static void sh_printf_format(struct buf *b, const char *w)
 {
@@ -237,7 +238,8 @@ static void sh_printf_format(struct buf *b, const char *w)
 			buf_puts(b, "'\\''");
 		else if (*p == '\\' || *p == '%')
 			buf_emit(b, (const char *)p, 1), buf_emit(b, (const char *)p, 1);
-		else if (*p < 0x20 || *p > 0x7e || (*p == '-' && p == (const unsigned char *)w)) {
+		else if (*p < 0x20 || *p > 0x7e || *p == '!' ||
+			 (*p == '-' && p == (const unsigned char *)w)) {
 			snprintf(esc, sizeof(esc), "\\%03o", *p);
 			buf_puts(b, esc);
 		} else {

@@ -18,7 +18,7 @@ mkdir "$W"
 
 # A: a newline that would start a command, an escape, quotes, substitutions,
 # markup; B: the same ending in a newline (which $(...) would drop).
-A=$(printf 'A\033]0;x\007\ntouch pwned-1 #\n$(touch pwned-2)`touch pwned-3`"q'"'"'<script>alert(1)</script>&" onmouseover="x\302\233_')
+A=$(printf 'A!\033]0;x\007\ntouch pwned-1 #\n$(touch pwned-2)`touch pwned-3`"q'"'"'<script>alert(1)</script>&" onmouseover="x\302\233_')
 A=${A%_}
 B=$(printf 'B it'"'"'s;touch pwned-4\n\n_')
 B=${B%_}

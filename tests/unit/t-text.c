@@ -121,14 +121,16 @@ static void test_sh_command(void **state)
 {
 	const char *plain[] = { "wakebench", "run", "pipe", "-t", "20s", "--cpus=0-3,5" };
 	const char *quoted[] = { "a b", "it's", "", "$(id)`id`\"x\"<&>;|*?~\\" };
-	const char *ctl[] = { "--label", "L\033]0;x\007\nforged pass" };
+	const char *ctl[] = { "--label", "L\033]0;x\007\nforged pass!" };
 	const char *fmt[] = { "50%\\n\t'", "-x\001", "caf\xc3\xa9" };
 	const char *tail[] = { "run", "a\n", "b", "c\n\n" };
 
 	(void)state;
 	check_sh(plain, ARRAY_SIZE(plain), "wakebench run pipe -t 20s --cpus=0-3,5");
 	check_sh(quoted, ARRAY_SIZE(quoted), "'a b' 'it'\\''s' '' '$(id)`id`\"x\"<&>;|*?~\\'");
-	check_sh(ctl, ARRAY_SIZE(ctl), "--label \"$(printf 'L\\033]0;x\\007\\012forged pass')\"");
+	/* '!' too: an interactive bash would expand it inside the double quotes */
+	check_sh(ctl, ARRAY_SIZE(ctl),
+		 "--label \"$(printf 'L\\033]0;x\\007\\012forged pass\\041')\"");
 	/* printf's own specials doubled, a leading '-' not an option, non-ASCII bytes octal */
 	check_sh(fmt, ARRAY_SIZE(fmt),
 		 "\"$(printf '50%%\\\\n\\011'\\''')\" \"$(printf '\\055x\\001')\" "
