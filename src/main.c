@@ -62,17 +62,19 @@ static void usage(FILE *f)
 
 static void unknown_command(const char *name)
 {
-	char hint[SUGGEST_HINT_MAX];
+	char hint[SUGGEST_HINT_MAX], allowed[512] = "";
 	struct suggest s;
 	size_t i;
 
 	suggest_init(&s, name);
-	fprintf(stderr, "wakebench: error: unknown command '%s', allowed ", name);
 	for (i = 0; i < ARRAY_SIZE(commands); i++) {
-		fprintf(stderr, "%s%s", i ? "|" : "", commands[i].name);
+		snprintf(allowed + strlen(allowed), sizeof(allowed) - strlen(allowed), "%s%s",
+			 i ? "|" : "", commands[i].name);
 		suggest_add(&s, commands[i].name);
 	}
-	fprintf(stderr, "%s\n", suggest_hint(&s, "", hint, sizeof(hint)));
+	/* error(), so that a control character in the name prints as an escape */
+	error("unknown command '%s', allowed %s%s", name, allowed,
+	      suggest_hint(&s, "", hint, sizeof(hint)));
 }
 
 static int finish(int status)

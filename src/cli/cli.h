@@ -13,6 +13,7 @@
 
 #include "sys/features.h"
 #include "util/opts.h"
+#include "util/text.h"
 #include "util/util.h"
 
 enum output_format {
@@ -101,6 +102,8 @@ void cli_require_format(const char *cmd, const struct ctx *ctx, unsigned allowed
 /* The store path after --db / WAKEBENCH_DB /
  * ${XDG_DATA_HOME:-$HOME/.local/share}/wakebench/results.db. */
 const char *cli_db_path(const struct ctx *ctx);
+/* "stored: experiment UUID in PATH" on stdout, the path escaped as any text (util/text.h). */
+void cli_print_stored(const struct ctx *ctx, const char *uuid);
 /*
  * The same for a command about to open the store. A store named by hand
  * (--db, WAKEBENCH_DB) in a directory that does not exist is a typo: exit 2,

@@ -283,7 +283,7 @@ static int ab_finish(const struct ctx *ctx, struct ab_state *st, json_object *pa
 		render_ab_run_text(stdout, &v, ctx->verbose);
 		report_env_text(stdout, st->ex.have_env_end ? &st->ex.env_end : &st->ex.env_start);
 		if (!ctx->no_store && !st->ex.store_failed && !ctx->quiet)
-			printf("stored: experiment %s in %s\n", st->ex.info.uuid, cli_db_path(ctx));
+			cli_print_stored(ctx, st->ex.info.uuid);
 		render_ab_text(stdout, &r, v.ptitle, v.interrupted);
 	}
 	ab_run_view_release(&v);

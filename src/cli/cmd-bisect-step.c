@@ -145,14 +145,14 @@ static int step_outcome(enum measure_outcome o, const struct bisect_step *s, con
 	}
 	bisect_describe(s, desc, sizeof(desc));
 	if (!s->nc) {
-		printf("%s: skip: every boot failed (%zu)\n", label, s->boots);
+		text_line(stdout, "%s: skip: every boot failed (%zu)", label, s->boots);
 		return WORKER_SKIP;
 	}
-	printf("%s: %s on %s: %s\n", label,
-	       s->d.v == BISECT_GOOD  ? "good"
-	       : s->d.v == BISECT_BAD ? "bad"
-				      : "skip (undecided)",
-	       metric, desc);
+	text_line(stdout, "%s: %s on %s: %s", label,
+		  s->d.v == BISECT_GOOD	 ? "good"
+		  : s->d.v == BISECT_BAD ? "bad"
+					 : "skip (undecided)",
+		  metric, desc);
 	return s->d.v == BISECT_GOOD  ? WORKER_GOOD
 	       : s->d.v == BISECT_BAD ? WORKER_BAD
 				      : WORKER_SKIP;

@@ -266,17 +266,22 @@ static void print_text(const struct compare *c)
 	size_t i;
 	char what[96];
 
-	printf("%s %s by %s%s: samples with status ok (warm-ups excluded), 95%% confidence, margin "
-	       "%g%%, boots as units\n\n",
-	       c->workload, primary_title(c, what, sizeof(what)), c->by_name,
-	       c->primary->better < 0 ? " (lower is better)" : "", c->margin * 100.0);
+	/* the workload is stored text: one line, control characters escaped */
+	text_line(stdout,
+		  "%s %s by %s%s: samples with status ok (warm-ups excluded), 95%% confidence, "
+		  "margin %g%%, boots as units",
+		  c->workload, primary_title(c, what, sizeof(what)), c->by_name,
+		  c->primary->better < 0 ? " (lower is better)" : "", c->margin * 100.0);
+	putchar('\n');
 	print_table(c);
 	if (c->ngroups > 1)
 		print_inference(c);
 	print_evidence(c);
 	print_env_diffs(c);
+	if (c->nnotes)
+		putchar('\n');
 	for (i = 0; i < c->nnotes; i++)
-		printf("%snote: %s\n", i ? "" : "\n", c->notes[i]);
+		text_line(stdout, "note: %s", c->notes[i]);
 }
 
 /* ---- JSON and CSV ---- */

@@ -61,7 +61,8 @@ static void print_text(const struct env *env)
 			if (!header++)
 				printf("%s%s:\n", imp == IMPACT_STRONG ? "" : "\n",
 				       env_impact_name(imp));
-			printf("  %-*s  %s\n", w, env->e[i].key, env->e[i].value);
+			/* what firmware and the kernel say: escaped like stored text */
+			text_line(stdout, "  %-*s  %s", w, env->e[i].key, env->e[i].value);
 		}
 	}
 }

@@ -102,6 +102,34 @@ static int features_show(const struct ctx *ctx)
 	return EXIT_OK;
 }
 
+/* The command that undoes a set, quoted for a shell whatever --debugfs holds. */
+static void print_undo(const struct ctx *ctx, const struct features_session *s)
+{
+	const char **w = xcalloc(s->original.n + 5, sizeof(*w));
+	char **tok = xcalloc(s->original.n + 1, sizeof(*tok));
+	size_t i, n = 0, k = 0;
+	char *cmd;
+
+	w[n++] = "wakebench";
+	w[n++] = "features";
+	w[n++] = "set";
+	for (i = 0; i < s->original.n; i++)
+		if (s->original.on[i] != s->live.on[i])
+			w[n++] = tok[k++] = xasprintf("%s%s", s->original.on[i] ? "" : "NO_",
+						      s->original.name[i]);
+	if (strcmp(ctx->debugfs, "/sys/kernel/debug")) {
+		w[n++] = "--debugfs";
+		w[n++] = ctx->debugfs;
+	}
+	cmd = sh_command(w, n);
+	printf("this change persists until reboot; undo with: %s\n", cmd);
+	free(cmd);
+	while (k)
+		free(tok[--k]);
+	free(tok);
+	free(w);
+}
+
 static int features_set(const struct ctx *ctx, const char **tokens, size_t n)
 {
 	struct features_session s;
@@ -150,13 +178,7 @@ static int features_set(const struct ctx *ctx, const char **tokens, size_t n)
 		printf("nothing changed: already as requested\n");
 		return EXIT_OK;
 	}
-	printf("this change persists until reboot; undo with: wakebench features set");
-	for (i = 0; i < s.original.n; i++)
-		if (s.original.on[i] != s.live.on[i])
-			printf(" %s%s", s.original.on[i] ? "" : "NO_", s.original.name[i]);
-	if (strcmp(ctx->debugfs, "/sys/kernel/debug"))
-		printf(" --debugfs %s", ctx->debugfs);
-	printf("\n");
+	print_undo(ctx, &s);
 	return EXIT_OK;
 }
 
@@ -171,7 +193,8 @@ static int features_restore_cmd(const struct ctx *ctx)
 	features_journal_path(ctx->state_dir, path, sizeof(path));
 	rc = features_journal_read(path, &j, why, sizeof(why));
 	if (rc == 1) {
-		printf("nothing to restore: no features journal in '%s'\n", ctx->state_dir);
+		text_line(stdout, "nothing to restore: no features journal in '%s'",
+			  ctx->state_dir);
 		return EXIT_OK;
 	}
 	rc = features_recover(ctx->state_dir, &owner, &fail, why, sizeof(why));
@@ -185,7 +208,7 @@ static int features_restore_cmd(const struct ctx *ctx)
 		      (int)owner, path, (int)owner);
 		return EXIT_RUNTIME;
 	}
-	printf("restored: no features journal is left in '%s'\n", ctx->state_dir);
+	text_line(stdout, "restored: no features journal is left in '%s'", ctx->state_dir);
 	return EXIT_OK;
 }
 

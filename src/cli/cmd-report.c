@@ -23,6 +23,7 @@
 #include "engine/compare.h"
 #include "cli/filter.h"
 #include "engine/report.h"
+#include "engine/repro.h"
 #include "store/store.h"
 
 #include <errno.h>
@@ -198,9 +199,11 @@ static int bisect_report(struct store *st, const struct report_params *p, struct
 {
 	struct rep_bisect r = { .version = WAKEBENCH_VERSION, .made_ns = realtime_ns() };
 	struct sbuf out = { 0 };
-	char *cmdline = cli_cmdline(ctx);
+	char *raw = cli_cmdline(ctx), *cmdline = repro_command(raw, true);
 	int ret;
 
+	/* as the report's own reproducer: one line of sh, quoted, without this machine's paths */
+	free(raw);
 	ret = bisect_document(st, strcmp(p->bisect, "latest") ? p->bisect : NULL,
 			      "report: option '--bisect'", cli_db_path(ctx), &r.doc);
 	if (ret != EXIT_OK) {

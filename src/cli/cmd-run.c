@@ -200,12 +200,12 @@ static void print_header(const struct run_state *st, const struct run_spec *spec
 	runner_sample_what(spec, what, sizeof(what));
 	runner_warmup_ns(spec, rp->warmup_ns, warm, sizeof(warm));
 	report_profile_text(stdout, st->wl->name, st->ex.profile);
-	printf("%llu instance%s, %llu sample%s of %s, warm-up %s, placement %s%s%s%s%s\n",
-	       (unsigned long long)rp->instances, rp->instances == 1 ? "" : "s",
-	       (unsigned long long)rp->samples, rp->samples == 1 ? "" : "s", what, warm,
-	       placement_names[rp->placement], st->tracer ? ", tracer " : "",
-	       st->tracer ? st->tracer : "", st->ex.label ? ", label " : "",
-	       st->ex.label ? st->ex.label : "");
+	text_line(stdout, "%llu instance%s, %llu sample%s of %s, warm-up %s, placement %s%s%s%s%s",
+		  (unsigned long long)rp->instances, rp->instances == 1 ? "" : "s",
+		  (unsigned long long)rp->samples, rp->samples == 1 ? "" : "s", what, warm,
+		  placement_names[rp->placement], st->tracer ? ", tracer " : "",
+		  st->tracer ? st->tracer : "", st->ex.label ? ", label " : "",
+		  st->ex.label ? st->ex.label : "");
 	fflush(stdout);
 }
 
@@ -299,7 +299,7 @@ static void print_text(const struct run_state *st, const struct report_summary *
 	}
 	report_env_text(stdout, st->ex.have_env_end ? &st->ex.env_end : &st->ex.env_start);
 	if (!ctx->no_store && !st->ex.store_failed && !ctx->quiet)
-		printf("stored: experiment %s in %s\n", st->ex.info.uuid, cli_db_path(ctx));
+		cli_print_stored(ctx, st->ex.info.uuid);
 }
 
 /* The summary, the experiment's end, the output; returns the exit status. */

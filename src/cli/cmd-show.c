@@ -190,7 +190,9 @@ static void print_ab(struct store *st, const struct store_experiment *e)
 	char why[256], title[64];
 
 	if (ab_load(st, e, &ab, why, sizeof(why))) {
-		printf("\nresult: not computed: %s\n", why);
+		/* the reason may quote stored text (a kind, a parameter) */
+		putchar('\n');
+		text_line(stdout, "result: not computed: %s", why);
 		return;
 	}
 	metric_title(pm, e->workload, title, sizeof(title));

@@ -160,6 +160,11 @@ const char *cli_db_path(const struct ctx *ctx)
 	return path;
 }
 
+void cli_print_stored(const struct ctx *ctx, const char *uuid)
+{
+	text_line(stdout, "stored: experiment %s in %s", uuid, cli_db_path(ctx));
+}
+
 /* mkdir -p of dir, each new directory 0700 (it holds host names and command lines). */
 static void make_store_dir(const char *dir)
 {

@@ -83,7 +83,10 @@ const char *metric_unit(const struct metric_def *d, const char *workload, char *
  * which is returned.
  */
 const char *metric_title(const struct metric_def *d, const char *workload, char *buf, size_t len);
-/* metric_title() by name; a name without a definition is its own title. */
+/*
+ * metric_title() by name; a name without a definition is its own title, with
+ * its control characters as visible escapes (util/text.h: it is stored text).
+ */
 const char *metric_title_of(const char *name, const char *workload, char *buf, size_t len);
 /*
  * Why a metric was not measured, as every output says it: "unavailable

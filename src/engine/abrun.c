@@ -27,6 +27,7 @@
 #include "core/metrics.h"
 #include "engine/summary.h"
 #include "sys/env.h"
+#include "util/text.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -448,15 +449,16 @@ void ab_loop(struct ab_state *st)
 /* Put the kernel back the way it was found, before anything else. */
 int ab_restore(struct ab_state *st)
 {
-	const char *dbg = st->debugfs;
-	char why[2048];
+	const char *w[] = { "wakebench", "features", "restore", "--debugfs", st->debugfs };
+	char why[2048], *cmd;
 
 	if (features_session_restore(&st->fs, why, sizeof(why))) {
 		error("ab: %s", why);
-		error("ab: the scheduler features are NOT restored; the journal is kept: run "
-		      "'wakebench features restore%s%s'",
-		      strcmp(dbg, "/sys/kernel/debug") ? " --debugfs " : "",
-		      strcmp(dbg, "/sys/kernel/debug") ? dbg : "");
+		/* the command quoted for a shell, whatever --debugfs holds */
+		cmd = sh_command(w, strcmp(st->debugfs, "/sys/kernel/debug") ? 5 : 3);
+		error("ab: the scheduler features are NOT restored; the journal is kept: run: %s",
+		      cmd);
+		free(cmd);
 		return -1;
 	}
 	if (st->ntoggles || st->current > 0)

@@ -1147,8 +1147,8 @@ static int run_one_step(struct run_state *rs, const struct bisect_refs *refs, si
 	o = bisect_run_step(rc, refs, rs->set->kernels->v[i], rs->labels[i],
 			    (size_t)rs->set->max_boots, &s, &ids, why, sizeof(why));
 	if (o == MEASURE_ENV || o == MEASURE_CANNOT) {
-		fprintf(rs->out, "step %ld (%s): image %zu/%zu %s: skip: %s\n", rs->nstep, role,
-			i + 1, rs->set->kernels->n, rs->labels[i], why);
+		text_line(rs->out, "step %ld (%s): image %zu/%zu %s: skip: %s", rs->nstep, role,
+			  i + 1, rs->set->kernels->n, rs->labels[i], why);
 		*v = BISECT_UNDECIDED;
 		bisect_store_step_keys(rc->st, &ids, &r);
 		expset_release(&ids);
@@ -1165,7 +1165,9 @@ static int run_one_step(struct run_state *rs, const struct bisect_refs *refs, si
 	expset_release(&ids);
 	bisect_describe(&s, desc, sizeof(desc));
 	*v = s.d.v;
-	fprintf(rs->out, "step %ld (%s): image %zu/%zu %s: %s: %s\n", rs->nstep, role, i + 1,
+	/* an image's name is a path as given: one line whatever it holds */
+	text_line(
+		rs->out, "step %ld (%s): image %zu/%zu %s: %s: %s", rs->nstep, role, i + 1,
 		rs->set->kernels->n, rs->labels[i],
 		s.nc ? (s.d.v == BISECT_UNDECIDED ? "skip (undecided)" : bisect_verdict_key(s.d.v))
 		     : "skip (every boot failed)",
@@ -1294,8 +1296,8 @@ static int run_search(struct run_state *rs, const struct bisect_refs *refs, char
 		goto out;
 	}
 	fb = srch.first_bad;
-	fprintf(rs->out, "first bad image: %zu/%zu %s; confirming it and its predecessor\n", fb + 1,
-		n, rs->labels[fb]);
+	text_line(rs->out, "first bad image: %zu/%zu %s; confirming it and its predecessor", fb + 1,
+		  n, rs->labels[fb]);
 	fflush(rs->out);
 	if (run_one_step(rs, refs, fb, "confirm", &v_bad) ||
 	    run_one_step(rs, refs, fb - 1, "confirm", &v_good)) {
@@ -1352,12 +1354,12 @@ int bisect_run(const struct bisect_settings *set, const char *db, const char *co
 		goto out;
 	bisect_refs_seq_refs(&seq, &refs);
 	if (seq.d.valid)
-		fprintf(out,
-			"references: %s (%zu boots) and %s (%zu boots): bad vs good %+.1f%% "
-			"[%+.1f%%, %+.1f%%] at %.2f%%, between-boot sd %.1f%%\n",
-			rs.labels[0], seq.ng, rs.labels[n - 1], seq.nb,
-			100 * expm1(seq.d.separation), 100 * expm1(seq.d.sep_lo),
-			100 * expm1(seq.d.sep_hi), 100 * seq.d.level, 100 * expm1(seq.d.sd));
+		text_line(out,
+			  "references: %s (%zu boots) and %s (%zu boots): bad vs good %+.1f%% "
+			  "[%+.1f%%, %+.1f%%] at %.2f%%, between-boot sd %.1f%%",
+			  rs.labels[0], seq.ng, rs.labels[n - 1], seq.nb,
+			  100 * expm1(seq.d.separation), 100 * expm1(seq.d.sep_lo),
+			  100 * expm1(seq.d.sep_hi), 100 * seq.d.level, 100 * expm1(seq.d.sd));
 	if (seq.d.v != BISECT_BAD)
 		snprintf(result, sizeof(result),
 			 "no result: the first and the last image are not apart on %s (%s)",
@@ -1366,7 +1368,7 @@ int bisect_run(const struct bisect_settings *set, const char *db, const char *co
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	fprintf(out, "%s\n", result);
+	text_line(out, "%s", result);
 	store_result(&rs, result);
 out:
 	if (bisect_stop_sig) {

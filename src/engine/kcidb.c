@@ -60,18 +60,40 @@ static void add_str(json_object *o, const char *key, const char *s)
 		json_object_object_add(o, key, json_object_new_string(s));
 }
 
-/* A test path component: letters, digits, '_' and '-' (the rest become '_'). */
+/*
+ * A test path component, as KCIDB's schema allows one (one or more of
+ * [a-zA-Z0-9_-]: the path's pattern is ^([a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*)?$):
+ * every other byte becomes '_', so that a stored name cannot add a level
+ * to the path or a line to the LAVA cases; an empty one is "_".
+ */
 static void path_part(const char *in, char *out, size_t len)
 {
 	size_t i;
 
-	for (i = 0; in[i] && i + 1 < len; i++) {
+	for (i = 0; in && in[i] && i + 1 < len; i++) {
 		char c = in[i];
 
 		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 					 (c >= '0' && c <= '9') || c == '_' || c == '-'
 				 ? c
 				 : '_';
+	}
+	if (!i && len > 1)
+		out[i++] = '_';
+	out[i] = '\0';
+}
+
+/* A build's architecture as KCIDB allows it (^[a-z0-9_]*$): lower case, the rest '_'. */
+static void arch_name(const char *in, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < len; i++) {
+		char c = in[i];
+
+		out[i] = (c >= 'A' && c <= 'Z')				    ? (char)(c - 'A' + 'a')
+			 : (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c
+									    : '_';
 	}
 	out[i] = '\0';
 }
@@ -94,7 +116,7 @@ static void kernel_build_id(struct kcidb_doc *d, const struct store_experiment *
 {
 	const char *build = env_get(env, "kernel.build");
 	const char *arch = env_get(env, "kernel.arch");
-	char *ident, hex[65];
+	char *ident, hex[65], arch_id[64];
 	json_object *co, *b, *misc;
 	size_t i;
 
@@ -128,10 +150,13 @@ static void kernel_build_id(struct kcidb_doc *d, const struct store_experiment *
 	json_object_object_add(b, "id", json_str_or_null(id));
 	json_object_object_add(b, "checkout_id", json_str_or_null(id));
 	json_object_object_add(b, "origin", json_str_or_null(d->origin));
-	add_str(b, "architecture", arch);
+	arch_name(arch, arch_id, sizeof(arch_id));
+	add_str(b, "architecture", arch_id);
 	add_str(b, "comment", build);
 	misc = json_object_new_object();
 	json_object_object_add(misc, "kernel_release", json_str_or_null(e->kernel));
+	if (strcmp(arch, arch_id))
+		json_object_object_add(misc, "kernel_arch", json_str_or_null(arch));
 	json_object_object_add(b, "misc", misc);
 	json_object_array_add(d->builds, b);
 }
@@ -231,7 +256,7 @@ static void config_test(struct kcidb_doc *d, const struct store_experiment *e, c
 	const struct store_config *c = &es->cfgs[arm];
 	const struct metric_def *pm = metric_primary(e->workload);
 	double *x = xcalloc(es->n + 1, sizeof(double));
-	char part[160], path[256], unit[64];
+	char part[160], path[512], unit[64], wl[160], kind[160];
 	json_object *t, *misc;
 	struct summary sum;
 	size_t i, n = 0;
@@ -240,7 +265,9 @@ static void config_test(struct kcidb_doc *d, const struct store_experiment *e, c
 		if (es->s[i].arm == (int)arm && es->s[i].ok && es->s[i].value > 0)
 			x[n++] = es->s[i].value;
 	path_part(c->name, part, sizeof(part));
-	snprintf(path, sizeof(path), "wakebench.%s.%s.%s", e->workload, e->kind, part);
+	path_part(e->workload, wl, sizeof(wl));
+	path_part(e->kind, kind, sizeof(kind));
+	snprintf(path, sizeof(path), "wakebench.%s.%s.%s", wl, kind, part);
 	t = test_new(d, e, build_id, e->host, part, path, env);
 	misc = provenance(e);
 	json_object_object_add(misc, "config", json_str_or_null(c->name));
@@ -287,11 +314,12 @@ static void verdict_test(struct kcidb_doc *d, const struct store_experiment *e,
 			 const struct ab_line *x)
 {
 	const struct effect *eff = &x->s.e;
-	char part[160], path[256];
+	char part[160], path[512], wl[160];
 	json_object *t, *misc;
 
 	path_part(x->what, part, sizeof(part));
-	snprintf(path, sizeof(path), "wakebench.%s.ab.verdict.%s", e->workload, part);
+	path_part(e->workload, wl, sizeof(wl));
+	snprintf(path, sizeof(path), "wakebench.%s.ab.verdict.%s", wl, part);
 	snprintf(part + strlen(part), sizeof(part) - strlen(part), ".verdict");
 	t = test_new(d, e, build_id, e->host, part, path, env);
 	json_object_object_add(t, "status",
@@ -370,10 +398,24 @@ out:
 }
 
 /*
+ * Each byte of s that is not in allowed (nor a letter or digit) becomes '_':
+ * a LAVA case line is split at spaces and ends at a newline, so a name or a
+ * unit must hold neither.
+ */
+static void case_word(char *s, const char *allowed)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr(allowed, *s)))
+			*s = '_';
+}
+
+/*
  * The same tests as LAVA test cases, one line each in the result.txt
  * convention of Linaro's test-definitions: NAME pass|fail|skip [VALUE UNITS].
- * NAME is the test path without "wakebench." (letters, digits, "-_." only);
- * a unit has no spaces.
+ * NAME is the test path without "wakebench." (letters, digits, "-_." only,
+ * as LAVA allows: path_part() already mapped the rest to '_'); a unit is
+ * printable ASCII without spaces. One test, one line, whatever was stored.
  */
 static void print_cases(json_object *tests)
 {
@@ -382,7 +424,7 @@ static void print_cases(json_object *tests)
 	for (i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(tests, i), *v;
 		const char *path = "", *status = "", *result;
-		char unit[64] = "";
+		char name[512], unit[64] = "";
 
 		if (json_object_object_get_ex(t, "path", &v))
 			path = json_object_get_string(v);
@@ -390,20 +432,19 @@ static void print_cases(json_object *tests)
 			status = json_object_get_string(v);
 		if (!strncmp(path, "wakebench.", 10))
 			path += 10;
+		snprintf(name, sizeof(name), "%s", path);
+		case_word(name, "-_.");
 		result = !strcmp(status, "DONE") || !strcmp(status, "PASS") ? "pass"
 			 : !strcmp(status, "SKIP")			    ? "skip"
 									    : "fail";
-		printf("%s %s", path, result);
+		printf("%s %s", name, result);
 		if (json_object_object_get_ex(t, "number", &v)) {
 			json_object *val = NULL, *u = NULL;
-			size_t k;
 
 			json_object_object_get_ex(v, "value", &val);
 			json_object_object_get_ex(v, "unit", &u);
 			snprintf(unit, sizeof(unit), "%s", u ? json_object_get_string(u) : "");
-			for (k = 0; unit[k]; k++)
-				if (unit[k] == ' ')
-					unit[k] = '_';
+			case_word(unit, "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
 			printf(" %.9g %s", json_object_get_double(val), unit);
 		}
 		putchar('\n');

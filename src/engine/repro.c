@@ -16,6 +16,7 @@
  */
 #include "engine/repro.h"
 #include "render/render.h"
+#include "util/text.h"
 #include "util/util.h"
 
 #include <json-c/json.h>
@@ -87,36 +88,6 @@ static void split(const char *s, struct words *ws)
 	free(cur);
 }
 
-static void add_quoted(char **out, size_t *len, const char *w)
-{
-	const char *p;
-	bool plain = *w != '\0';
-	size_t need = strlen(w) * 4 + 4;
-
-	for (p = w; *p && plain; p++)
-		plain = strchr("-_./=:,+%@", *p) || (*p >= '0' && *p <= '9') ||
-			(*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z');
-	*out = xrealloc(*out, *len + need + 1);
-	if (*len)
-		(*out)[(*len)++] = ' ';
-	if (plain) {
-		memcpy(*out + *len, w, strlen(w));
-		*len += strlen(w);
-	} else {
-		(*out)[(*len)++] = '\'';
-		for (p = w; *p; p++) {
-			if (*p == '\'') {
-				memcpy(*out + *len, "'\\''", 4);
-				*len += 4;
-			} else {
-				(*out)[(*len)++] = *p;
-			}
-		}
-		(*out)[(*len)++] = '\'';
-	}
-	(*out)[*len] = '\0';
-}
-
 enum rule_act { DROP, BASENAME };
 
 /* Options of this machine or of the output, not of the experiment. */
@@ -184,9 +155,9 @@ static const char *base_name(const char *path)
 
 char *repro_command(const char *cmdline, bool keep_format)
 {
-	struct words ws = { 0 };
-	char *out = NULL;
-	size_t len = 0, i;
+	struct words ws = { 0 }, keep = { 0 };
+	char *out;
+	size_t i;
 
 	split(cmdline ? cmdline : "", &ws);
 	for (i = 0; i < ws.n; i++) {
@@ -194,28 +165,31 @@ char *repro_command(const char *cmdline, bool keep_format)
 		const struct rule *r;
 
 		if (!i) {
-			/* the program by its name: the path is this machine's */
-			add_quoted(&out, &len,
-				   !strncmp(base_name(w), "wakebench", 9) ? "wakebench" : w);
+			/*
+			 * The program by its name: the path is this machine's, and
+			 * a stored line is wakebench's (one from another store
+			 * cannot make a report print another program's command).
+			 */
+			words_add(&keep, xstrdup("wakebench"));
 			continue;
 		}
 		r = rule_for(w, keep_format, &value);
 		if (!r) {
-			add_quoted(&out, &len, w);
+			words_add(&keep, xstrdup(w));
 			continue;
 		}
 		if (r->arg && !value && i + 1 < ws.n)
 			value = ws.w[++i];
 		if (r->act == BASENAME && value) {
-			char *kw = xasprintf("%s", r->name);
-
-			add_quoted(&out, &len, kw);
-			add_quoted(&out, &len, base_name(value));
-			free(kw);
+			words_add(&keep, xstrdup(r->name));
+			words_add(&keep, xstrdup(base_name(value)));
 		}
 	}
+	/* quoted so that no word adds a line or a command (util/text.h) */
+	out = sh_command((const char *const *)keep.w, keep.n);
 	words_free(&ws);
-	return out ? out : xstrdup("");
+	words_free(&keep);
+	return out;
 }
 
 /* ---- another tool's command ---- */
@@ -316,11 +290,15 @@ static void probes_differ(json_object *p, struct diffs *d, const char *tool)
 
 static char *with_taskset(char *cmd, char *cpus)
 {
-	char *s;
+	const char *argv[] = { "taskset", "-c", cpus };
+	char *s, *q;
 
 	if (!cpus)
 		return cmd;
-	s = xasprintf("taskset -c %s %s", cpus, cmd);
+	/* the list comes from the stored parameters: quoted like any word */
+	q = sh_command(argv, ARRAY_SIZE(argv));
+	s = xasprintf("%s %s", q, cmd);
+	free(q);
 	free(cmd);
 	free(cpus);
 	return s;

@@ -16,8 +16,10 @@
  * to the machine or the output rather than the experiment: --db, -q/-v,
  * -o, --debugfs, --no-store, vm's qemu, sysroot and temporary-file
  * options, and --format unless keep_format (a report's format is what it
- * made). The program becomes "wakebench"; kernel images (--kernel PATH)
- * their file names. Malloc'd.
+ * made). The program becomes "wakebench" (whatever a stored line names);
+ * kernel images (--kernel PATH) their file names. The words are quoted by
+ * sh_command() (util/text.h): one line of POSIX sh that gives exactly them,
+ * whatever a label or a path holds. Malloc'd.
  */
 char *repro_command(const char *cmdline, bool keep_format);
 

@@ -533,7 +533,7 @@ static void keep_console(const char *console, unsigned round, const struct kerne
 	if (mkdir_p(dir) || write_file_plain(dst, data, len))
 		warning("vm: cannot keep the console log in '%s': %s", dir, strerror(errno));
 	else
-		fprintf(stderr, "wakebench: the whole console log is in '%s'\n", dst);
+		text_line(stderr, "wakebench: the whole console log is in '%s'", dst);
 	free(dst);
 	free(data);
 }

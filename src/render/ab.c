@@ -9,18 +9,30 @@
 #include "stats/stats.h"
 #include "util/json.h"
 #include "util/number.h"
+#include "util/text.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
+
+/*
+ * Stored text made safe in buf: a stored ab's tokens and metric names come
+ * from its parameters and samples, which may be another machine's.
+ */
+static const char *safe(const char *s, char *buf, size_t len)
+{
+	text_printable_buf(s ? s : "", 0, buf, len);
+	return buf;
+}
 
 /* One line: "  LABEL METRIC +1.2% [95% CI ...], Wilcoxon p = ... (N units)", labels w wide. */
 static void ab_line_text(FILE *f, const char *label, int w, const struct ab_line *x,
 			 const char *metric)
 {
 	const struct effect *e = &x->s.e;
-	char est[32], lo[32], hi[32], p[32], adj[48] = "";
+	char est[32], lo[32], hi[32], p[32], adj[48] = "", lb[256];
 
+	label = safe(label, lb, sizeof(lb));
 	if (!e->valid) {
 		fprintf(f, "  %-*s %s%sn/a: %s\n", w, label, metric, metric[0] ? " " : "",
 			e->why ? e->why : "not computed");
@@ -73,8 +85,8 @@ static void evidence_text(FILE *f, const struct ab_result *r)
 		/* evidence is counted per op: no op to name, so no workload is needed */
 		metric_title_of(ev->metric, NULL, title, sizeof(title));
 		if (ev->why[0]) {
-			fprintf(f, "  %-*s %s\n", w, title,
-				metric_why_text(ev->why, why, sizeof(why)));
+			text_line(f, "  %-*s %s", w, title,
+				  metric_why_text(ev->why, why, sizeof(why)));
 			continue;
 		}
 		for (k = 0; k < r->nlines; k++) {
@@ -95,14 +107,14 @@ static void verdict_line(FILE *f, const struct ab_line *x, const char *metric)
 	char est[32], lo[32], hi[32];
 
 	if (!e->valid) {
-		fprintf(f, "%s: %s n/a, %s\n", x->what, metric, x->verdict);
+		text_line(f, "%s: %s n/a, %s", x->what, metric, x->verdict);
 		return;
 	}
 	fmt_pct(e->est, est, sizeof(est));
 	fmt_pct(e->lo, lo, sizeof(lo));
 	fmt_pct(e->hi, hi, sizeof(hi));
-	fprintf(f, "%s: %s %s [%.4g%% CI %s, %s], %s\n", x->what, metric, est, e->conf * 100.0, lo,
-		hi, x->verdict);
+	text_line(f, "%s: %s %s [%.4g%% CI %s, %s], %s", x->what, metric, est, e->conf * 100.0, lo,
+		  hi, x->verdict);
 }
 
 void render_ab_text(FILE *f, const struct ab_result *r, const char *ptitle, bool interrupted)
@@ -122,12 +134,12 @@ void render_ab_text(FILE *f, const struct ab_result *r, const char *ptitle, bool
 	if (r->neff > d->nfeat) {
 		const struct ab_line *x = &r->eff[r->neff - 1];
 
-		fprintf(f, "interaction (%s's effect with %s applied vs without): %s\n",
-			d->token[0], d->token[1],
-			!x->s.e.valid			? "not computed"
-			: x->s.v == VERDICT_NO_CHANGE	? "none larger than the margin"
-			: stats_verdict_decided(x->s.v) ? "present, beyond the margin"
-							: "not excluded");
+		text_line(f, "interaction (%s's effect with %s applied vs without): %s",
+			  d->token[0], d->token[1],
+			  !x->s.e.valid			  ? "not computed"
+			  : x->s.v == VERDICT_NO_CHANGE	  ? "none larger than the margin"
+			  : stats_verdict_decided(x->s.v) ? "present, beyond the margin"
+							  : "not excluded");
 	}
 	if (d->rebuilt)
 		fprintf(f, "levels: rebuilt from the options (stored by a wakebench that kept no "

@@ -356,7 +356,7 @@ static void print_step(FILE *f, json_object *s)
 	char *cand = text_printable(rep_str(s, "candidate") ?: "?", 0), out[512];
 
 	rep_bisect_outcome(s, out, sizeof(out));
-	fprintf(f, "  %-15s %s: %s\n", rep_str(s, "role") ?: "?", cand, out);
+	text_line(f, "  %-15s %s: %s", rep_str(s, "role") ?: "?", cand, out);
 	free(cand);
 }
 
@@ -366,9 +366,10 @@ void rep_bisect_text(FILE *f, json_object *doc)
 	json_object *steps;
 	size_t i;
 
-	fprintf(f, "bisection %s (%s), metric %s\n", rep_str(doc, "id"),
-		*rep_str(doc, "kind") ? rep_str(doc, "kind") : "?",
-		*rep_str(doc, "metric") ? rep_str(doc, "metric") : "?");
+	/* a stored bisection's text: one line each, control characters escaped */
+	text_line(f, "bisection %s (%s), metric %s", rep_str(doc, "id"),
+		  *rep_str(doc, "kind") ? rep_str(doc, "kind") : "?",
+		  *rep_str(doc, "metric") ? rep_str(doc, "metric") : "?");
 	if (json_object_object_get_ex(doc, "steps", &steps))
 		for (i = 0; i < json_object_array_length(steps); i++)
 			print_step(f, json_object_array_get_idx(steps, i));

@@ -24,6 +24,7 @@
  * the boxes, medians, intervals and verdicts always use every sample.
  */
 #include "render/render.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1208,11 +1209,15 @@ static void html_env(const struct rep *r, struct sbuf *b)
 	sbuf_puts(b, ".</p>\n</section>\n");
 }
 
+/* A comment line of the reproducers: one line, whatever a label holds. */
 static void repro_comment(struct sbuf *b, const char *s)
 {
+	char *line = text_printable(s, 0);
+
 	sbuf_puts(b, "<span class=\"c\"># ");
-	text(b, s);
+	text(b, line);
 	sbuf_puts(b, "</span>\n");
+	free(line);
 }
 
 static void html_repro(const struct rep *r, struct sbuf *b)

@@ -28,11 +28,13 @@ static void when(uint64_t ns, char *buf, size_t len)
 /* "bogo ops/s (real time) 766 800", or an ab's "NO_DELAY_DEQUEUE +79.9%"; "-" without samples. */
 static void result(const struct log_entry *le, char *buf, size_t len)
 {
-	char num[64], title[64];
+	char num[64], title[64], what[96];
 
 	if (le->have_effect) {
+		/* the token is a stored ab's parameter: stored text */
+		text_printable_buf(le->what, 0, what, sizeof(what));
 		fmt_pct(le->effect.e.valid ? le->effect.e.est : NAN, num, sizeof(num));
-		snprintf(buf, len, "%s %s", le->what, num);
+		snprintf(buf, len, "%s %s", what, num);
 	} else if (!isnan(le->median)) {
 		fmt_value(le->median, le->primary->unit, num, sizeof(num));
 		snprintf(buf, len, "%s %s",
@@ -52,9 +54,10 @@ static void notes(const struct log_entry *le, char *buf, size_t len)
 		snprintf(buf, len, "noisy (CV %.1f%%)", le->cv * 100.0);
 	if (le->overloaded)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%soverloaded", *buf ? ", " : "");
-	if (strcmp(le->e->status, "complete"))
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? ", " : "",
-			 le->e->status);
+	if (strcmp(le->e->status, "complete")) {
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s", *buf ? ", " : "");
+		text_printable_buf(le->e->status, 0, buf + strlen(buf), len - strlen(buf));
+	}
 	if (!*buf)
 		snprintf(buf, len, "-");
 }
@@ -87,7 +90,7 @@ static void cell(FILE *f, const char *s, int w)
 void render_log_text(FILE *f, const struct log *l)
 {
 	struct widths w = { 8, 7, 5, 6, 4, 6 };
-	char buf[160], n[160];
+	char buf[160], n[160], kind[64];
 	size_t i;
 
 	if (!l->n) {
@@ -112,7 +115,8 @@ void render_log_text(FILE *f, const struct log *l)
 		const struct log_entry *le = &l->entries[i];
 
 		when(le->e->started_ns, n, sizeof(n));
-		fprintf(f, "%5lld  %-16s %-4s ", (long long)le->e->id, n, le->e->kind);
+		text_printable_buf(le->e->kind, 0, kind, sizeof(kind));
+		fprintf(f, "%5lld  %-16s %-4s ", (long long)le->e->id, n, kind);
 		cell(f, le->e->workload, w.workload);
 		cell(f, le->e->profile, w.profile);
 		cell(f, le->e->label, w.label);
@@ -183,8 +187,10 @@ void render_log_csv(FILE *f, const struct log *l)
 		const struct store_experiment *e = le->e;
 		bool eff = le->have_effect && le->effect.e.valid;
 
-		fprintf(f, "%lld,%s,%llu", (long long)e->id, e->uuid,
-			(unsigned long long)e->started_ns);
+		/* the UUID is stored text too: quoted when it needs it */
+		fprintf(f, "%lld", (long long)e->id);
+		csv_field(f, e->uuid, false);
+		fprintf(f, ",%llu", (unsigned long long)e->started_ns);
 		csv_field(f, e->kind, false);
 		csv_field(f, e->workload, false);
 		csv_field(f, e->profile, false);

@@ -11,6 +11,7 @@
 #include "render/results.h"
 #include "core/metrics.h"
 #include "util/number.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -81,9 +82,9 @@ void report_sample_text(FILE *f, const char *title, const struct sample *s, unsi
 		const char *st = sample_status_name(s->status);
 		bool says = !strncmp(s->reason, st, strlen(st)); /* "interrupted by SIGINT" */
 
-		fprintf(f, " %s%s%s%s\n", says ? "" : st, says ? "" : ": ",
-			s->reason[0] ? s->reason : "no reason given",
-			s->warmup ? " (warm-up, discarded)" : " (excluded from statistics)");
+		text_line(f, " %s%s%s%s", says ? "" : st, says ? "" : ": ",
+			  s->reason[0] ? s->reason : "no reason given",
+			  s->warmup ? " (warm-up, discarded)" : " (excluded from statistics)");
 		return;
 	}
 	/* the primary, then ops/s when it is another metric: by their summary names */
@@ -341,16 +342,16 @@ static const char *env_or(const struct env *env, const char *key, const char *ab
 
 void report_env_text(FILE *f, const struct env *env)
 {
-	fprintf(f,
-		"environment: kernel %s, preemption %s, CPUs online %s (allowed %s), governor %s\n",
-		env_or(env, "kernel.release", "unknown"), env_or(env, "kernel.preempt", "unknown"),
-		env_or(env, "cpu.online", "unknown"), env_or(env, "cpu.allowed", "unknown"),
-		env_or(env, "cpu.governor", "unknown"));
+	text_line(f,
+		  "environment: kernel %s, preemption %s, CPUs online %s (allowed %s), governor %s",
+		  env_or(env, "kernel.release", "unknown"),
+		  env_or(env, "kernel.preempt", "unknown"), env_or(env, "cpu.online", "unknown"),
+		  env_or(env, "cpu.allowed", "unknown"), env_or(env, "cpu.governor", "unknown"));
 }
 
 void report_profile_text(FILE *f, const char *workload, const char *profile)
 {
-	fprintf(f, "workload: %s, profile: %s\n", workload, profile ? profile : "none");
+	text_line(f, "workload: %s, profile: %s", workload, profile ? profile : "none");
 }
 
 /* ---- JSON ---- */
@@ -492,7 +493,7 @@ void progress_show(struct progress *p, const char *title, unsigned next, double 
 		   const char *unit)
 {
 	uint64_t elapsed = now_ns() - p->start_ns;
-	char el[32], eta[32], med[32];
+	char el[32], eta[32], med[32], safe[256];
 
 	if (!p->enabled)
 		return;
@@ -506,8 +507,10 @@ void progress_show(struct progress *p, const char *title, unsigned next, double 
 		fmt_quantity(median, unit ? unit : "ops/s", med, sizeof(med));
 	else
 		snprintf(med, sizeof(med), "-");
+	if (title)
+		text_printable_buf(title, 0, safe, sizeof(safe));
 	fprintf(stderr, "\r\033[Kwakebench: %s%s%ssample %u/%u  elapsed %s  ETA %s  median %s",
-		title ? "[" : "", title ? title : "", title ? "] " : "", next, p->total, el, eta,
+		title ? "[" : "", title ? safe : "", title ? "] " : "", next, p->total, el, eta,
 		med);
 	fflush(stderr);
 	p->shown = true;

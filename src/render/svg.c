@@ -56,8 +56,12 @@ void sbuf_addf(struct sbuf *b, const char *fmt, ...)
 
 void sbuf_add_xml(struct sbuf *b, const char *text)
 {
-	/* stored text may be anything: controls and invalid UTF-8 become visible escapes */
-	char *safe = text_printable(text, TEXT_MULTILINE);
+	/*
+	 * Stored text may be anything: controls (a newline too: a label is one
+	 * line here as on a terminal, and in a <pre> a line a shell could run)
+	 * and invalid UTF-8 become visible escapes.
+	 */
+	char *safe = text_printable(text, 0);
 	const char *s = safe, *run = s;
 
 	for (; *s; s++) {

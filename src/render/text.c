@@ -291,22 +291,23 @@ void rep_fmt_when(uint64_t ns, char *buf, size_t len)
 /*
  * One logical line, wrapped at spaces to REP_EMAIL_COLS, continuation
  * lines indented by `indent`. A command (cmd) breaks only outside its
- * single quotes (cli_cmdline() quotes that way), each broken line ending in
+ * single quotes (sh_command() quotes that way), each broken line ending in
  * " \\" so that a shell reads them as one command; a word wider than the
  * line is split with a bare "\\" and continues unindented (the shell joins
- * the halves).
+ * the halves): inside single quotes the quote is closed before the "\\" and
+ * opened again on the next line, and never right after a backslash that
+ * quotes the next character.
  */
 static void email_wrap(struct sbuf *out, const char *line, size_t indent, bool cmd)
 {
-	char *a = ascii(line);
-	const char *p = a;
+	char *a = ascii(line), *p = a;
 	bool first = true, hard = false;
 
 	do {
 		size_t lead = first || hard ? 0 : indent, width = REP_EMAIL_COLS - lead,
 		       n = strlen(p);
-		size_t cut = 0, i;
-		bool q = false;
+		size_t cut = 0, hcut = 0, i;
+		bool q = false, hq = false;
 
 		if (n <= width) {
 			sbuf_addf(out, "%*s%s", (int)lead, "", p);
@@ -317,6 +318,9 @@ static void email_wrap(struct sbuf *out, const char *line, size_t indent, bool c
 		}
 		width -= cmd ? 2 : 0;
 		for (i = 0; i <= width && i < n; i++) {
+			/* a hard cut before p[i], with the quote closed there when open */
+			if (i && i + q <= width)
+				hcut = i, hq = q;
 			if (cmd && !q && p[i] == '\\') {
 				i++;
 				continue;
@@ -328,13 +332,19 @@ static void email_wrap(struct sbuf *out, const char *line, size_t indent, bool c
 		}
 		hard = !cut;
 		if (hard)
-			cut = width;
+			cut = cmd ? hcut : width;
 		sbuf_addf(out, "%*s", (int)lead, "");
 		sbuf_add(out, p, cut);
-		sbuf_puts(out, !cmd ? "\n" : hard ? "\\\n" : " \\\n");
+		sbuf_puts(out, !cmd ? "\n" : !hard ? " \\\n" : hq ? "'\\\n" : "\\\n");
 		p += cut;
 		while (!hard && *p == ' ')
 			p++;
+		if (hard && hq) {
+			char *rest = xasprintf("'%s", p);
+
+			free(a);
+			a = p = rest;
+		}
 		first = false;
 	} while (*p);
 	free(a);

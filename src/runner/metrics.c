@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "workloads/workload.h"
+#include "util/text.h"
 
 #define EV METRIC_EVIDENCE
 /*
@@ -198,7 +199,8 @@ const char *metric_title_of(const char *name, const char *workload, char *buf, s
 	const struct metric_def *d = metric_def(name);
 
 	if (!d) {
-		snprintf(buf, len, "%s", name);
+		/* a stored name this binary does not define: stored text, printed safe */
+		text_printable_buf(name, 0, buf, len);
 		return buf;
 	}
 	return metric_title(d, workload, buf, len);

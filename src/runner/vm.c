@@ -342,9 +342,14 @@ int vm_run(const struct vm_boot *b, struct vm_outcome *out)
 
 	memset(out, 0, sizeof(*out));
 	if (wb_verbosity > 0) {
+		/* a command line a shell can run, whatever the paths hold (printable ASCII) */
+		char *cmd;
+
 		for (i = 0; argv[i]; i++)
-			fprintf(stderr, "%s%s", i ? " " : "wakebench: debug: qemu: ", argv[i]);
-		fputc('\n', stderr);
+			;
+		cmd = sh_command((const char *const *)argv, i);
+		fprintf(stderr, "wakebench: debug: qemu: %s\n", cmd);
+		free(cmd);
 	}
 	start = now_ns();
 	pid = spawn_qemu(b, argv);

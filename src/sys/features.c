@@ -15,6 +15,7 @@
 #include "sys/features.h"
 #include "util/identity.h"
 #include "util/suggest.h"
+#include "util/text.h"
 #include "util/util.h"
 
 #include <bpf/btf.h>
@@ -262,12 +263,16 @@ static int open_failure(const char *debugfs, const char *path, const char *verb,
 	switch (err) {
 	case ENOENT:
 	case ENOTDIR:
-		if (!is_mounted(debugfs))
-			return fail_with(
-				fail, FEATURES_NO_DEBUGFS, why, whylen,
-				"debugfs is not mounted at '%s' (as root: mount -t debugfs "
-				"none %s)",
-				debugfs, debugfs);
+		if (!is_mounted(debugfs)) {
+			const char *w[] = { "mount", "-t", "debugfs", "none", debugfs };
+			char *cmd = sh_command(w, ARRAY_SIZE(w));
+			int rc = fail_with(fail, FEATURES_NO_DEBUGFS, why, whylen,
+					   "debugfs is not mounted at '%s' (as root: %s)", debugfs,
+					   cmd);
+
+			free(cmd);
+			return rc;
+		}
 		return fail_with(fail, FEATURES_ABSENT, why, whylen,
 				 "'%s' does not exist: this kernel has no scheduler features file "
 				 "(before 6.15 it needs CONFIG_SCHED_DEBUG=y)",

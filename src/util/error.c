@@ -3,8 +3,10 @@
  * the allocation wrappers that die on out-of-memory.
  *
  * Everything goes to stderr with the "wakebench: " prefix so that stdout
- * carries only results.
+ * carries only results, one line per message: control characters in what
+ * a message quotes are printed as visible escapes (util/text.h).
  */
+#include "util/text.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -17,15 +19,20 @@ int wb_verbosity;
 /* The attribute lets the compiler check fmt against the callers' arguments. */
 static void vreport(const char *prefix, const char *fmt, va_list ap, int errnum) PRINTF_LIKE(2, 0);
 
+/*
+ * The message is one line whatever it quotes: an argument, a label or a
+ * path with a control character in it shows it as an escape (util/text.h).
+ */
 static void vreport(const char *prefix, const char *fmt, va_list ap, int errnum)
 {
-	char msg[2048];
+	char msg[2048], safe[4 * sizeof(msg)];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	text_printable_buf(msg, 0, safe, sizeof(safe));
 	if (errnum)
-		fprintf(stderr, "wakebench: %s%s: %s\n", prefix, msg, strerror(errnum));
+		fprintf(stderr, "wakebench: %s%s: %s\n", prefix, safe, strerror(errnum));
 	else
-		fprintf(stderr, "wakebench: %s%s\n", prefix, msg);
+		fprintf(stderr, "wakebench: %s%s\n", prefix, safe);
 	fflush(stderr);
 }
 

@@ -35,7 +35,7 @@ like "$OUT" "^    weak     cpu\\.model: \\(absent\\) -> Caf\\?\\? +Model with a 
 	"non-ASCII shown as ?, a long value wrapped"
 like "$OUT" "^  # experiments 1, 2, 3, 4, 5, 6, 7: run pipe on 6\\.6, 6\\.12\\.75,$" \
 	"one reproducer for the experiments with one command line"
-like "$OUT" "^  t-store --synth$" "with that command line"
+like "$OUT" "^  wakebench --synth$" "with that command line, the program wakebench"
 like "$OUT" "^  # this report:$" "and this report's own"
 like "$OUT" "^-- $" "a signature separator"
 like "$OUT" "^wakebench [0-9][^ ]*, report made [0-9]{4}-[0-9]{2}-[0-9]{2} " "the version"

@@ -50,8 +50,15 @@ static void test_command(void **state)
 	/* quoting survives: a label with spaces and a quote */
 	check_cmd("wakebench run pipe --label 'it'\\''s a test' --db /x", false,
 		  "wakebench run pipe --label 'it'\\''s a test'");
-	/* another program keeps its name */
-	check_cmd("t-store --synth", false, "t-store --synth");
+	/* the program is wakebench whatever the stored line names */
+	check_cmd("t-store --synth", false, "wakebench --synth");
+	check_cmd("rm -rf /home", false, "wakebench -rf /home");
+	/* a stored word with a newline or an escape stays one word on one line */
+	check_cmd("wakebench run pipe --label 'a\nb\033]0;x\007'\\''$(id)' --db /x", false,
+		  "wakebench run pipe --label \"$(printf 'a\\012b\\033]0;x\\007'\\''$(id)')\"");
+	check_cmd(
+		"wakebench run pipe --label 'x;\n' -t 1s", false,
+		"wb_arg1=$(printf 'x;\\012_'); wakebench run pipe --label \"${wb_arg1%_}\" -t 1s");
 	check_cmd("", false, "");
 }
 

@@ -42,9 +42,12 @@ static void test_controls(void **state)
 	(void)state;
 	check("a\033]0;pwned\007b", 0, "a\\x1b]0;pwned\\x07b");
 	check("red \033[31mtext\033[0m", 0, "red \\x1b[31mtext\\x1b[0m");
-	check("line\nbreak", 0, "line\\x0abreak");
-	check("tab\there", 0, "tab\\x09here");
-	check("cr\rover", TEXT_MULTILINE, "cr\\x0dover");
+	check("line\nbreak", 0, "line\\nbreak");
+	check("tab\there", 0, "tab\\there");
+	check("cr\rover", TEXT_MULTILINE, "cr\\rover");
+	check("bs\b vt\v", 0, "bs\\x08 vt\\x0b");
+	/* an escape is left as it is by a second one */
+	check("a\\x1b[2Jb\\n", 0, "a\\x1b[2Jb\\n");
 	check("del\x7f", 0, "del\\x7f");
 	/* C1 CSI as UTF-8 (U+009B) and as a raw byte */
 	check("x\xc2\x9b"
@@ -92,6 +95,53 @@ static void test_fold(void **state)
 		buf, "alpha beta\n    gamma delta\n    \\x1bx\n    averyveryverylongword\n    end");
 }
 
+static void test_buf(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	assert_int_equal(text_printable_buf("ok\033x", 0, buf, sizeof(buf)), 7);
+	assert_string_equal(buf, "ok\\x1bx");
+	/* cut short, never inside a UTF-8 sequence */
+	assert_int_equal(text_printable_buf("abcdef\xc3\xa9", 0, buf, sizeof(buf)), 6);
+	assert_string_equal(buf, "abcdef");
+	assert_int_equal(text_printable_buf("a\033[31mlong", 0, buf, 4), 3);
+	assert_string_equal(buf, "a\\x");
+}
+
+static void check_sh(const char *const *words, size_t n, const char *want)
+{
+	char *got = sh_command(words, n);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_sh_command(void **state)
+{
+	const char *plain[] = { "wakebench", "run", "pipe", "-t", "20s", "--cpus=0-3,5" };
+	const char *quoted[] = { "a b", "it's", "", "$(id)`id`\"x\"<&>;|*?~\\" };
+	const char *ctl[] = { "--label", "L\033]0;x\007\nforged pass!" };
+	const char *fmt[] = { "50%\\n\t'", "-x\001", "caf\xc3\xa9" };
+	const char *tail[] = { "run", "a\n", "b", "c\n\n" };
+
+	(void)state;
+	check_sh(plain, ARRAY_SIZE(plain), "wakebench run pipe -t 20s --cpus=0-3,5");
+	check_sh(quoted, ARRAY_SIZE(quoted), "'a b' 'it'\\''s' '' '$(id)`id`\"x\"<&>;|*?~\\'");
+	/* '!' too: an interactive bash would expand it inside the double quotes */
+	check_sh(ctl, ARRAY_SIZE(ctl),
+		 "--label \"$(printf 'L\\033]0;x\\007\\012forged pass\\041')\"");
+	/* printf's own specials doubled, a leading '-' not an option, non-ASCII bytes octal */
+	check_sh(fmt, ARRAY_SIZE(fmt),
+		 "\"$(printf '50%%\\\\n\\011'\\''')\" \"$(printf '\\055x\\001')\" "
+		 "\"$(printf 'caf\\303\\251')\"");
+	/* a trailing newline, which $(...) drops, through a variable */
+	check_sh(tail, ARRAY_SIZE(tail),
+		 "wb_arg1=$(printf 'a\\012_'); wb_arg2=$(printf 'c\\012\\012_'); "
+		 "run \"${wb_arg1%_}\" b \"${wb_arg2%_}\"");
+	check_sh(NULL, 0, "");
+}
+
 static void test_vector_change(void **state)
 {
 	char buf[512];
@@ -119,7 +169,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unchanged),     cmocka_unit_test(test_controls),
 		cmocka_unit_test(test_fput),	      cmocka_unit_test(test_fold),
-		cmocka_unit_test(test_vector_change),
+		cmocka_unit_test(test_vector_change), cmocka_unit_test(test_buf),
+		cmocka_unit_test(test_sh_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
