@@ -12,6 +12,7 @@
  */
 #include "cli/cli.h"
 #include "util/json.h"
+#include "util/text.h"
 #include "engine/import.h"
 #include "store/store.h"
 
@@ -86,8 +87,9 @@ int cmd_import(int argc, const char **argv, struct ctx *ctx)
 			json_object_object_add(o, "ids", arr);
 			json_object_array_add(out, o);
 		} else {
-			printf("%s: %zu experiment%s added, %zu skipped (already present)\n",
-			       res.pos[i], r.added, r.added == 1 ? "" : "s", r.skipped);
+			text_line(stdout,
+				  "%s: %zu experiment%s added, %zu skipped (already present)",
+				  res.pos[i], r.added, r.added == 1 ? "" : "s", r.skipped);
 		}
 		free(r.ids);
 	}

@@ -746,7 +746,7 @@ int import_file(struct store *dst, const char *path, struct import_result *r)
 	return ret;
 }
 
-int import_check(const char *path)
+static int import_scratch(const char *path)
 {
 	struct import_result r;
 	struct store *scratch;
@@ -758,4 +758,15 @@ int import_check(const char *path)
 	free(r.ids);
 	store_close(scratch);
 	return ret < 0 ? -1 : 0;
+}
+
+int import_check(const char *path)
+{
+	int ret;
+
+	/* quietly: the import that follows says what it says once; a refusal is said again */
+	wb_errors_muted++;
+	ret = import_scratch(path);
+	wb_errors_muted--;
+	return ret && import_scratch(path) ? -1 : 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 int wb_verbosity;
+int wb_errors_muted;
 
 /* The attribute lets the compiler check fmt against the callers' arguments. */
 static void vreport(const char *prefix, const char *fmt, va_list ap, int errnum) PRINTF_LIKE(2, 0);
@@ -91,6 +92,8 @@ int error(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (wb_errors_muted)
+		return -1;
 	va_start(ap, fmt);
 	vreport("error: ", fmt, ap, 0);
 	va_end(ap);
@@ -102,6 +105,8 @@ int error_errno(const char *fmt, ...)
 	int e = errno;
 	va_list ap;
 
+	if (wb_errors_muted)
+		return -1;
 	va_start(ap, fmt);
 	vreport("error: ", fmt, ap, e);
 	va_end(ap);
@@ -113,6 +118,8 @@ void warning(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (wb_errors_muted)
+		return;
 	va_start(ap, fmt);
 	vreport("warning: ", fmt, ap, 0);
 	va_end(ap);

@@ -39,6 +39,8 @@ enum {
 
 /* Verbosity: -q sets -1, default 0, -v sets 1 or more. */
 extern int wb_verbosity;
+/* > 0: error(), error_errno() and warning() say nothing (a dry run that is redone aloud) */
+extern int wb_errors_muted;
 
 NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);	 /* exit 1 */
 NORETURN void die_errno(const char *fmt, ...) PRINTF_LIKE(1, 2); /* exit 1, ": strerror" */
