@@ -43,8 +43,9 @@ static char fuzz_dir[4096];
 
 /* Files the target may leave in fuzz_dir; all are removed with it at exit. */
 static const char *const fuzz_dir_files[] = {
-	"template.db", "dst.db",     "dst.db-wal",     "dst.db-shm", "dst.db-journal", "src.db",
-	"src.db-wal",  "src.db-shm", "src.db-journal", "src.json",   "job.log",
+	"template.db",	  "dst.db",   "dst.db-wal", "dst.db-shm",
+	"dst.db-journal", "src.db",   "src.db-wal", "src.db-shm",
+	"src.db-journal", "src.json", "job.log",    "report.html",
 };
 
 static inline void fuzz_path(char *buf, size_t len, const char *name)
