@@ -159,7 +159,7 @@ static void reseal(const char *html, size_t len)
 	/* the block is transparent: the report merges as its document does */
 	if (!embed_detect(out.buf, out.len < 4096 ? out.len : 4096)) {
 		/* its generator line was in the old block: now a log, not a report */
-	} else if (n / IMPORT_MAX_INFLATE_RATIO <= zbytes) {
+	} else if (n <= IMPORT_ANY_RATIO_BYTES || n / IMPORT_MAX_INFLATE_RATIO <= zbytes) {
 		FUZZ_CHECK((rc_report < 0) == (rc_doc < 0));
 		FUZZ_CHECK(added_report == added_doc);
 	} else {

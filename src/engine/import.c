@@ -136,8 +136,8 @@ static int refuse(struct json_import *ji, const char *fmt, ...)
 static int not_export(struct json_import *ji)
 {
 	if (!ji->failed)
-		error("'%s' is neither a wakebench store nor a wakebench export (JSON, version 2, "
-		      "its \"format\" and \"version\" before its \"experiments\")",
+		error("'%s' is neither a wakebench store nor a wakebench export (JSON, format "
+		      "\"wakebench-export\", version 2, with \"experiments\")",
 		      ji->name);
 	ji->failed = true;
 	return 0;
@@ -184,6 +184,13 @@ static int misplaced(struct json_import *ji, const char *type)
 	return -1; /* in place */
 }
 
+/* The experiment's uuid member is there, but not as text. */
+static void uuid_not_text(struct json_import *ji, const char *type)
+{
+	if (ji->in_exp && !ji->in_samples && ji->depth == 3 && ji->member == EXP_UUID)
+		ji->uuid_type = type;
+}
+
 /* A scalar at the document's own level (format, version, anything else ignored). */
 static int top_scalar(struct json_import *ji, const char *type, const char *text, size_t len)
 {
@@ -215,6 +222,7 @@ static int on_null(void *ctx)
 	struct json_import *ji = event(ctx);
 	yajl_gen g = sink(ji);
 
+	uuid_not_text(ji, "null");
 	if (g)
 		return gen_ok(ji, g, yajl_gen_null(g));
 	if (ji->in_exp && ji->member == EXP_SAMPLES && ji->depth == 3)
@@ -227,6 +235,7 @@ static int on_boolean(void *ctx, int b)
 	struct json_import *ji = event(ctx);
 	yajl_gen g = sink(ji);
 
+	uuid_not_text(ji, b ? "true" : "false");
 	if (g)
 		return gen_ok(ji, g, yajl_gen_bool(g, b));
 	return top_scalar(ji, b ? "true" : "false", NULL, 0);
@@ -252,6 +261,7 @@ static int on_number(void *ctx, const char *s, size_t len)
 		return refuse(ji, "the number %s is out of range (%s)", buf,
 			      integer ? "integers are 64-bit, at most 9223372036854775807"
 				      : "not a finite double");
+	uuid_not_text(ji, integer ? "integer" : "real");
 	g = sink(ji);
 	if (g)
 		return gen_ok(ji, g, yajl_gen_number(g, s, len));
@@ -302,8 +312,6 @@ static int on_key(void *ctx, const unsigned char *s, size_t len)
 			  : len == 7 && !memcmp(s, "version", 7)       ? TOP_VERSION
 			  : len == 11 && !memcmp(s, "experiments", 11) ? TOP_EXPERIMENTS
 								       : TOP_OTHER;
-		if (ji->top == TOP_EXPERIMENTS && (!ji->format_ok || !ji->version_ok))
-			return not_export(ji);
 		return 1;
 	}
 	if (ji->in_exp && !ji->in_sample && ji->depth == 3) {
@@ -350,6 +358,8 @@ static int on_start_map(void *ctx)
 		yajl_gen_clear(ji->exp);
 	} else if ((r = misplaced(ji, "an object")) >= 0) {
 		return r;
+	} else {
+		uuid_not_text(ji, "an object");
 	}
 	if (!open_level(ji))
 		return 0;
@@ -413,6 +423,7 @@ static int on_start_array(void *ctx)
 	}
 	if (!g && (r = misplaced(ji, "an array")) >= 0)
 		return r;
+	uuid_not_text(ji, "an array");
 	if (!open_level(ji))
 		return 0;
 	return !g || yajl_gen_array_open(g) == yajl_gen_status_ok;
@@ -462,6 +473,11 @@ struct json_import *json_import_begin(struct store *dst, const char *name,
 		return ji;
 	}
 	return ji;
+}
+
+void json_import_set_opts(struct json_import *ji, const struct store_import_opts *opts)
+{
+	ji->opts = opts;
 }
 
 /* Say why the parser stopped, unless a callback did. */
@@ -545,7 +561,8 @@ int json_import_end(struct json_import *ji, struct import_result *r)
 		json_import_abort(ji);
 		return -1;
 	}
-	if (!ji->seen_experiments) {
+	/* "format" and "version" may come anywhere (jq -S sorts them after "experiments") */
+	if (!ji->seen_experiments || !ji->format_ok || !ji->version_ok) {
 		not_export(ji);
 		json_import_abort(ji);
 		return -1;
@@ -654,7 +671,8 @@ static int import_report(struct store *dst, const char *path, int fd, const stru
 			 struct import_result *r)
 {
 	static const struct embed_limits lim = { .max_bytes = IMPORT_MAX_DOC_BYTES,
-						 .max_ratio = IMPORT_MAX_INFLATE_RATIO };
+						 .max_ratio = IMPORT_MAX_INFLATE_RATIO,
+						 .any_ratio = IMPORT_ANY_RATIO_BYTES };
 	struct json_import *ji;
 	char why[300];
 	char *html;

@@ -17,13 +17,15 @@
 #define IMPORT_MAX_REPORT_BYTES	 ((uint64_t)256 << 20) /* a report: read whole */
 #define IMPORT_MAX_DOC_BYTES	 ((uint64_t)1 << 30)   /* a report's data, decompressed */
 #define IMPORT_MAX_INFLATE_RATIO 64		       /* ... and at most this times its size */
-#define IMPORT_MAX_EXPERIMENTS	 1000000	       /* in one document */
-#define IMPORT_MAX_SAMPLES	 1000000	       /* in one experiment */
-#define IMPORT_MAX_STRING_BYTES	 (1u << 20)	       /* one JSON string or key */
-#define IMPORT_MAX_DEPTH	 32		       /* containers open at once */
-#define IMPORT_MAX_MEMBERS	 100000		       /* members of one JSON object */
-#define IMPORT_MAX_OBJECT_BYTES	 (16u << 20)	       /* one experiment's members, one sample */
-#define IMPORT_MAX_LINE_BYTES	 (1u << 20)	       /* one line of a LAVA job log */
+#define IMPORT_ANY_RATIO_BYTES                                                                     \
+	((uint64_t)64 << 20)		    /* ... beyond this (any report of less imports) */
+#define IMPORT_MAX_EXPERIMENTS	1000000	    /* in one document */
+#define IMPORT_MAX_SAMPLES	1000000	    /* in one experiment */
+#define IMPORT_MAX_STRING_BYTES (1u << 20)  /* one JSON string or key */
+#define IMPORT_MAX_DEPTH	32	    /* containers open at once */
+#define IMPORT_MAX_MEMBERS	100000	    /* members of one JSON object */
+#define IMPORT_MAX_OBJECT_BYTES (16u << 20) /* one experiment's members, one sample */
+#define IMPORT_MAX_LINE_BYTES	(1u << 20)  /* one line of a LAVA job log */
 
 enum import_type { IMPORT_STORE, IMPORT_EXPORT, IMPORT_REPORT, IMPORT_LAVA_LOG };
 
@@ -51,6 +53,8 @@ struct json_import;
 /* name: for messages (the input file, or "FILE: results frame N"); opts may be NULL */
 struct json_import *json_import_begin(struct store *dst, const char *name,
 				      const struct store_import_opts *opts);
+/* The import's options, when they are known only at its end (a LAVA frame's identity). */
+void json_import_set_opts(struct json_import *ji, const struct store_import_opts *opts);
 /* The next bytes of the document: 0, or -1 after one line (then only abort). */
 int json_import_feed(struct json_import *ji, const void *buf, size_t len);
 /* The document is complete: merge it. 0, or -1 after one line. Frees ji. */

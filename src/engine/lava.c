@@ -30,6 +30,7 @@
  */
 #include "engine/farm.h"
 #include "engine/import.h"
+#include "render/render.h"
 #include "runner/vmchan.h"
 #include "util/digest.h"
 
@@ -175,13 +176,26 @@ fail:
 
 /* ---- the host's side: import JOB.log ---- */
 
+/*
+ * A frame being read: its lines decoded one by one into vm's channel
+ * decoder (runner/vmchan.h), whose export.json streams into the store as
+ * it comes (json_import, one transaction, committed only once the frame
+ * is whole); lava.json, the job's identity, is kept (small). Memory is one
+ * channel record, whatever the frame's size.
+ */
+#define FRAME_MAX_IDENTITY 65536
+
 struct frame {
 	size_t no;	/* 1-based, in the order frames begin in the log */
 	size_t at_line; /* log line of its BEGIN */
 	size_t nlines, nbytes, next;
-	uint8_t *bytes;
-	size_t len, alloc;
-	char why[256]; /* set once it is broken */
+	size_t len; /* decoded so far */
+	struct vmchan_stream chan;
+	struct json_import *ji;
+	bool have_export;
+	char last_file[256];  /* the file the previous FILE record was part of */
+	struct sbuf identity; /* lava.json */
+	char why[256];	      /* set once it is broken */
 };
 
 struct log_import {
@@ -227,11 +241,13 @@ static json_object *json_parse_len(const uint8_t *data, size_t len)
  * only, text): the lava.* keys of the merged experiments, at identity
  * impact; any other lava.* key the export itself holds becomes a claim.
  */
-static void frame_identity(const struct vmchan_result *res, struct env *env)
+static void frame_identity(const struct frame *f, struct env *env)
 {
 	static const char *const keys[] = { "lava.job_id", "lava.device", "lava.lab" };
-	const struct vmchan_file *id = vmchan_find_file(res, "lava.json");
-	json_object *ident = id ? json_parse_len(id->data, id->len) : NULL, *v;
+	json_object *ident = f->identity.len ? json_parse_len((const uint8_t *)f->identity.buf,
+							      f->identity.len)
+					     : NULL,
+		    *v;
 	size_t i;
 
 	for (i = 0; ident && i < ARRAY_SIZE(keys); i++)
@@ -241,52 +257,93 @@ static void frame_identity(const struct vmchan_result *res, struct env *env)
 	json_object_put(ident);
 }
 
-/* Merge a whole frame's export, streamed, with the job's identity attested. */
-static int frame_merge(struct log_import *li, const struct vmchan_result *res, struct frame *f,
-		       struct import_result *r)
+/* One whole record of the frame's channel: export.json streams on, lava.json is kept. */
+static int frame_record(void *arg, uint32_t type, const uint8_t *p, uint32_t len, char *why,
+			size_t whylen)
 {
-	const struct vmchan_file *ex = vmchan_find_file(res, "export.json");
-	struct env env = { 0 };
-	struct store_import_opts opts = { .attest_prefix = "lava.", .env = &env };
-	struct json_import *ji;
-	char *name;
-	int ret;
+	struct frame *f = arg;
+	const uint8_t *chunk;
+	uint32_t namelen, clen;
+	const char *name;
+	char file[256];
 
-	if (!ex) {
-		frame_break(f, "it holds no export.json");
+	if (type != VMCHAN_FILE)
+		return 0; /* an export's frame carries files only; nothing else is read */
+	if (vmchan_file_chunk(p, len, &name, &namelen, &chunk, &clen, why, whylen))
+		return -1;
+	snprintf(file, sizeof(file), "%.*s", (int)namelen, name);
+	if (strcmp(file, f->last_file) && ((!strcmp(file, "export.json") && f->have_export) ||
+					   (!strcmp(file, "lava.json") && f->identity.len))) {
+		snprintf(why, whylen, "file '%s' sent twice", file);
 		return -1;
 	}
-	frame_identity(res, &env);
-	name = xasprintf("%s: results frame %zu", li->path, f->no);
-	ji = json_import_begin(li->st, name, &opts);
-	if (json_import_feed(ji, ex->data, ex->len)) {
-		json_import_abort(ji);
-		ret = -1;
-	} else {
-		ret = json_import_end(ji, r);
+	snprintf(f->last_file, sizeof(f->last_file), "%s", file);
+	if (!strcmp(file, "export.json")) {
+		f->have_export = true;
+		if (json_import_feed(f->ji, chunk, clen)) {
+			snprintf(why, whylen, "its experiments could not be merged");
+			return -1;
+		}
+	} else if (!strcmp(file, "lava.json")) {
+		if (f->identity.len + clen > FRAME_MAX_IDENTITY) {
+			snprintf(why, whylen, "its lava.json is over %u bytes", FRAME_MAX_IDENTITY);
+			return -1;
+		}
+		sbuf_add(&f->identity, (const char *)chunk, clen);
 	}
+	return 0;
+}
+
+/* A frame's BEGIN: its import opens (one transaction until its END). */
+static void frame_open(struct log_import *li, struct frame *f)
+{
+	char *name = xasprintf("%s: results frame %zu", li->path, f->no);
+
+	f->chan.record = frame_record;
+	f->chan.arg = f;
+	f->ji = json_import_begin(li->st, name, NULL);
+	free(name);
+}
+
+/* A whole, verified frame: its import with the job's identity attested, committed. */
+static int frame_merge(struct frame *f, struct import_result *r)
+{
+	struct env env = { 0 };
+	struct store_import_opts opts = { .attest_prefix = "lava.", .env = &env };
+	int ret;
+
+	if (!f->have_export) {
+		frame_break(f, "it holds no export.json");
+		json_import_abort(f->ji);
+		f->ji = NULL;
+		return -1;
+	}
+	frame_identity(f, &env);
+	json_import_set_opts(f->ji, &opts);
+	ret = json_import_end(f->ji, r);
+	f->ji = NULL;
 	if (ret)
 		frame_break(f, "its experiments could not be merged");
-	free(name);
 	env_release(&env);
 	return ret;
 }
 
 static void frame_finish(struct log_import *li, struct frame *f)
 {
-	struct vmchan_result res = { 0 };
 	struct import_result r = { 0 };
-	char why[200];
 
 	if (!f->why[0] && f->next != f->nlines)
 		frame_break(f, "its END line came after %zu of its %zu lines", f->next, f->nlines);
 	if (!f->why[0] && f->len != f->nbytes)
 		frame_break(f, "%zu bytes where BEGIN announced %zu", f->len, f->nbytes);
-	if (!f->why[0] && vmchan_parse(f->bytes, f->len, &res, why, sizeof(why)))
-		frame_break(f, "%s", why);
+	if (!f->why[0] && vmchan_stream_end(&f->chan))
+		frame_break(f, "%s", f->chan.why);
 	if (!f->why[0])
-		frame_merge(li, &res, f, &r);
-	vmchan_result_release(&res);
+		frame_merge(f, &r);
+	if (f->ji)
+		json_import_abort(f->ji);
+	vmchan_stream_release(&f->chan);
+	sbuf_release(&f->identity);
 	if (f->why[0]) {
 		error("import: '%s': results frame %zu (log line %zu): %s; nothing imported from "
 		      "it",
@@ -302,7 +359,6 @@ static void frame_finish(struct log_import *li, struct frame *f)
 		li->whole++;
 	}
 	free(r.ids);
-	free(f->bytes);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -310,7 +366,8 @@ static void frame_finish(struct log_import *li, struct frame *f)
 static void frame_line(struct log_import *li, struct frame *f, const char *t, size_t lineno,
 		       size_t *nframes)
 {
-	size_t a, b, i, n;
+	uint8_t bytes[FRAME_LINE_BYTES + 3];
+	size_t a, b, i, n, nb = 0;
 	char *end;
 
 	if (!strncmp(t, "BEGIN ", 6)) {
@@ -331,6 +388,7 @@ static void frame_line(struct log_import *li, struct frame *f, const char *t, si
 		}
 		f->nlines = a;
 		f->nbytes = b;
+		frame_open(li, f);
 		return;
 	}
 	if (!strncmp(t, "END ", 4)) {
@@ -373,41 +431,55 @@ static void frame_line(struct log_import *li, struct frame *f, const char *t, si
 	t = end + 1;
 	for (n = 0; b64_char(t[n]); n++)
 		;
-	if (f->alloc < f->len + FRAME_LINE_BYTES + 1) {
-		f->alloc = 2 * f->alloc + 4096;
-		f->bytes = xrealloc(f->bytes, f->alloc);
-	}
-	if (i >= f->nlines || n > FRAME_LINE_BYTES / 3 * 4 ||
-	    base64_decode(t, n, f->bytes, &f->len) || f->len > f->nbytes ||
-	    (i + 1 < f->nlines && f->len != (i + 1) * FRAME_LINE_BYTES)) {
+	if (i >= f->nlines || n > FRAME_LINE_BYTES / 3 * 4 || base64_decode(t, n, bytes, &nb) ||
+	    f->len + nb > f->nbytes || (i + 1 < f->nlines && nb != FRAME_LINE_BYTES)) {
 		frame_break(f, "line %zu (log line %zu) is corrupted", i, lineno);
 		return;
 	}
+	f->len += nb;
 	f->next++;
+	if (vmchan_stream_feed(&f->chan, bytes, nb))
+		frame_break(f, "%s", f->chan.why);
+}
+
+/*
+ * The next line of in into line (IMPORT_MAX_LINE_BYTES + 2 bytes), without
+ * its newline, NUL-terminated, *n its length: 0; 1 when it is longer than
+ * the limit (read no further than that); -1 at the end.
+ */
+static int read_line(FILE *in, char *line, size_t *n)
+{
+	int c = EOF;
+
+	*n = 0;
+	while (*n <= IMPORT_MAX_LINE_BYTES && (c = getc_unlocked(in)) != EOF && c != '\n')
+		line[(*n)++] = (char)c;
+	line[*n] = '\0';
+	if (*n > IMPORT_MAX_LINE_BYTES)
+		return 1;
+	return c == EOF && !*n ? -1 : 0;
 }
 
 int lava_import_log(struct store *st, const char *path, FILE *in, struct import_result *r)
 {
 	struct log_import li = { .st = st, .path = path };
 	struct frame f = { 0 };
-	size_t lineno = 0, nframes = 0, pending_stray = 0, cap = 0;
-	char *line = NULL;
-	ssize_t n;
+	size_t lineno = 0, nframes = 0, pending_stray = 0, n;
+	char *line = xmalloc(IMPORT_MAX_LINE_BYTES + 2);
+	int got;
 
 	memset(r, 0, sizeof(*r));
-	while ((n = getline(&line, &cap, in)) >= 0) {
+	while ((got = read_line(in, line, &n)) >= 0) {
 		char *t;
 
 		lineno++;
-		if ((size_t)n > IMPORT_MAX_LINE_BYTES) {
-			error("import: '%s' is refused: log line %zu has %zd bytes (at most %u)",
-			      path, lineno, n, IMPORT_MAX_LINE_BYTES);
+		if (got) {
+			error("import: '%s' is refused: log line %zu has over %u bytes", path,
+			      lineno, IMPORT_MAX_LINE_BYTES);
 			li.broken++;
 			break;
 		}
-		if (n && line[n - 1] == '\n')
-			line[--n] = '\0';
-		t = memmem(line, (size_t)n, FRAME_TAG, strlen(FRAME_TAG));
+		t = memmem(line, n, FRAME_TAG, strlen(FRAME_TAG));
 		if (!t)
 			continue;
 		t += strlen(FRAME_TAG);

@@ -325,11 +325,13 @@ int embed_read(const char *html, size_t len, const struct embed_limits *lim,
 	}
 	if (embed_tag(tag, (size_t)(gt - tag), &r.bytes, &zbytes, want, why, whylen))
 		return -1;
-	if (r.bytes > lim->max_bytes || r.bytes / lim->max_ratio > zbytes) {
+	if (r.bytes > lim->max_bytes ||
+	    (r.bytes > lim->any_ratio && r.bytes / lim->max_ratio > zbytes)) {
 		snprintf(why, whylen,
 			 "its raw data block announces %zu bytes from %zu compressed, over the "
-			 "limit (%zu times the compressed size, at most %zu bytes)",
-			 r.bytes, zbytes, lim->max_ratio, lim->max_bytes);
+			 "limit (%zu times the compressed size beyond %zu bytes, at most %zu "
+			 "bytes)",
+			 r.bytes, zbytes, lim->max_ratio, lim->any_ratio, lim->max_bytes);
 		return -1;
 	}
 	if (inflateInit(&r.z) != Z_OK)

@@ -188,7 +188,8 @@ bool embed_detect(const char *buf, size_t len);
 
 struct embed_limits {
 	size_t max_bytes; /* decompressed, absolute */
-	size_t max_ratio; /* decompressed over compressed */
+	size_t max_ratio; /* decompressed over compressed, */
+	size_t any_ratio; /* ... for a block that decompresses to more than this */
 };
 
 /*

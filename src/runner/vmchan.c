@@ -247,71 +247,160 @@ static int add_record(struct vmchan_result *res, uint32_t prev_type, uint32_t ty
 	}
 }
 
+/* The record at the start of s->rec (whole): its checks, then the caller's. */
+static int stream_record(struct vmchan_stream *s)
+{
+	const uint8_t *p = s->rec;
+	uint32_t type = get_u32(p + 4), seq = get_u32(p + 8), plen = get_u32(p + 12);
+
+	if (record_crc(p, p + VMCHAN_HDR_BYTES, plen) != get_u32(p + 16))
+		return fail(s->why, sizeof(s->why), "corrupted record at byte %llu (CRC mismatch)",
+			    (unsigned long long)s->off);
+	if (seq < s->expect)
+		return fail(s->why, sizeof(s->why), "duplicated record %u at byte %llu", seq,
+			    (unsigned long long)s->off);
+	if (seq > s->expect)
+		return fail(s->why, sizeof(s->why), "missing record %u (next is %u) at byte %llu",
+			    s->expect, seq, (unsigned long long)s->off);
+	if (type == VMCHAN_END) {
+		if (plen != 4 || get_u32(p + VMCHAN_HDR_BYTES) != seq)
+			return fail(s->why, sizeof(s->why), "END record does not match %u records",
+				    seq);
+		s->ended = true;
+	} else if (s->record(s->arg, type, p + VMCHAN_HDR_BYTES, plen, s->why, sizeof(s->why))) {
+		return -1;
+	}
+	s->expect++;
+	s->off += VMCHAN_HDR_BYTES + plen;
+	return 0;
+}
+
+/* A failure of the stream: its reason, and nothing more is read. */
+static int stream_fail(struct vmchan_stream *s, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static int stream_fail(struct vmchan_stream *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	va_end(ap);
+	s->failed = true;
+	return -1;
+}
+
+int vmchan_stream_feed(struct vmchan_stream *s, const uint8_t *buf, size_t len)
+{
+	if (!s->rec && !s->failed)
+		s->rec = xmalloc(VMCHAN_HDR_BYTES + VMCHAN_MAX_PAYLOAD);
+	while (!s->failed && len) {
+		size_t want, n;
+
+		if (s->ended)
+			return stream_fail(s, "%zu unexpected bytes after the END record", len);
+		want = VMCHAN_HDR_BYTES + (s->have < VMCHAN_HDR_BYTES ? 0 : get_u32(s->rec + 12));
+		n = want - s->have < len ? want - s->have : len;
+		memcpy(s->rec + s->have, buf, n);
+		s->have += n;
+		buf += n;
+		len -= n;
+		if (s->have >= 4 && get_u32(s->rec) != VMCHAN_MAGIC)
+			return stream_fail(s, "garbage at byte %llu (no record starts there)",
+					   (unsigned long long)s->off);
+		if (s->have < VMCHAN_HDR_BYTES)
+			continue;
+		if (get_u32(s->rec + 12) > VMCHAN_MAX_PAYLOAD)
+			return stream_fail(s, "corrupted record at byte %llu (length %u)",
+					   (unsigned long long)s->off, get_u32(s->rec + 12));
+		if (s->have == VMCHAN_HDR_BYTES + get_u32(s->rec + 12)) {
+			if (stream_record(s))
+				s->failed = true;
+			s->have = 0;
+		}
+	}
+	return s->failed ? -1 : 0;
+}
+
+void vmchan_stream_release(struct vmchan_stream *s)
+{
+	free(s->rec);
+	s->rec = NULL;
+}
+
+int vmchan_stream_end(struct vmchan_stream *s)
+{
+	if (s->failed)
+		return -1;
+	if (s->have) {
+		s->failed = true;
+		if (s->have >= 4 && get_u32(s->rec) != VMCHAN_MAGIC)
+			return fail(s->why, sizeof(s->why), "garbage at byte %llu",
+				    (unsigned long long)s->off);
+		if (s->have < VMCHAN_HDR_BYTES)
+			return fail(s->why, sizeof(s->why), "truncated record header at byte %llu",
+				    (unsigned long long)s->off);
+		return fail(s->why, sizeof(s->why),
+			    "truncated record %u at byte %llu: %zu of %u payload bytes",
+			    get_u32(s->rec + 8), (unsigned long long)s->off,
+			    s->have - VMCHAN_HDR_BYTES, get_u32(s->rec + 12));
+	}
+	if (!s->expect) {
+		s->failed = true;
+		return fail(s->why, sizeof(s->why), "the guest sent nothing");
+	}
+	if (!s->ended) {
+		s->failed = true;
+		return fail(s->why, sizeof(s->why), "truncated: no END record after %u records",
+			    s->expect);
+	}
+	return 0;
+}
+
+/* vmchan_parse()'s records: assembled into the result. */
+struct assemble {
+	struct vmchan_result *res;
+	uint32_t prev_type;
+};
+
+static int assemble_record(void *arg, uint32_t type, const uint8_t *p, uint32_t len, char *why,
+			   size_t whylen)
+{
+	struct assemble *a = arg;
+	int ret = add_record(a->res, a->prev_type, type, p, len, why, whylen);
+
+	a->prev_type = type;
+	return ret;
+}
+
 int vmchan_parse(const uint8_t *buf, size_t len, struct vmchan_result *res, char *why,
 		 size_t whylen)
 {
-	size_t off = 0;
-	uint32_t expect = 0, prev_type = 0;
-	int ended = 0;
+	struct assemble a = { .res = res };
+	struct vmchan_stream s = { .record = assemble_record, .arg = &a };
+	int ret;
 
 	memset(res, 0, sizeof(*res));
-	if (len == 0)
-		return fail(why, whylen, "the guest sent nothing");
-	while (off < len) {
-		uint32_t type, seq, plen, crc;
-		const uint8_t *p = buf + off;
-
-		if (ended)
-			return fail(why, whylen, "%zu unexpected bytes after the END record",
-				    len - off);
-		if (len - off < VMCHAN_HDR_BYTES) {
-			/* only the bytes that are there: the magic needs 4 */
-			if (len - off >= 4 && get_u32(p) != VMCHAN_MAGIC)
-				return fail(why, whylen, "garbage at byte %zu", off);
-			return fail(why, whylen, "truncated record header at byte %zu", off);
-		}
-		if (get_u32(p) != VMCHAN_MAGIC)
-			return fail(why, whylen, "garbage at byte %zu (no record starts there)",
-				    off);
-		type = get_u32(p + 4);
-		seq = get_u32(p + 8);
-		plen = get_u32(p + 12);
-		crc = get_u32(p + 16);
-		if (plen > VMCHAN_MAX_PAYLOAD)
-			return fail(why, whylen, "corrupted record at byte %zu (length %u)", off,
-				    plen);
-		if (len - off - VMCHAN_HDR_BYTES < plen)
-			return fail(why, whylen,
-				    "truncated record %u at byte %zu: %zu of %u payload bytes", seq,
-				    off, len - off - VMCHAN_HDR_BYTES, plen);
-		if (record_crc(p, p + VMCHAN_HDR_BYTES, plen) != crc)
-			return fail(why, whylen, "corrupted record at byte %zu (CRC mismatch)",
-				    off);
-		if (seq < expect)
-			return fail(why, whylen, "duplicated record %u at byte %zu", seq, off);
-		if (seq > expect)
-			return fail(why, whylen, "missing record %u (next is %u) at byte %zu",
-				    expect, seq, off);
-		if (type == VMCHAN_END) {
-			if (plen != 4 || get_u32(p + VMCHAN_HDR_BYTES) != seq)
-				return fail(why, whylen, "END record does not match %u records",
-					    seq);
-			ended = 1;
-		} else if (add_record(res, prev_type, type, p + VMCHAN_HDR_BYTES, plen, why,
-				      whylen)) {
-			return -1;
-		}
-		prev_type = type;
-		expect++;
-		off += VMCHAN_HDR_BYTES + plen;
-	}
-	if (!ended)
-		return fail(why, whylen, "truncated: no END record after %u records", expect);
-	res->nrecords = expect;
+	ret = vmchan_stream_feed(&s, buf, len) || vmchan_stream_end(&s) ? -1 : 0;
+	vmchan_stream_release(&s);
+	if (ret)
+		snprintf(why, whylen, "%s", s.why);
+	res->nrecords = s.expect;
 	if (!res->out)
 		append(&res->out, &res->out_len, (const uint8_t *)"", 0);
 	if (!res->err)
 		append(&res->err, &res->err_len, (const uint8_t *)"", 0);
+	return ret;
+}
+
+int vmchan_file_chunk(const uint8_t *p, uint32_t len, const char **name, uint32_t *namelen,
+		      const uint8_t **chunk, uint32_t *chunklen, char *why, size_t whylen)
+{
+	if (len < 4 || (*namelen = get_u32(p)) == 0 || *namelen > len - 4 || *namelen > 255)
+		return fail(why, whylen, "malformed FILE record");
+	if (memchr(p + 4, '\0', *namelen) || memchr(p + 4, '/', *namelen))
+		return fail(why, whylen, "FILE record with an invalid name");
+	*name = (const char *)p + 4;
+	*chunk = p + 4 + *namelen;
+	*chunklen = len - 4 - *namelen;
 	return 0;
 }
 

@@ -25,6 +25,7 @@
 #ifndef WAKEBENCH_VMCHAN_H
 #define WAKEBENCH_VMCHAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,6 +77,33 @@ struct vmchan_result {
 	size_t nfiles;
 	uint32_t nrecords; /* END included */
 };
+
+/*
+ * The decoder, fed as the bytes come (a LAVA frame's lines): each whole
+ * record, checked (magic, length, CRC, sequence), goes to record() (END is
+ * checked here); bounded by one record's size. feed() and end() return -1
+ * with a one-line reason in why (nothing printed); end() also when the
+ * channel stops short of its END. release() frees the record buffer.
+ */
+struct vmchan_stream {
+	int (*record)(void *arg, uint32_t type, const uint8_t *payload, uint32_t len, char *why,
+		      size_t whylen);
+	void *arg;
+	uint8_t *rec; /* the record being read */
+	size_t have;
+	unsigned long long off; /* of the record being read */
+	uint32_t expect;	/* its sequence number */
+	bool ended, failed;
+	char why[200];
+};
+
+int vmchan_stream_feed(struct vmchan_stream *s, const uint8_t *buf, size_t len);
+int vmchan_stream_end(struct vmchan_stream *s);
+void vmchan_stream_release(struct vmchan_stream *s);
+
+/* A FILE record's parts: its name (not NUL-terminated) and its chunk of the file. */
+int vmchan_file_chunk(const uint8_t *p, uint32_t len, const char **name, uint32_t *namelen,
+		      const uint8_t **chunk, uint32_t *chunklen, char *why, size_t whylen);
 
 /*
  * Decode and validate a whole channel capture. Returns 0 with *res filled,

@@ -2811,7 +2811,8 @@ int store_json_begin(struct store *dst, const char *name)
 	if (exec(dst->db, dst->path, "BEGIN IMMEDIATE"))
 		return -1;
 	if (exec(dst->db, dst->path,
-		 "CREATE TEMP TABLE merge_jexp (k INTEGER PRIMARY KEY, uuid TEXT NOT NULL, v TEXT);"
+		 "CREATE TEMP TABLE merge_jexp (k INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE,"
+		 " v TEXT);"
 		 "CREATE TEMP TABLE merge_jsmp (id INTEGER PRIMARY KEY, k INTEGER, v TEXT)") ||
 	    prepare(dst,
 		    "INSERT INTO temp.merge_jexp (k, uuid, v) SELECT ?1, ?2, ?3"
@@ -2827,11 +2828,20 @@ int store_json_begin(struct store *dst, const char *name)
 int store_json_experiment(struct store *dst, int64_t k, const char *uuid, const char *json,
 			  size_t len)
 {
+	int rc;
+
 	dst->merge_total++;
 	sqlite3_bind_int64(dst->ins_jexp, 1, k);
 	sqlite3_bind_text(dst->ins_jexp, 2, uuid, -1, SQLITE_STATIC);
 	sqlite3_bind_text(dst->ins_jexp, 3, json, (int)len, SQLITE_STATIC);
-	return import_step(dst, dst->merge_name, dst->ins_jexp, "cannot merge it");
+	rc = sqlite3_step(dst->ins_jexp);
+	sqlite3_reset(dst->ins_jexp);
+	if (rc == SQLITE_CONSTRAINT_UNIQUE)
+		return error(
+			"import: '%s' is refused: experiment #%lld: its uuid %s comes twice in "
+			"it",
+			dst->merge_name, (long long)k, uuid);
+	return rc == SQLITE_DONE ? 0 : import_error(dst, dst->merge_name, "cannot merge it");
 }
 
 int store_json_sample(struct store *dst, int64_t k, const char *json, size_t len)

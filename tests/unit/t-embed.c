@@ -239,7 +239,9 @@ static int count_piece(void *arg, const void *buf, size_t len)
 
 static void test_bomb(void **state)
 {
-	static const struct embed_limits lim = { .max_bytes = 1u << 30, .max_ratio = 64 };
+	static const struct embed_limits lim = { .max_bytes = 1u << 30,
+						 .max_ratio = 64,
+						 .any_ratio = 1u << 20 };
 	size_t len = 8u << 20, enc;
 	char *doc = xcalloc(1, len), *html, *p, why[256] = "";
 	struct counted c = { 0 };

@@ -183,13 +183,36 @@ static void test_structure(void **state)
 	doc[strlen(doc) - 2] = '}';
 	refused(doc, "'experiments' is an object, expected an array");
 	free(doc);
-	/* format after experiments: not read as an export */
-	refused("{\"experiments\":[],\"format\":\"wakebench-export\",\"version\":2}",
+	/* format after experiments (jq -S sorts keys so) is an export; without it, not */
+	{
+		static const char sorted[] =
+			"{\"experiments\":[],\"format\":\"wakebench-export\",\"version\":2}";
+
+		merged(sorted, sizeof(sorted) - 1, 0);
+	}
+	refused("{\"experiments\":[],\"version\":2}",
 		"neither a wakebench store nor a wakebench export");
 	refused("{\"format\":\"wakebench-export\",\"version\":3,\"experiments\":[]}",
 		"neither a wakebench store nor a wakebench export");
 	refused("{\"format\":\"wakebench-export\",\"version\":2,\"experiments\":[7]}",
 		"experiment #0 is integer, expected an object");
+	/* one experiment twice in one document */
+	doc = doc_ok();
+	p = strstr(doc, "\"experiments\":[") + 15;
+	{
+		char *end = doc + strlen(doc) - 2, *twice;
+
+		*end = '\0';
+		twice = xasprintf("%s,%s]}", doc, p);
+		refused(twice, "its uuid " UUID1 " comes twice in it");
+		free(twice);
+	}
+	free(doc);
+	doc = doc_with(UUID1, "\"x\"", "1", "", SAMPLE(0));
+	p = strstr(doc, "\"" UUID1 "\"");
+	memcpy(p, "5                                     ", 38);
+	refused(doc, "its uuid is integer, expected a UUID");
+	free(doc);
 	doc = doc_with(UUID1, "\"x\"", "1", "", "[1]");
 	refused(doc, "sample 0 is an array, expected an object");
 	free(doc);
