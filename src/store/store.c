@@ -858,8 +858,13 @@ static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bo
 	int rc;
 
 	if (ro) {
-		/* a reader creates nothing: no -wal, no -shm (see read_mode()) */
-		if (stat(path, isb) || open_read(path, false, db, immutable, guard))
+		/*
+		 * A reader creates nothing: no -wal, no -shm (see read_mode()). The
+		 * file as it reads it is noted once it holds the checkpoint guard: a
+		 * writer's checkpoint that ended just before is not one "while being
+		 * read" (store_close()).
+		 */
+		if (open_read(path, false, db, immutable, guard) || stat(path, isb))
 			return -1;
 	} else {
 		/* URIs on, for import's ATTACH (attach_foreign()); a path never reads as one */
