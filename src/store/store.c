@@ -8,8 +8,10 @@
  * most the sample in progress), the reads of `show`, `compare` and `export`
  * (plain C structs, never SQL outside this file), and `import`, which merges
  * another store by experiment UUID. Opening never creates or changes
- * anything when it fails. A read-only open of an older store upgrades a copy
- * in memory, so old files stay readable without being written.
+ * anything when it fails. A new store appears whole or not at all: built
+ * under a temporary name and published by a rename that never replaces a
+ * file (create_store()). A read-only open of an older store upgrades a
+ * copy in memory, so old files stay readable without being written.
  *
  * Experiments record their owner (pid, its start time, the boot id) so that
  * one left "running" by a killed process reads as "interrupted".
@@ -826,29 +828,78 @@ static int check_existing(const char *path, const struct stat *sb, bool ro, int 
 }
 
 /*
- * A new store's file, created exclusively: of several writers starting at
- * once only the one that created it (*created) may remove it on failure.
+ * A new store, built whole under a temporary name beside path and then put
+ * in place by a rename that never replaces a file (outfile_publish()): its
+ * tables, application id, version and WAL mode are there from the moment it
+ * has its name, so another command starting at the same time finds either
+ * no store or a complete one, never one half made. Of several starters one
+ * publishes its store; the others (1 from here) remove theirs and open it.
+ * On any failure nothing is left, not even an empty file that would later
+ * read as an empty store (a full disk: t3016).
+ *
+ * Built with the journal in memory: the file is nobody else's until it is
+ * published, and a failure discards it whole.
  */
-static int create_file(const char *path, bool *created)
+static int build_store(const char *tmp, const char *path)
 {
-	int fd;
+	sqlite3 *db = NULL;
+	int ret = -1;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return errno == EEXIST ? 0 : error_errno("cannot create store '%s'", path);
-	/*
-	 * It holds host names and command lines: owner only, whatever the umask
-	 * (SQLite gives its -wal and -shm the same mode).
-	 */
-	if (fchmod(fd, 0600)) {
-		error_errno("cannot create store '%s'", path);
-		close(fd);
-		unlink(path);
-		return -1;
+	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		if (db)
+			db_error(db, path, "cannot create the store");
+		else
+			error("cannot create store '%s': out of memory", path);
+		goto out;
 	}
-	close(fd);
-	*created = true;
-	return 0;
+	setup_connection(db);
+	if (exec(db, path, "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF") ||
+	    apply_migrations(db, path, STORE_VERSION) || enable_wal(db, path))
+		goto out;
+	ret = 0;
+out:
+	if (sqlite3_close(db) != SQLITE_OK && !ret)
+		ret = db_error(db, path, "cannot create the store");
+	return ret;
+}
+
+static void remove_side_files(const char *path)
+{
+	static const char *const sides[] = { "-wal", "-shm", "-journal" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sides); i++) {
+		char *side = xasprintf("%s%s", path, sides[i]);
+
+		unlink(side);
+		free(side);
+	}
+}
+
+/* 0: created; 1: another command's came first. */
+static int create_store(const char *path)
+{
+	struct outfile of;
+	char *tmp;
+	int ret;
+
+	/* owner only, whatever the umask: it holds host names and command lines */
+	if (outfile_open_new(&of, path, 0600))
+		return error_errno("cannot create store '%s'", path);
+	tmp = xstrdup(of.tmp);
+	/* of.fd stays open until the connection is closed: closing it would drop SQLite's locks */
+	if (build_store(tmp, path)) {
+		outfile_abort(&of);
+		ret = -1;
+	} else {
+		ret = outfile_publish(&of);
+		if (ret < 0)
+			error_errno("cannot create store '%s'", path);
+	}
+	remove_side_files(tmp);
+	free(tmp);
+	return ret;
 }
 
 /* The connection, its schema checked and brought up to this version. */
@@ -901,24 +952,9 @@ static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bo
 	return 0;
 }
 
-/* Remove a store this call created, unless another writer has filled it meanwhile. */
-static void remove_created(const char *path)
-{
-	char side[PATH_MAX];
-	struct stat sb;
-
-	if (stat(path, &sb) || sb.st_size)
-		return;
-	unlink(path);
-	snprintf(side, sizeof(side), "%s-wal", path);
-	unlink(side);
-	snprintf(side, sizeof(side), "%s-shm", path);
-	unlink(side);
-}
-
 int store_open(const char *path, unsigned flags, struct store **out)
 {
-	bool ro = flags & STORE_READONLY, created = false, immutable = false;
+	bool ro = flags & STORE_READONLY, immutable = false;
 	struct stat isb = { 0 }, sb;
 	struct store *st;
 	sqlite3 *db = NULL;
@@ -927,23 +963,22 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	*out = NULL;
 	if (!path || !*path)
 		return error("no store path given");
+	if (stat(path, &sb) && errno == ENOENT && !ro && (flags & STORE_CREATE) &&
+	    create_store(path) < 0)
+		return -1;
 	if (stat(path, &sb) == 0) {
 		if (check_existing(path, &sb, ro, &version))
 			return -1;
 	} else if (errno != ENOENT) {
 		return error_errno("cannot open store '%s'", path);
-	} else if (ro || !(flags & STORE_CREATE)) {
+	} else {
 		return error("no store at '%s': nothing stored yet", path);
-	} else if (create_file(path, &created)) {
-		return -1;
 	}
 	if (open_db(path, ro, &db, &isb, &immutable, &version, &guard) ||
 	    ((flags & STORE_CHECK) && check_structure(db, path))) {
 		sqlite3_close(db);
 		if (guard >= 0)
 			close(guard);
-		if (created)
-			remove_created(path);
 		return -1;
 	}
 	st = xcalloc(1, sizeof(*st));
