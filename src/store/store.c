@@ -10,8 +10,10 @@
  * another store by experiment UUID. Opening never creates or changes
  * anything when it fails. A new store appears whole or not at all: built
  * under a temporary name and published by a rename that never replaces a
- * file (create_store()). A read-only open of an older store upgrades a
- * copy in memory, so old files stay readable without being written.
+ * file (create_store()), and removed again by its creator if that ends with
+ * nothing stored in it (the use lock). A read-only open of an older store
+ * upgrades a copy in memory, so old files stay readable without being
+ * written.
  *
  * Experiments record their owner (pid, its start time, the boot id) so that
  * one left "running" by a killed process reads as "interrupted".
@@ -143,7 +145,8 @@ struct store {
 	/* read as immutable: the file as it was then, to tell a writer that came */
 	bool immutable;
 	struct stat immutable_sb;
-	int guard; /* the checkpoint guard's descriptor (guard_open()), or -1 */
+	int guard;    /* the checkpoint guard's descriptor (guard_open()), or -1 */
+	bool created; /* by this store_open(): removed at close if nothing is stored */
 	/* a streamed JSON merge (store_json_begin()) */
 	char *merge_name;
 	size_t merge_total;
@@ -603,19 +606,22 @@ static int guard_open(const char *path, bool writer)
 	return open(path, (writer ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW);
 }
 
-/* Lock (F_RDLCK, F_WRLCK) or unlock (F_UNLCK) the guard byte: 0, 1 when
- * another holds it, -1 when this file system has no such locks. */
-static int guard_lock(int fd, short type)
+/* Lock (F_RDLCK, F_WRLCK) or unlock (F_UNLCK) one byte: 0, 1 when another
+ * holds it, -1 when this file system has no such locks. */
+static int byte_lock(int fd, off_t byte, short type)
 {
-	struct flock fl = {
-		.l_type = type, .l_whence = SEEK_SET, .l_start = GUARD_BYTE, .l_len = 1
-	};
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = byte, .l_len = 1 };
 
 	if (fd < 0)
 		return -1;
 	if (!fcntl(fd, F_OFD_SETLK, &fl))
 		return 0;
 	return errno == EAGAIN || errno == EACCES ? 1 : -1;
+}
+
+static int guard_lock(int fd, short type)
+{
+	return byte_lock(fd, GUARD_BYTE, type);
 }
 
 /* A reader's shared hold, waiting out a writer's checkpoint (within the busy timeout). */
@@ -642,6 +648,67 @@ static int guard_checkpoint(void *arg, sqlite3 *db, const char *schema, int page
 	if (!held)
 		guard_lock(st->guard, F_UNLCK);
 	return SQLITE_OK;
+}
+
+/*
+ * The use lock (doc/store.md, "Creating a store"). A command that created
+ * a store and stored nothing in it (the disk was full, its import was
+ * refused half-way) removes it as it ends, so that a failure leaves no
+ * store that would read as an empty one. Another writer may have opened it
+ * meanwhile: every writer holds a shared lock on the byte after the
+ * guard's for as long as it has the store open, and the store is removed
+ * only with that byte held exclusively, so while no other writer has it.
+ * A writer that waited for the byte while the store was being removed
+ * finds, once it has it, that its descriptor is no longer the file at the
+ * path, and opens the path again.
+ */
+#define USE_BYTE (GUARD_BYTE + 1)
+
+static bool same_file(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) && !stat(path, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* A writer's shared hold: 0, or 1 when the store was removed meanwhile (open it again). */
+static int use_hold(int fd, const char *path)
+{
+	struct flock fl = {
+		.l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = USE_BYTE, .l_len = 1
+	};
+
+	while (fcntl(fd, F_OFD_SETLKW, &fl))
+		if (errno != EINTR)
+			return 0; /* no such locks here: then nobody removes it either */
+	return same_file(fd, path) ? 0 : 1;
+}
+
+static void remove_side_files(const char *path)
+{
+	static const char *const sides[] = { "-wal", "-shm", "-journal" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sides); i++) {
+		char *side = xasprintf("%s%s", path, sides[i]);
+
+		unlink(side);
+		free(side);
+	}
+}
+
+/*
+ * Remove the store at path, whose descriptor fd its creator holds, if no
+ * other writer has it open. Its side files go first: no writer can make
+ * new ones while the byte is held, and once the store's name is free a
+ * new store (and its side files) may come at once.
+ */
+static void remove_unused(const char *path, int fd)
+{
+	if (byte_lock(fd, USE_BYTE, F_WRLCK) || !same_file(fd, path))
+		return;
+	remove_side_files(path);
+	unlink(path);
 }
 
 /*
@@ -864,21 +931,8 @@ out:
 	return ret;
 }
 
-static void remove_side_files(const char *path)
-{
-	static const char *const sides[] = { "-wal", "-shm", "-journal" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(sides); i++) {
-		char *side = xasprintf("%s%s", path, sides[i]);
-
-		unlink(side);
-		free(side);
-	}
-}
-
-/* 0: created; 1: another command's came first. */
-static int create_store(const char *path)
+/* 0: created, its file as published in *made; 1: another command's came first. */
+static int create_store(const char *path, struct stat *made)
 {
 	struct outfile of;
 	char *tmp;
@@ -889,7 +943,7 @@ static int create_store(const char *path)
 		return error_errno("cannot create store '%s'", path);
 	tmp = xstrdup(of.tmp);
 	/* of.fd stays open until the connection is closed: closing it would drop SQLite's locks */
-	if (build_store(tmp, path)) {
+	if (build_store(tmp, path) || stat(tmp, made)) {
 		outfile_abort(&of);
 		ret = -1;
 	} else {
@@ -902,7 +956,28 @@ static int create_store(const char *path)
 	return ret;
 }
 
-/* The connection, its schema checked and brought up to this version. */
+/*
+ * Nothing stored in the store created as made, by what the file system
+ * shows: the same file, its size and time as made (a commit checkpointed
+ * into it would change them), and nothing in its WAL.
+ */
+static bool unchanged_since(const char *path, const struct stat *made)
+{
+	char *wal = xasprintf("%s-wal", path);
+	struct stat sb, wb;
+	bool same;
+
+	same = !stat(path, &sb) && sb.st_dev == made->st_dev && sb.st_ino == made->st_ino &&
+	       sb.st_size == made->st_size && sb.st_mtim.tv_sec == made->st_mtim.tv_sec &&
+	       sb.st_mtim.tv_nsec == made->st_mtim.tv_nsec && (stat(wal, &wb) || !wb.st_size);
+	free(wal);
+	return same;
+}
+
+/*
+ * The connection, its schema checked and brought up to this version; 1
+ * when the store was removed before it could be opened (open it again).
+ */
 static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bool *immutable,
 		   int *version, int *guard)
 {
@@ -922,6 +997,10 @@ static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bo
 		char *plain = strncmp(path, "file:", 5) ? xstrdup(path) : xasprintf("./%s", path);
 
 		*guard = guard_open(path, true);
+		if (*guard < 0)
+			return error_errno("cannot open store '%s'", path);
+		if (use_hold(*guard, path))
+			return 1;
 		/* one connection per thread: SQLite's own mutexes are not needed */
 		rc = sqlite3_open_v2(plain, db,
 				     SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
@@ -952,20 +1031,21 @@ static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bo
 	return 0;
 }
 
-int store_open(const char *path, unsigned flags, struct store **out)
+/* store_open(), once; 1 when the store was removed meanwhile (open it again). */
+static int open_once(const char *path, unsigned flags, struct store **out)
 {
-	bool ro = flags & STORE_READONLY, immutable = false;
-	struct stat isb = { 0 }, sb;
+	bool ro = flags & STORE_READONLY, immutable = false, created = false;
+	struct stat isb = { 0 }, sb, made;
 	struct store *st;
 	sqlite3 *db = NULL;
-	int version = -1, guard = -1;
+	int version = -1, guard = -1, rc;
 
-	*out = NULL;
-	if (!path || !*path)
-		return error("no store path given");
-	if (stat(path, &sb) && errno == ENOENT && !ro && (flags & STORE_CREATE) &&
-	    create_store(path) < 0)
-		return -1;
+	if (stat(path, &sb) && errno == ENOENT && !ro && (flags & STORE_CREATE)) {
+		rc = create_store(path, &made);
+		if (rc < 0)
+			return -1;
+		created = rc == 0;
+	}
 	if (stat(path, &sb) == 0) {
 		if (check_existing(path, &sb, ro, &version))
 			return -1;
@@ -974,16 +1054,20 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	} else {
 		return error("no store at '%s': nothing stored yet", path);
 	}
-	if (open_db(path, ro, &db, &isb, &immutable, &version, &guard) ||
-	    ((flags & STORE_CHECK) && check_structure(db, path))) {
+	rc = open_db(path, ro, &db, &isb, &immutable, &version, &guard);
+	if (rc || ((flags & STORE_CHECK) && check_structure(db, path))) {
 		sqlite3_close(db);
+		/* what this call created and nobody has stored in is not left behind */
+		if (created && unchanged_since(path, &made))
+			remove_unused(path, guard);
 		if (guard >= 0)
 			close(guard);
-		return -1;
+		return rc > 0 ? 1 : -1;
 	}
 	st = xcalloc(1, sizeof(*st));
 	st->db = db;
 	st->guard = guard;
+	st->created = created;
 	if (!ro)
 		sqlite3_wal_hook(db, guard_checkpoint, st);
 	st->path = xstrdup(path);
@@ -1000,8 +1084,27 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	return 0;
 }
 
+int store_open(const char *path, unsigned flags, struct store **out)
+{
+	int tries, rc = 1;
+
+	*out = NULL;
+	if (!path || !*path)
+		return error("no store path given");
+	/* each new try follows a store removed by its creator: a few at most */
+	for (tries = 0; tries < 8 && rc > 0; tries++)
+		rc = open_once(path, flags, out);
+	return rc > 0 ? error("cannot open store '%s': it was removed as it was being opened, "
+			      "again and again",
+			      path)
+		      : rc;
+}
+
 void store_close(struct store *st)
 {
+	bool unused = false;
+	int stored = 1;
+
 	if (!st)
 		return;
 	if (st->immutable) {
@@ -1022,10 +1125,16 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->ins_jexp);
 	sqlite3_finalize(st->ins_jsmp);
 	free(st->merge_name);
+	/* created here and nothing stored: removed if no other writer has it (remove_unused()) */
+	if (st->created && !byte_lock(st->guard, USE_BYTE, F_WRLCK) &&
+	    !pragma_int(st->db, "SELECT EXISTS (SELECT 1 FROM experiments)", &stored) && !stored)
+		unused = true;
 	/* the last connection's checkpoint (that removes the WAL), unless a reader reads */
-	if (!st->readonly && guard_lock(st->guard, F_WRLCK) != 1)
+	if (!st->readonly && !unused && guard_lock(st->guard, F_WRLCK) != 1)
 		sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
 	sqlite3_close(st->db);
+	if (unused)
+		remove_unused(st->path, st->guard);
 	if (st->guard >= 0)
 		close(st->guard); /* after the connection: see the checkpoint guard */
 	free(st->path);
