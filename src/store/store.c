@@ -2136,6 +2136,18 @@ void store_filter_release(struct store_filter *f)
 	f->nkernel_names = 0;
 }
 
+/* A day that exists: strptime() takes 2026-02-30 (and mktime() makes it 2 March). */
+static bool real_day(const struct tm *tm)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	long year = tm->tm_year + 1900L;
+	bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+
+	if (tm->tm_mon < 0 || tm->tm_mon > 11 || tm->tm_mday < 1 || tm->tm_sec > 59)
+		return false;
+	return tm->tm_mday <= days[tm->tm_mon] + (tm->tm_mon == 1 && leap);
+}
+
 int store_parse_since(const char *s, uint64_t *since_ns)
 {
 	static const char *const formats[] = { "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M",
@@ -2154,6 +2166,8 @@ int store_parse_since(const char *s, uint64_t *since_ns)
 		end = strptime(s, formats[i], &tm);
 		if (!end || *end)
 			continue;
+		if (!real_day(&tm))
+			return -1;
 		tm.tm_isdst = -1;
 		t = mktime(&tm);
 		if (t == (time_t)-1 || t < 0)

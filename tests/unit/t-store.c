@@ -945,6 +945,15 @@ static void test_since(void **state)
 	assert_true(ns <= now - 7200ull * 1000000000ull + 60ull * 1000000000ull);
 	assert_int_equal(store_parse_since("yesterday", &ns), -1);
 	assert_int_equal(store_parse_since("2026-13-01", &ns), -1);
+	/* days that do not exist, which mktime() would move into the next month */
+	assert_int_equal(store_parse_since("2026-02-30", &ns), -1);
+	assert_int_equal(store_parse_since("2026-02-29", &ns), -1);
+	assert_int_equal(store_parse_since("2026-04-31T12:00", &ns), -1);
+	assert_int_equal(store_parse_since("2026-02-28T23:59:60", &ns), -1);
+	assert_int_equal(store_parse_since("2028-02-29", &ns), 0);
+	assert_int_equal(store_parse_since("2000-02-29", &ns), 0);
+	assert_int_equal(store_parse_since("2100-02-29", &ns), -1);
+	assert_int_equal(store_parse_since("2026-12-31 23:59:59", &ns), 0);
 }
 
 /*
