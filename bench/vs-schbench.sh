@@ -18,7 +18,7 @@
 #
 #   SCHBENCH=/path/to/schbench bench/vs-schbench.sh [-r ROUNDS] [-s SECONDS] [-m M] [-w W] [-T]
 #
-# WAKEBENCH_ARGS adds options to every wakebench run (e.g. "--debugfs /nonexistent"
+# WAKEBENCH_ARGS adds options to every wakebench run (e.g. "--debugfs $(mktemp -d)", an empty directory,
 # leaves out the 10 Hz sched/debug sampler, to see its cost).
 #
 # Defaults: 10 rounds of 10 s, 1 message thread, workers 0 (schbench's

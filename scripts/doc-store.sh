@@ -31,8 +31,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The Raspberry Pi 5 fixture's fingerprint (tests/fixtures/root-pi5), as JSON,
-# the base of every experiment's.
-WAKEBENCH_ROOT="$top/tests/fixtures/root-pi5" "$bin" env --format json --debugfs /nonexistent \
+# the base of every experiment's; its debugfs an empty directory (nothing in it).
+mkdir "$tmp/no-debugfs"
+WAKEBENCH_ROOT="$top/tests/fixtures/root-pi5" "$bin" env --format json --debugfs "$tmp/no-debugfs" \
 	>"$tmp/env.json"
 feat_dir="$top/tests/fixtures/sched-features"
 : >"$tmp/plan.sql"

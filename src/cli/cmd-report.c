@@ -58,7 +58,7 @@ static const struct opt report_opts[] = {
 	  .short_name = 'o',
 	  .offset = offsetof(struct report_params, output),
 	  .argh = "FILE",
-	  .help = "write the report to FILE (default: standard output)" },
+	  .help = "write the report to FILE, whole or not at all (default: standard output)" },
 	{ .type = OPT_CHOICE,
 	  .long_name = "format",
 	  .offset = offsetof(struct report_params, format),
@@ -118,19 +118,24 @@ static const char report_description[] =
 	"that reproduce each experiment, and the raw data, which 'wakebench import FILE'\n"
 	"merges into another store. Self-contained: no script, font or link outside it.";
 
+/* To standard output, or to FILE whole or not at all (an older FILE stays as it was). */
 static int write_out(const char *path, const struct sbuf *b)
 {
-	FILE *f = path ? fopen(path, "w") : stdout;
+	struct outfile of;
 
-	if (!f)
+	if (!path) {
+		if (b->len && fwrite(b->buf, 1, b->len, stdout) != b->len)
+			return error_errno("report: cannot write 'standard output'");
+		return 0;
+	}
+	if (outfile_open(&of, path, 0))
 		return error_errno("report: option '-o': cannot create '%s'", path);
-	if (b->len && fwrite(b->buf, 1, b->len, f) != b->len) {
-		error_errno("report: cannot write '%s'", path ? path : "standard output");
-		if (path)
-			fclose(f);
+	if (write_full(of.fd, b->buf, b->len) != (ssize_t)b->len) {
+		error_errno("report: cannot write '%s'", path);
+		outfile_abort(&of);
 		return -1;
 	}
-	if (path && fclose(f))
+	if (outfile_commit(&of))
 		return error_errno("report: cannot write '%s'", path);
 	return 0;
 }

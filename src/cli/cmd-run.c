@@ -272,7 +272,7 @@ static int run_samples(struct run_state *st, const struct run_spec *spec,
 			break;
 		if (one_sample(st, spec, false))
 			return -1;
-		if (st->samples[st->nsamples - 1].status == SAMPLE_INTERRUPTED)
+		if (st->nsamples && st->samples[st->nsamples - 1].status == SAMPLE_INTERRUPTED)
 			break;
 	}
 	if (!runner_stop_signal() && !st->ex.store_failed && probes_tracing(ps) &&

@@ -210,7 +210,7 @@ static int emit_initramfs(const struct vm_params *p)
 	initramfs_init(&base);
 	if (vm_guest_archive(&base, p, ea, cached, sizeof(cached))) {
 		ret = EXIT_RUNTIME;
-	} else if (vm_write_file_atomic(p->emit_initramfs, base.buf, base.len)) {
+	} else if (write_file_atomic(p->emit_initramfs, base.buf, base.len)) {
 		error_errno("vm: option '--emit-initramfs': cannot write '%s'", p->emit_initramfs);
 		ret = EXIT_RUNTIME;
 	}

@@ -41,8 +41,8 @@ static const struct opt filter_opts[] = {
 	  .long_name = "since",
 	  .offset = offsetof(struct filter_params, since),
 	  .argh = "WHEN",
-	  .help = "only experiments started since a date (2026-04-01[T12:00]) or a duration "
-		  "ago (2h)" },
+	  .help = "only experiments started since a date (2026-04-01[T12:00], a day that "
+		  "exists) or a duration ago (2h)" },
 	OPT_END_ROW,
 };
 

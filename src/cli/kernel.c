@@ -20,9 +20,12 @@
 #include "cli/cli.h"
 #include "sys/features.h"
 #include "sys/mounts.h"
+#include "util/text.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char cli_default_debugfs[] = MOUNTS_DEBUGFS_DIR;
@@ -95,6 +98,27 @@ static int journal_check(const struct ctx *ctx, const char *cmd, unsigned need)
 	return 0;
 }
 
+/*
+ * A --debugfs that does not exist or is not a directory is a typo, not a
+ * kernel without the interface: said before anything runs, rather than
+ * every probe finding nothing there. One this user cannot reach (EACCES)
+ * may well be debugfs: what needs it says that it needs root.
+ */
+static void check_debugfs_dir(const char *cmd, const char *dir)
+{
+	struct stat sb;
+	const char *why;
+
+	if (!stat(dir, &sb))
+		why = S_ISDIR(sb.st_mode) ? NULL : "is not a directory";
+	else
+		why = errno == ENOENT || errno == ENOTDIR ? "does not exist" : NULL;
+	if (why)
+		die_usage("%s: option '--debugfs': '%s' %s, allowed the directory where debugfs "
+			  "is mounted (default %s)",
+			  cmd, text_printable(dir, 0), why, cli_default_debugfs);
+}
+
 int cli_kernel_prepare(struct ctx *ctx, const char *cmd, unsigned need)
 {
 	unsigned want = 0;
@@ -111,6 +135,8 @@ int cli_kernel_prepare(struct ctx *ctx, const char *cmd, unsigned need)
 		die_usage("%s: option '--debugfs': empty directory name, allowed the directory "
 			  "where debugfs is mounted (default %s)",
 			  cmd, cli_default_debugfs);
+	if (cli_debugfs_given(ctx))
+		check_debugfs_dir(cmd, ctx->debugfs);
 	mount_missing(ctx, cmd, want);
 	return journal_check(ctx, cmd, need);
 }

@@ -304,26 +304,6 @@ static int mkdir_p(const char *path)
 	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-int vm_write_file_atomic(const char *path, const void *data, size_t len)
-{
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-	if (fd < 0 || write_full(fd, data, len) != (ssize_t)len || fsync(fd) || close(fd) ||
-	    rename(tmp, path)) {
-		int e = errno;
-
-		if (fd >= 0)
-			close(fd);
-		unlink(tmp);
-		free(tmp);
-		errno = e;
-		return -1;
-	}
-	free(tmp);
-	return 0;
-}
-
 static int write_file_plain(const char *path, const void *data, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -384,7 +364,7 @@ int vm_guest_archive(struct initramfs *a, const struct vm_params *p, const struc
 		debug("vm: initramfs from the cache: %s", cached);
 		return 0;
 	}
-	if (mkdir_p(dir) || vm_write_file_atomic(cached, a->buf, a->len)) {
+	if (mkdir_p(dir) || write_file_atomic(cached, a->buf, a->len)) {
 		warning("vm: cannot cache the initramfs in '%s': %s", dir, strerror(errno));
 		cached[0] = '\0';
 	} else {

@@ -55,8 +55,6 @@ const char *vm_guest_commands(char *buf, size_t len);
 /* The guest's base archive for arch (cached under its SHA-256). -1 after saying why. */
 int vm_guest_archive(struct initramfs *a, const struct vm_params *p, const struct vmhost_arch *arch,
 		     char *cached, size_t len);
-/* Write a file through a temporary one and rename(2). -1 with errno. */
-int vm_write_file_atomic(const char *path, const void *data, size_t len);
 /*
  * The host side: qemu and the accelerator, the initrd with the subcommand
  * sub[0..nsub), every round booted and imported into the store at db (NULL:

@@ -8,8 +8,12 @@
  * most the sample in progress), the reads of `show`, `compare` and `export`
  * (plain C structs, never SQL outside this file), and `import`, which merges
  * another store by experiment UUID. Opening never creates or changes
- * anything when it fails. A read-only open of an older store upgrades a copy
- * in memory, so old files stay readable without being written.
+ * anything when it fails. A new store appears whole or not at all: built
+ * under a temporary name and published by a rename that never replaces a
+ * file (create_store()), and removed again by its creator if that ends with
+ * nothing stored in it (the use lock). A read-only open of an older store
+ * upgrades a copy in memory, so old files stay readable without being
+ * written.
  *
  * Experiments record their owner (pid, its start time, the boot id) so that
  * one left "running" by a killed process reads as "interrupted".
@@ -141,7 +145,8 @@ struct store {
 	/* read as immutable: the file as it was then, to tell a writer that came */
 	bool immutable;
 	struct stat immutable_sb;
-	int guard; /* the checkpoint guard's descriptor (guard_open()), or -1 */
+	int guard;    /* the checkpoint guard's descriptor (guard_open()), or -1 */
+	bool created; /* by this store_open(): removed at close if nothing is stored */
 	/* a streamed JSON merge (store_json_begin()) */
 	char *merge_name;
 	size_t merge_total;
@@ -601,19 +606,22 @@ static int guard_open(const char *path, bool writer)
 	return open(path, (writer ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW);
 }
 
-/* Lock (F_RDLCK, F_WRLCK) or unlock (F_UNLCK) the guard byte: 0, 1 when
- * another holds it, -1 when this file system has no such locks. */
-static int guard_lock(int fd, short type)
+/* Lock (F_RDLCK, F_WRLCK) or unlock (F_UNLCK) one byte: 0, 1 when another
+ * holds it, -1 when this file system has no such locks. */
+static int byte_lock(int fd, off_t byte, short type)
 {
-	struct flock fl = {
-		.l_type = type, .l_whence = SEEK_SET, .l_start = GUARD_BYTE, .l_len = 1
-	};
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = byte, .l_len = 1 };
 
 	if (fd < 0)
 		return -1;
 	if (!fcntl(fd, F_OFD_SETLK, &fl))
 		return 0;
 	return errno == EAGAIN || errno == EACCES ? 1 : -1;
+}
+
+static int guard_lock(int fd, short type)
+{
+	return byte_lock(fd, GUARD_BYTE, type);
 }
 
 /* A reader's shared hold, waiting out a writer's checkpoint (within the busy timeout). */
@@ -640,6 +648,67 @@ static int guard_checkpoint(void *arg, sqlite3 *db, const char *schema, int page
 	if (!held)
 		guard_lock(st->guard, F_UNLCK);
 	return SQLITE_OK;
+}
+
+/*
+ * The use lock (doc/store.md, "Creating a store"). A command that created
+ * a store and stored nothing in it (the disk was full, its import was
+ * refused half-way) removes it as it ends, so that a failure leaves no
+ * store that would read as an empty one. Another writer may have opened it
+ * meanwhile: every writer holds a shared lock on the byte after the
+ * guard's for as long as it has the store open, and the store is removed
+ * only with that byte held exclusively, so while no other writer has it.
+ * A writer that waited for the byte while the store was being removed
+ * finds, once it has it, that its descriptor is no longer the file at the
+ * path, and opens the path again.
+ */
+#define USE_BYTE (GUARD_BYTE + 1)
+
+static bool same_file(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) && !stat(path, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* A writer's shared hold: 0, or 1 when the store was removed meanwhile (open it again). */
+static int use_hold(int fd, const char *path)
+{
+	struct flock fl = {
+		.l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = USE_BYTE, .l_len = 1
+	};
+
+	while (fcntl(fd, F_OFD_SETLKW, &fl))
+		if (errno != EINTR)
+			return 0; /* no such locks here: then nobody removes it either */
+	return same_file(fd, path) ? 0 : 1;
+}
+
+static void remove_side_files(const char *path)
+{
+	static const char *const sides[] = { "-wal", "-shm", "-journal" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sides); i++) {
+		char *side = xasprintf("%s%s", path, sides[i]);
+
+		unlink(side);
+		free(side);
+	}
+}
+
+/*
+ * Remove the store at path, whose descriptor fd its creator holds, if no
+ * other writer has it open. Its side files go first: no writer can make
+ * new ones while the byte is held, and once the store's name is free a
+ * new store (and its side files) may come at once.
+ */
+static void remove_unused(const char *path, int fd)
+{
+	if (byte_lock(fd, USE_BYTE, F_WRLCK) || !same_file(fd, path))
+		return;
+	remove_side_files(path);
+	unlink(path);
 }
 
 /*
@@ -826,46 +895,112 @@ static int check_existing(const char *path, const struct stat *sb, bool ro, int 
 }
 
 /*
- * A new store's file, created exclusively: of several writers starting at
- * once only the one that created it (*created) may remove it on failure.
+ * A new store, built whole under a temporary name beside path and then put
+ * in place by a rename that never replaces a file (outfile_publish()): its
+ * tables, application id, version and WAL mode are there from the moment it
+ * has its name, so another command starting at the same time finds either
+ * no store or a complete one, never one half made. Of several starters one
+ * publishes its store; the others (1 from here) remove theirs and open it.
+ * On any failure nothing is left, not even an empty file that would later
+ * read as an empty store (a full disk: t3016).
+ *
+ * Built with the journal in memory: the file is nobody else's until it is
+ * published, and a failure discards it whole.
  */
-static int create_file(const char *path, bool *created)
+static int build_store(const char *tmp, const char *path)
 {
-	int fd;
+	sqlite3 *db = NULL;
+	int ret = -1;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return errno == EEXIST ? 0 : error_errno("cannot create store '%s'", path);
-	/*
-	 * It holds host names and command lines: owner only, whatever the umask
-	 * (SQLite gives its -wal and -shm the same mode).
-	 */
-	if (fchmod(fd, 0600)) {
-		error_errno("cannot create store '%s'", path);
-		close(fd);
-		unlink(path);
-		return -1;
+	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		if (db)
+			db_error(db, path, "cannot create the store");
+		else
+			error("cannot create store '%s': out of memory", path);
+		goto out;
 	}
-	close(fd);
-	*created = true;
-	return 0;
+	setup_connection(db);
+	if (exec(db, path, "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF") ||
+	    apply_migrations(db, path, STORE_VERSION) || enable_wal(db, path))
+		goto out;
+	ret = 0;
+out:
+	if (sqlite3_close(db) != SQLITE_OK && !ret)
+		ret = db_error(db, path, "cannot create the store");
+	return ret;
 }
 
-/* The connection, its schema checked and brought up to this version. */
+/* 0: created, its file as published in *made; 1: another command's came first. */
+static int create_store(const char *path, struct stat *made)
+{
+	struct outfile of;
+	char *tmp;
+	int ret;
+
+	/* owner only, whatever the umask: it holds host names and command lines */
+	if (outfile_open_new(&of, path, 0600))
+		return error_errno("cannot create store '%s'", path);
+	tmp = xstrdup(of.tmp);
+	/* of.fd stays open until the connection is closed: closing it would drop SQLite's locks */
+	if (build_store(tmp, path) || stat(tmp, made)) {
+		outfile_abort(&of);
+		ret = -1;
+	} else {
+		ret = outfile_publish(&of);
+		if (ret < 0)
+			error_errno("cannot create store '%s'", path);
+	}
+	remove_side_files(tmp);
+	free(tmp);
+	return ret;
+}
+
+/*
+ * Nothing stored in the store created as made, by what the file system
+ * shows: the same file, its size and time as made (a commit checkpointed
+ * into it would change them), and nothing in its WAL.
+ */
+static bool unchanged_since(const char *path, const struct stat *made)
+{
+	char *wal = xasprintf("%s-wal", path);
+	struct stat sb, wb;
+	bool same;
+
+	same = !stat(path, &sb) && sb.st_dev == made->st_dev && sb.st_ino == made->st_ino &&
+	       sb.st_size == made->st_size && sb.st_mtim.tv_sec == made->st_mtim.tv_sec &&
+	       sb.st_mtim.tv_nsec == made->st_mtim.tv_nsec && (stat(wal, &wb) || !wb.st_size);
+	free(wal);
+	return same;
+}
+
+/*
+ * The connection, its schema checked and brought up to this version; 1
+ * when the store was removed before it could be opened (open it again).
+ */
 static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bool *immutable,
 		   int *version, int *guard)
 {
 	int rc;
 
 	if (ro) {
-		/* a reader creates nothing: no -wal, no -shm (see read_mode()) */
-		if (stat(path, isb) || open_read(path, false, db, immutable, guard))
+		/*
+		 * A reader creates nothing: no -wal, no -shm (see read_mode()). The
+		 * file as it reads it is noted once it holds the checkpoint guard: a
+		 * writer's checkpoint that ended just before is not one "while being
+		 * read" (store_close()).
+		 */
+		if (open_read(path, false, db, immutable, guard) || stat(path, isb))
 			return -1;
 	} else {
 		/* URIs on, for import's ATTACH (attach_foreign()); a path never reads as one */
 		char *plain = strncmp(path, "file:", 5) ? xstrdup(path) : xasprintf("./%s", path);
 
 		*guard = guard_open(path, true);
+		if (*guard < 0)
+			return error_errno("cannot open store '%s'", path);
+		if (use_hold(*guard, path))
+			return 1;
 		/* one connection per thread: SQLite's own mutexes are not needed */
 		rc = sqlite3_open_v2(plain, db,
 				     SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
@@ -896,54 +1031,43 @@ static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bo
 	return 0;
 }
 
-/* Remove a store this call created, unless another writer has filled it meanwhile. */
-static void remove_created(const char *path)
+/* store_open(), once; 1 when the store was removed meanwhile (open it again). */
+static int open_once(const char *path, unsigned flags, struct store **out)
 {
-	char side[PATH_MAX];
-	struct stat sb;
-
-	if (stat(path, &sb) || sb.st_size)
-		return;
-	unlink(path);
-	snprintf(side, sizeof(side), "%s-wal", path);
-	unlink(side);
-	snprintf(side, sizeof(side), "%s-shm", path);
-	unlink(side);
-}
-
-int store_open(const char *path, unsigned flags, struct store **out)
-{
-	bool ro = flags & STORE_READONLY, created = false, immutable = false;
-	struct stat isb = { 0 }, sb;
+	bool ro = flags & STORE_READONLY, immutable = false, created = false;
+	struct stat isb = { 0 }, sb, made;
 	struct store *st;
 	sqlite3 *db = NULL;
-	int version = -1, guard = -1;
+	int version = -1, guard = -1, rc;
 
-	*out = NULL;
-	if (!path || !*path)
-		return error("no store path given");
+	if (stat(path, &sb) && errno == ENOENT && !ro && (flags & STORE_CREATE)) {
+		rc = create_store(path, &made);
+		if (rc < 0)
+			return -1;
+		created = rc == 0;
+	}
 	if (stat(path, &sb) == 0) {
 		if (check_existing(path, &sb, ro, &version))
 			return -1;
 	} else if (errno != ENOENT) {
 		return error_errno("cannot open store '%s'", path);
-	} else if (ro || !(flags & STORE_CREATE)) {
+	} else {
 		return error("no store at '%s': nothing stored yet", path);
-	} else if (create_file(path, &created)) {
-		return -1;
 	}
-	if (open_db(path, ro, &db, &isb, &immutable, &version, &guard) ||
-	    ((flags & STORE_CHECK) && check_structure(db, path))) {
+	rc = open_db(path, ro, &db, &isb, &immutable, &version, &guard);
+	if (rc || ((flags & STORE_CHECK) && check_structure(db, path))) {
 		sqlite3_close(db);
+		/* what this call created and nobody has stored in is not left behind */
+		if (created && unchanged_since(path, &made))
+			remove_unused(path, guard);
 		if (guard >= 0)
 			close(guard);
-		if (created)
-			remove_created(path);
-		return -1;
+		return rc > 0 ? 1 : -1;
 	}
 	st = xcalloc(1, sizeof(*st));
 	st->db = db;
 	st->guard = guard;
+	st->created = created;
 	if (!ro)
 		sqlite3_wal_hook(db, guard_checkpoint, st);
 	st->path = xstrdup(path);
@@ -960,8 +1084,27 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	return 0;
 }
 
+int store_open(const char *path, unsigned flags, struct store **out)
+{
+	int tries, rc = 1;
+
+	*out = NULL;
+	if (!path || !*path)
+		return error("no store path given");
+	/* each new try follows a store removed by its creator: a few at most */
+	for (tries = 0; tries < 8 && rc > 0; tries++)
+		rc = open_once(path, flags, out);
+	return rc > 0 ? error("cannot open store '%s': it was removed as it was being opened, "
+			      "again and again",
+			      path)
+		      : rc;
+}
+
 void store_close(struct store *st)
 {
+	bool unused = false;
+	int stored = 1;
+
 	if (!st)
 		return;
 	if (st->immutable) {
@@ -982,10 +1125,16 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->ins_jexp);
 	sqlite3_finalize(st->ins_jsmp);
 	free(st->merge_name);
+	/* created here and nothing stored: removed if no other writer has it (remove_unused()) */
+	if (st->created && !byte_lock(st->guard, USE_BYTE, F_WRLCK) &&
+	    !pragma_int(st->db, "SELECT EXISTS (SELECT 1 FROM experiments)", &stored) && !stored)
+		unused = true;
 	/* the last connection's checkpoint (that removes the WAL), unless a reader reads */
-	if (!st->readonly && guard_lock(st->guard, F_WRLCK) != 1)
+	if (!st->readonly && !unused && guard_lock(st->guard, F_WRLCK) != 1)
 		sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
 	sqlite3_close(st->db);
+	if (unused)
+		remove_unused(st->path, st->guard);
 	if (st->guard >= 0)
 		close(st->guard); /* after the connection: see the checkpoint guard */
 	free(st->path);
@@ -1987,6 +2136,18 @@ void store_filter_release(struct store_filter *f)
 	f->nkernel_names = 0;
 }
 
+/* A day that exists: strptime() takes 2026-02-30 (and mktime() makes it 2 March). */
+static bool real_day(const struct tm *tm)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	long year = tm->tm_year + 1900L;
+	bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+
+	if (tm->tm_mon < 0 || tm->tm_mon > 11 || tm->tm_mday < 1 || tm->tm_sec > 59)
+		return false;
+	return tm->tm_mday <= days[tm->tm_mon] + (tm->tm_mon == 1 && leap);
+}
+
 int store_parse_since(const char *s, uint64_t *since_ns)
 {
 	static const char *const formats[] = { "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M",
@@ -2005,6 +2166,8 @@ int store_parse_since(const char *s, uint64_t *since_ns)
 		end = strptime(s, formats[i], &tm);
 		if (!end || *end)
 			continue;
+		if (!real_day(&tm))
+			return -1;
 		tm.tm_isdst = -1;
 		t = mktime(&tm);
 		if (t == (time_t)-1 || t < 0)

@@ -10,6 +10,7 @@
 #ifndef WAKEBENCH_UTIL_H
 #define WAKEBENCH_UTIL_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -92,6 +93,63 @@ ssize_t write_full(int fd, const void *buf, size_t len);
 int read_file(const char *path, char **out, size_t *len_out);
 /* Read the first line (without newline) into buf; -1 with errno on failure. */
 int read_line_file(const char *path, char *buf, size_t len);
+
+/*
+ * Hold the signals that end a process when sent (Ctrl-C, kill, a hang-up,
+ * ...) for a short step that must finish or undo itself: they wait and
+ * arrive at signals_release(). The faults (SIGSEGV, SIGBUS, ...) are not
+ * held, nor can SIGKILL be.
+ */
+void signals_hold(sigset_t *saved);
+void signals_release(const sigset_t *saved);
+
+/*
+ * A new file beside path, "PATH.tmp-XXXXXX", created exclusively with mode
+ * 0600: its descriptor (close-on-exec) and its malloc'd name in *tmp, or -1
+ * with errno set and *tmp NULL.
+ */
+int temp_beside(const char *path, char **tmp);
+
+/*
+ * An output file that appears complete or not at all: written under a
+ * temporary name beside it (temp_beside()), flushed to disk, then renamed
+ * into place; on any failure, and on outfile_abort(), the temporary is
+ * removed and PATH is as it was. From outfile_open() to the end the
+ * signals that end a process are held (signals_hold()), so that Ctrl-C
+ * cannot leave the temporary behind: it arrives once the file is in place
+ * or gone. Only SIGKILL (or a crash) can leave a "PATH.tmp-XXXXXX".
+ *
+ * - A PATH that exists and is not a regular file (a device, a FIFO), or
+ *   that names an open descriptor (/dev/stdout, /dev/fd/N, /proc/...), is
+ *   written in place, as fopen() would: there is nothing to replace (or the
+ *   descriptor's file is the one meant), and nothing is held (opening a
+ *   FIFO may wait for its reader).
+ * - A symbolic link to a file: the file is replaced and the link kept.
+ * - mode 0: a replaced file keeps its mode (and its owner, where root
+ *   writes it); a new one gets 0666 less the umask, as from fopen().
+ *
+ * Every function returns -1 with errno set on failure, having cleaned up.
+ */
+struct outfile {
+	int fd;	    /* write here */
+	char *path; /* where it goes */
+	char *tmp;  /* the temporary, NULL when written in place */
+	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+	bool replaces, held;
+	sigset_t saved;
+};
+int outfile_open(struct outfile *of, const char *path, mode_t mode);
+/* For outfile_publish() only: always a temporary, whatever PATH is now. */
+int outfile_open_new(struct outfile *of, const char *path, mode_t mode);
+/* Rename over PATH. */
+int outfile_commit(struct outfile *of);
+/* Put in place only if PATH does not exist: 0, or 1 when it does (the temporary removed). */
+int outfile_publish(struct outfile *of);
+void outfile_abort(struct outfile *of);
+/* outfile_open(), one write, outfile_commit(). */
+int write_file_atomic(const char *path, const void *data, size_t len);
 
 /*
  * Run argv (argv[0] a path, not searched in PATH) with stdin and stderr on

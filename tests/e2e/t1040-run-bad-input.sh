@@ -28,6 +28,20 @@ bad "$W run pipe --data-size 0x10 --no-store" "'--data-size': not a size .*'0x10
 bad "$W run pipe --debugfs '' --no-store" "run: option '--debugfs': empty directory name" "--debugfs ''"
 bad "$W ab --feature NO_DELAY_DEQUEUE --debugfs '' --no-store" "ab: option '--debugfs': empty directory name" "ab --debugfs ''"
 bad "$W features --debugfs ''" "features: option '--debugfs': empty directory name" "features --debugfs ''"
+# a --debugfs that is no directory is a typo: said before anything runs
+ALLOWED="allowed the directory where debugfs is mounted \\(default /sys/kernel/debug\\)$"
+printf 'not a directory\n' >"$TMP/file"
+bad "$W run pipe -n 1 -t 10ms --debugfs /nonexistent --no-store" \
+	"^wakebench: error: run: option '--debugfs': '/nonexistent' does not exist, $ALLOWED" \
+	"--debugfs /nonexistent"
+bad "$W run pipe -n 1 -t 10ms --debugfs '$TMP/file' --no-store" \
+	"run: option '--debugfs': '.*/file' is not a directory, $ALLOWED" "--debugfs FILE"
+bad "$W ab --feature NO_DELAY_DEQUEUE --debugfs /nonexistent --no-store" \
+	"ab: option '--debugfs': '/nonexistent' does not exist" "ab --debugfs /nonexistent"
+bad "$W features --debugfs /nonexistent" \
+	"features: option '--debugfs': '/nonexistent' does not exist" "features --debugfs /nonexistent"
+bad "$W env --debugfs '$TMP/file/sub'" \
+	"env: option '--debugfs': '.*/file/sub' does not exist" "env --debugfs FILE/sub"
 bad "$W run pipe --data-size 3 --no-store" "'--data-size'.*3" "--data-size 3"
 bad "$W run pipe --data-size 8k --no-store" "'--data-size'.*8" "--data-size 8k with packets"
 bad "$W run pipe --pipe-size $((max * 2)) --no-store" "'--pipe-size'.*$((max * 2))|'--pipe-size'.*$((max * 2 / 1024))" \

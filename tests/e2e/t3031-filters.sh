@@ -4,7 +4,7 @@
 # intersection; --kernel takes a stored release or the start of exactly
 # one up to a separator (6.12.75 of 6.12.75+rpt-rpi-2712; 6.1 never of
 # 6.18.44); the start of several is refused,
-# naming them, with exit 2.
+# naming them, with exit 2; so is a --since day that does not exist.
 . "$(dirname "$0")/lib.sh"
 
 SYNTH="$(dirname "$WAKEBENCH")/tests/t-store"
@@ -50,4 +50,14 @@ run_cmd wb report --label brief --label other --format markdown --no-data
 is "$RC" 0 "report takes repeated filters too"
 like "$OUT" "6\\.12\\.75\\+rpt-rpi-2712" "report: the other label's kernel is in"
 like "$OUT" "6\\.18\\.44-fc-v1098" "and brief's"
+
+# --since: a day that does not exist is refused, not moved into the next month
+for day in 2026-02-30 2026-02-29 2026-04-31T08:00; do
+	run_cmd wb log --since "$day"
+	is "$RC" 2 "--since $day: exit 2"
+	is "$ERR" "wakebench: error: log: option '--since': not a date or duration: '$day', allowed YYYY-MM-DD[THH:MM[:SS]] or a duration such as 2h" \
+		"--since $day: one line naming the option, the value and what is allowed"
+done
+run_cmd wb log --since 2028-02-29
+is "$RC" 0 "--since 2028-02-29 (a leap year's day): exit 0"
 done_testing

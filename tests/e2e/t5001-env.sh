@@ -47,6 +47,7 @@ is "$(printf '%s' "$OUT" | jq -r '.keys[0].impact')" "strong" "JSON lists strong
 is "$(printf '%s' "$OUT" | jq -r '[.keys[].impact] | unique | sort | join(",")')" \
 	"identity,medium,run,strong,weak" "JSON carries every impact class"
 
+mkdir "$TMP/no-debugfs"
 WAKEBENCH_ROOT="$FIXTURES/root-pi5" run_cmd wb env --debugfs "$TMP/no-debugfs"
 is "$RC" 0 "env on the Pi 5 tree exits 0"
 is "$(key machine.model)" "Raspberry Pi 5 Model B Rev 1.0" "Pi 5 model from the device tree"

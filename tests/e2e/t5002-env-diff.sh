@@ -13,6 +13,7 @@ esac
 key_block() { printf '%s\n' "$OUT" | grep -A2 -E "^[a-z]+ +$1\$"; }
 
 cp -r "$FIXTURES/root-pi5" "$TMP/root"
+mkdir "$TMP/no-debugfs"
 RUN="run pipe -j 1 -t 100ms -n 2 --warmup 0 -q --debugfs $TMP/no-debugfs"
 WAKEBENCH_ROOT="$TMP/root" run_cmd wb $RUN --label ondemand
 is "$RC" 0 "first run (governor ondemand) stored"

@@ -7,6 +7,7 @@
 V=$(wb --version | awk '{print $2}')
 norm() { sed "s/\"$V\"/\"VERSION\"/; s/\(wakebench.version  *\)$V\$/\1VERSION/"; }
 
+mkdir "$TMP/no-debugfs"
 WAKEBENCH_ROOT="$FIXTURES/root-pi5" wb env --debugfs "$TMP/no-debugfs" --format json | norm \
 	>"$TMP/pi5.json"
 ok "diff -u '$WAKEBENCH_SRC/tests/golden/env-pi5.json' '$TMP/pi5.json'" "Pi 5 JSON matches the golden file"

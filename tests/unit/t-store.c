@@ -1,7 +1,8 @@
 /*
  * t-store.c: the results store on temporary files: writing and reading back
  * every field, one transaction per sample (a killed writer keeps what it
- * committed and reads as interrupted), two concurrent writers, upgrades from
+ * committed and reads as interrupted), concurrent writers starting on a new
+ * store, a new store whole or not at all, upgrades from
  * every older schema version, merging with duplicates, and the refusals
  * (not SQLite, another program's database, a newer schema, read-only, no
  * directory) that must leave the file byte-identical.
@@ -437,8 +438,7 @@ static void test_concurrent_writers(void **state)
 	int i, status;
 
 	(void)state;
-	assert_int_equal(store_open(path, STORE_CREATE, &st), 0);
-	store_close(st);
+	/* all of them start on a store that does not exist yet */
 	for (i = 0; i < WRITERS; i++) {
 		pids[i] = fork();
 		assert_true(pids[i] >= 0);
@@ -447,7 +447,7 @@ static void test_concurrent_writers(void **state)
 			int64_t exp_id, cfg;
 			uint32_t k;
 
-			if (store_open(path, 0, &st))
+			if (store_open(path, STORE_CREATE, &st))
 				_exit(1);
 			exp_id = new_experiment(st, NULL, NULL, "6.18.0", &cfg);
 			for (k = 0; k < SAMPLES_PER_WRITER; k++) {
@@ -487,6 +487,75 @@ static bool exists(const char *path)
 	struct stat sb;
 
 	return stat(path, &sb) == 0;
+}
+
+/* Names in tmpdir that begin with prefix (a store's side files, its temporaries). */
+static size_t count_names(const char *prefix)
+{
+	char *cmd = xasprintf("ls -A '%s' | grep -c '^%s'", tmpdir, prefix), line[32] = "";
+	FILE *p = popen(cmd, "r");
+
+	free(cmd);
+	assert_non_null(p);
+	if (!fgets(line, sizeof(line), p))
+		line[0] = '\0';
+	pclose(p);
+	return (size_t)strtoul(line, NULL, 10);
+}
+
+/*
+ * A new store is there whole from the moment it has its name (its schema
+ * at this version, WAL mode, 0600) and its temporary is gone; closed by
+ * its creator with nothing stored in it, it is removed, unless another
+ * writer has it open or has stored in it.
+ */
+static void test_create_whole(void **state)
+{
+	char *path = tpath("new.db");
+	struct store *a, *b;
+	struct stat sb;
+	int64_t cfg;
+
+	(void)state;
+	umask(0);
+	assert_int_equal(store_open(path, STORE_CREATE, &a), 0);
+	umask(022);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	assert_int_equal(store_user_version(a), store_schema_version());
+	assert_int_equal(count_names("new.db.tmp-"), 0);
+	store_close(a);
+	assert_int_equal(count_names("new.db"), 0);
+
+	/* something stored: kept */
+	assert_int_equal(store_open(path, STORE_CREATE, &a), 0);
+	new_experiment(a, NULL, NULL, "6.18.0", &cfg);
+	store_close(a);
+	assert_true(exists(path));
+	unlink(path);
+
+	/* nothing stored by its creator, but another writer has it open: kept */
+	assert_int_equal(store_open(path, STORE_CREATE, &a), 0);
+	assert_int_equal(store_open(path, STORE_CREATE, &b), 0);
+	store_close(a);
+	assert_true(exists(path));
+	new_experiment(b, NULL, NULL, "6.18.0", &cfg);
+	store_close(b);
+	assert_true(exists(path));
+	unlink(path);
+
+	/* another writer stored in it and is gone: kept */
+	assert_int_equal(store_open(path, STORE_CREATE, &a), 0);
+	assert_int_equal(store_open(path, 0, &b), 0);
+	new_experiment(b, NULL, NULL, "6.18.0", &cfg);
+	store_close(b);
+	store_close(a);
+	assert_int_equal(store_open(path, STORE_READONLY, &a), 0);
+	assert_int_equal(count_rows(a, 0), 0);
+	store_close(a);
+	assert_true(exists(path));
+	unlink(path);
+	free(path);
 }
 
 static void test_upgrade_every_version(void **state)
@@ -876,6 +945,15 @@ static void test_since(void **state)
 	assert_true(ns <= now - 7200ull * 1000000000ull + 60ull * 1000000000ull);
 	assert_int_equal(store_parse_since("yesterday", &ns), -1);
 	assert_int_equal(store_parse_since("2026-13-01", &ns), -1);
+	/* days that do not exist, which mktime() would move into the next month */
+	assert_int_equal(store_parse_since("2026-02-30", &ns), -1);
+	assert_int_equal(store_parse_since("2026-02-29", &ns), -1);
+	assert_int_equal(store_parse_since("2026-04-31T12:00", &ns), -1);
+	assert_int_equal(store_parse_since("2026-02-28T23:59:60", &ns), -1);
+	assert_int_equal(store_parse_since("2028-02-29", &ns), 0);
+	assert_int_equal(store_parse_since("2000-02-29", &ns), 0);
+	assert_int_equal(store_parse_since("2100-02-29", &ns), -1);
+	assert_int_equal(store_parse_since("2026-12-31 23:59:59", &ns), 0);
 }
 
 /*
@@ -1051,6 +1129,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_killed_writer),
 		cmocka_unit_test(test_running_owner),
 		cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_create_whole),
 		cmocka_unit_test(test_upgrade_every_version),
 		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_immutable_reader),

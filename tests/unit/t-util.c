@@ -1,9 +1,11 @@
 /*
  * t-util.c: the parsers people type into (durations, sizes, numbers, CPU
  * lists) and the option-table parser: every option type, range checks, the
- * one-line error naming option, value and allowed range, and "seen" bits.
+ * one-line error naming option, value and allowed range, and "seen" bits;
+ * output files that appear complete or not at all (struct outfile).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -632,6 +637,140 @@ static void test_numbers(void **state)
 	assert_string_equal(buf, "<0.0001");
 }
 
+/* ---- output files ---- */
+
+static int temporaries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strstr(e->d_name, ".tmp-") != NULL;
+	closedir(d);
+	return n;
+}
+
+static char *slurp(const char *path)
+{
+	char *buf;
+
+	if (read_file(path, &buf, NULL))
+		return xstrdup("(none)");
+	return buf;
+}
+
+static void assert_content(const char *path, const char *want)
+{
+	char *got = slurp(path);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static volatile sig_atomic_t usr1_seen;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_seen++;
+}
+
+static void test_outfile(void **state)
+{
+	char dir[] = "/tmp/t-util.XXXXXX", *a, *link_path, *p, *cmd;
+	struct sigaction sa = { .sa_handler = on_usr1 }, old;
+	struct outfile of;
+	struct stat sb;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	a = xasprintf("%s/a", dir);
+	link_path = xasprintf("%s/l", dir);
+	p = xasprintf("%s/p", dir);
+
+	/* a new file: fopen()'s mode, no temporary left */
+	umask(022);
+	assert_int_equal(write_file_atomic(a, "one", 3), 0);
+	assert_content(a, "one");
+	assert_int_equal(stat(a, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0644);
+	/* replaced whole, keeping its mode */
+	assert_int_equal(chmod(a, 0640), 0);
+	assert_int_equal(write_file_atomic(a, "two", 3), 0);
+	assert_content(a, "two");
+	assert_int_equal(stat(a, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0640);
+	/* through a symbolic link: the file is replaced, the link kept */
+	assert_int_equal(symlink("a", link_path), 0);
+	assert_int_equal(write_file_atomic(link_path, "three", 5), 0);
+	assert_content(a, "three");
+	assert_int_equal(lstat(link_path, &sb), 0);
+	assert_true(S_ISLNK(sb.st_mode));
+	/* abandoned half-written: the file as it was, no temporary */
+	assert_int_equal(outfile_open(&of, a, 0), 0);
+	assert_int_equal(write_full(of.fd, "partial", 7), 7);
+	outfile_abort(&of);
+	assert_content(a, "three");
+	assert_int_equal(temporaries(dir), 0);
+	/* a directory that does not exist: nothing made */
+	cmd = xasprintf("%s/no/such", dir);
+	assert_int_equal(write_file_atomic(cmd, "x", 1), -1);
+	assert_int_equal(errno, ENOENT);
+	free(cmd);
+	/* not a regular file: written in place */
+	assert_int_equal(write_file_atomic("/dev/null", "x", 1), 0);
+	assert_int_equal(stat("/dev/null", &sb), 0);
+	assert_true(S_ISCHR(sb.st_mode));
+	/* an open descriptor's file (report -o /dev/stdout >FILE): written, not replaced */
+	{
+		int fd = open(a, O_WRONLY | O_CLOEXEC);
+		struct stat before;
+		char *fdpath = xasprintf("/dev/fd/%d", fd);
+
+		assert_true(fd >= 0);
+		assert_int_equal(fstat(fd, &before), 0);
+		assert_int_equal(write_file_atomic(fdpath, "via fd", 6), 0);
+		assert_content(a, "via fd");
+		assert_int_equal(stat(a, &sb), 0);
+		assert_true(sb.st_ino == before.st_ino);
+		free(fdpath);
+		close(fd);
+	}
+
+	/* a signal sent meanwhile arrives once the file is in place */
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+	usr1_seen = 0;
+	assert_int_equal(outfile_open(&of, a, 0), 0);
+	raise(SIGUSR1);
+	assert_int_equal(usr1_seen, 0);
+	assert_int_equal(write_full(of.fd, "four", 4), 4);
+	assert_int_equal(outfile_commit(&of), 0);
+	assert_int_equal(usr1_seen, 1);
+	assert_content(a, "four");
+	sigaction(SIGUSR1, &old, NULL);
+
+	/* published only where nothing is: the first one stays */
+	assert_int_equal(outfile_open_new(&of, p, 0600), 0);
+	assert_int_equal(write_full(of.fd, "first", 5), 5);
+	assert_int_equal(outfile_publish(&of), 0);
+	assert_int_equal(outfile_open_new(&of, p, 0600), 0);
+	assert_int_equal(write_full(of.fd, "second", 6), 6);
+	assert_int_equal(outfile_publish(&of), 1);
+	assert_content(p, "first");
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	assert_int_equal(temporaries(dir), 0);
+
+	cmd = xasprintf("rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(a);
+	free(link_path);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -648,6 +787,7 @@ int main(void)
 		cmocka_unit_test(test_base64),
 		cmocka_unit_test(test_json_time),
 		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_outfile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
