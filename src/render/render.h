@@ -204,7 +204,7 @@ struct embed_limits {
 int embed_read(const char *html, size_t len, const struct embed_limits *lim,
 	       int (*put)(void *arg, const void *buf, size_t len), void *arg, char *why,
 	       size_t whylen);
-/* embed_read() into *doc (malloc'd, NUL-terminated) and *doclen (tests). */
+/* embed_read() into *doc (malloc'd, NUL-terminated) and *doclen: for t-embed and fuzz/mkseed. */
 int embed_extract(const char *html, size_t len, char **doc, size_t *doclen, char *why,
 		  size_t whylen);
 
