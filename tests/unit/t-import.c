@@ -172,16 +172,16 @@ static void test_valid(void **state)
 
 static void test_structure(void **state)
 {
-	char *doc = doc_ok(), *p;
+	char *doc = doc_ok(), *obj, *p;
 
 	(void)state;
 	/* experiments as an object: refused whole (it once merged its members) */
-	p = strstr(doc, "\"experiments\":[");
-	p[14] = '{';
-	memmove(p + 15 + 4, p + 15, strlen(p + 15) + 1);
-	memcpy(p + 15, "\"0\":", 4);
-	doc[strlen(doc) - 2] = '}';
-	refused(doc, "'experiments' is an object, expected an array");
+	p = strstr(doc, "\"experiments\":[") + 15;
+	doc[strlen(doc) - 2] = '\0';
+	p[-1] = '\0';
+	obj = xasprintf("%s{\"0\":%s}}", doc, p);
+	refused(obj, "'experiments' is an object, expected an array");
+	free(obj);
 	free(doc);
 	/* format after experiments (jq -S sorts keys so) is an export; without it, not */
 	{
