@@ -30,11 +30,12 @@ static inline void import_init(void)
 
 	fuzz_tmpdir_init();
 	fuzz_path(path, sizeof(path), "template.db");
+	/* read while open: a store its creator closes with nothing stored in it is removed */
 	if (store_open(path, STORE_CREATE, &st))
 		die("fuzz: cannot create the template store '%s'", path);
-	store_close(st);
 	if (read_file(path, &import_template, &import_template_len))
 		die_errno("fuzz: cannot read '%s'", path);
+	store_close(st);
 }
 
 /*
