@@ -2617,10 +2617,7 @@ static int check_query(struct store *dst, const char *src_path, const char *sql)
 
 bool store_is_file(const struct store *st, int fd)
 {
-	struct stat a, b;
-
-	return !fstat(fd, &a) && !stat(st->path, &b) && a.st_dev == b.st_dev &&
-	       a.st_ino == b.st_ino;
+	return same_file(fd, st->path);
 }
 
 bool store_uuid_valid(const char *s)
