@@ -68,6 +68,46 @@ int parse_double(const char *s, double *out)
 	return 0;
 }
 
+/* The components of a release number; -1 when it is not one. */
+static int version_parts(const char *s, uint64_t part[4])
+{
+	size_t n = 0;
+
+	memset(part, 0, 4 * sizeof(*part));
+	if (!s || !*s)
+		return -1;
+	for (;;) {
+		uint64_t v = 0;
+		size_t digits = 0;
+
+		for (; *s >= '0' && *s <= '9'; s++, digits++) {
+			if (digits >= 9)
+				return -1;
+			v = v * 10 + (uint64_t)(*s - '0');
+		}
+		if (!digits || n == 4)
+			return -1;
+		part[n++] = v;
+		if (!*s)
+			return 0;
+		if (*s++ != '.')
+			return -1;
+	}
+}
+
+int version_cmp(const char *a, const char *b, int *cmp)
+{
+	uint64_t pa[4], pb[4];
+	size_t i;
+
+	if (version_parts(a, pa) || version_parts(b, pb))
+		return -1;
+	*cmp = 0;
+	for (i = 0; i < 4 && !*cmp; i++)
+		*cmp = pa[i] < pb[i] ? -1 : pa[i] > pb[i];
+	return 0;
+}
+
 /*
  * Split "12.5ms" into a non-negative decimal and its suffix. Only plain
  * decimals: digits with at most one point (strtod's hexadecimal "0x10",

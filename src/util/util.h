@@ -71,6 +71,13 @@ char *xvasprintf(const char *fmt, va_list ap) PRINTF_LIKE(1, 0);
  */
 int parse_u64(const char *s, uint64_t *out);
 int parse_double(const char *s, double *out);
+/*
+ * Release numbers "0.15.06", "0.21", "6.1.0": 1..4 dot-separated decimal
+ * components (a missing one counts as 0, so "0.21" is "0.21.00"). 0 and
+ * *cmp = -1/0/1 as a is before, the same as, after b; -1 when either is not
+ * a release number.
+ */
+int version_cmp(const char *a, const char *b, int *cmp);
 /* "20s", "500ms", "0.5s", "2m", "100us", "1h", bare number = seconds. */
 int parse_duration_ns(const char *s, uint64_t *out_ns);
 /* "512", "4k", "1M", "64KiB" (binary multiples). */

@@ -165,11 +165,13 @@ static const struct profile messaging_profiles[] = {
 	{ .name = "hackbench",
 	  .summary = "rt-tests 2.4 hackbench: 10 groups of 20 senders and 20 receivers, 100 "
 		     "messages of 100 bytes, socketpairs, processes; one op = one message",
-	  .params = &messaging_defaults },
+	  .params = &messaging_defaults,
+	  .tool = "hackbench" },
 	{ .name = "perf-bench-sched-messaging",
 	  .summary = "perf 6.1 bench sched messaging: the same numbers, the message "
 		     "buffer not filled",
-	  .params = &messaging_perf },
+	  .params = &messaging_perf,
+	  .tool = "perf" },
 	{ .name = NULL },
 };
 

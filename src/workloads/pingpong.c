@@ -67,7 +67,8 @@ static const struct profile pingpong_profiles[] = {
 	{ .name = "perf-bench-sched-pipe",
 	  .summary = "perf bench sched pipe: two processes, two pipes, a 4-byte token; "
 		     "one op = one round trip",
-	  .params = &pingpong_defaults },
+	  .params = &pingpong_defaults,
+	  .tool = "perf" },
 	{ .name = NULL },
 };
 

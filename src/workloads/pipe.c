@@ -101,11 +101,17 @@ static const struct profile pipe_profiles[] = {
 	{ .name = "stress-ng-0.15",
 	  .summary = "stress-ng 0.15.06: 512-byte packets, pattern fill before every write, "
 		     "stop token then SIGKILL",
-	  .params = &pipe_defaults },
+	  .params = &pipe_defaults,
+	  .tool = "stress-ng",
+	  .first = "0.15.00",
+	  .last = "0.15.06" },
 	{ .name = "stress-ng-0.21",
 	  .summary = "stress-ng 0.21.00: 4096-byte packets, prefaulted random buffers, "
 		     "close and SIGPIPE",
-	  .params = &pipe_v0_21 },
+	  .params = &pipe_v0_21,
+	  .tool = "stress-ng",
+	  .first = "0.16.00",
+	  .last = "0.21.01" },
 	{ .name = NULL },
 };
 

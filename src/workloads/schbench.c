@@ -138,7 +138,8 @@ static const struct profile schbench_profiles[] = {
 	  .summary = "schbench at commit 24e32b8 (2025-12-23) with its defaults: 1 message "
 		     "thread, a worker per CPU, 256 KiB footprint, 5 operations, 100 us sleep, "
 		     "per-CPU locking",
-	  .params = &schbench_defaults },
+	  .params = &schbench_defaults,
+	  .tool = "schbench" },
 	{ .name = NULL },
 };
 

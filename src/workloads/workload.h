@@ -33,6 +33,13 @@ struct profile {
 	const char *name;    /* "stress-ng-0.15" */
 	const char *summary; /* one line for `wakebench list` */
 	const void *params;  /* a complete params struct */
+	/*
+	 * The tool whose results it reproduces ("stress-ng", "perf",
+	 * "hackbench", "schbench") and the releases it covers, first..last
+	 * inclusive ("0.15.00", "0.15.06"); first and last NULL: every release
+	 * of the tool; tool NULL: none named.
+	 */
+	const char *tool, *first, *last;
 };
 
 struct workload {
@@ -133,5 +140,22 @@ struct workload {
 extern const struct workload *const workloads[];
 const struct workload *workload_find(const char *name);
 const struct profile *workload_profile(const struct workload *wl, const char *name);
+/*
+ * The profile of wl reproducing release `version` of `tool` ("stress-ng",
+ * "0.18.12"; version NULL or "" matches only a profile that covers every
+ * release): NULL when none covers it.
+ */
+const struct profile *workload_profile_for(const struct workload *wl, const char *tool,
+					   const char *version);
+/*
+ * A --profile value: a profile's name, or TOOL-VERSION naming a release
+ * ("stress-ng-0.18.12", "stress-ng-0.21" = 0.21.00) that one profile
+ * covers. *version receives the release part ("0.18.12") when the name was
+ * mapped, NULL when it was a profile's own name. NULL when neither.
+ */
+const struct profile *workload_profile_resolve(const struct workload *wl, const char *name,
+					       const char **version);
+/* The releases of `tool` wl's profiles cover: "0.15.00..0.22.00"; "" when none. */
+void workload_tool_range(const struct workload *wl, const char *tool, char *buf, size_t len);
 
 #endif

@@ -81,6 +81,44 @@ static void test_descriptor(void **state)
 	assert_null(opts_find(wl->opts, "profile")); /* resolved by the command */
 }
 
+/* --profile stress-ng-X.Y.Z names the profile that covers that release. */
+static void test_profile_versions(void **state)
+{
+	const struct workload *wl = workload_find("pipe");
+	const struct profile *p;
+	const char *v;
+	char range[64];
+
+	(void)state;
+	p = workload_profile_resolve(wl, "stress-ng-0.15", &v);
+	assert_non_null(p);
+	assert_string_equal(p->name, "stress-ng-0.15");
+	assert_null(v);
+	p = workload_profile_resolve(wl, "stress-ng-0.15.06", &v);
+	assert_non_null(p);
+	assert_string_equal(p->name, "stress-ng-0.15");
+	assert_string_equal(v, "0.15.06");
+	p = workload_profile_resolve(wl, "stress-ng-0.18.12", &v);
+	assert_non_null(p);
+	assert_string_equal(p->params == workload_profile_for(wl, "stress-ng", "0.16.00")->params
+				    ? "same"
+				    : "other",
+			    "same");
+	assert_null(workload_profile_resolve(wl, "stress-ng-0.14.06", &v));
+	assert_null(workload_profile_resolve(wl, "stress-ng-0.99", &v));
+	assert_null(workload_profile_resolve(wl, "stress-ng-", &v));
+	assert_null(workload_profile_resolve(wl, "stress-ng-x", &v));
+	assert_null(workload_profile_resolve(wl, "perf-0.16", &v));
+	assert_null(workload_profile_for(wl, "perf", "6.1"));
+	assert_null(workload_profile_for(wl, "stress-ng", NULL));
+	workload_tool_range(wl, "stress-ng", range, sizeof(range));
+	assert_string_equal(range, "0.15.00..0.21.01");
+	workload_tool_range(wl, "perf", range, sizeof(range));
+	assert_string_equal(range, "");
+	assert_non_null(workload_profile_for(workload_find("pingpong"), "perf", NULL));
+	assert_non_null(workload_profile_for(workload_find("pingpong"), "perf", "6.1.38"));
+}
+
 static void test_check(void **state)
 {
 	const struct workload *wl = workload_find("pipe");
@@ -168,6 +206,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_descriptor),
+		cmocka_unit_test(test_profile_versions),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_sample_options),
 	};

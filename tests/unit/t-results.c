@@ -459,9 +459,9 @@ static const struct tparams tdefaults = { .size = 4096, .window_ns = 1000000000U
 static const struct tparams tprof1 = { .size = 512, .window_ns = 1000000000ULL };
 static const struct tparams tprof2 = { .size = 4096, .window_ns = 1000000000ULL, .mode = 1 };
 static const struct profile tprofiles[] = {
-	{ "ref-1", "the first reference", &tprof1 },
-	{ "ref-2", "the second reference", &tprof2 },
-	{ NULL, NULL, NULL },
+	{ .name = "ref-1", .summary = "the first reference", .params = &tprof1 },
+	{ .name = "ref-2", .summary = "the second reference", .params = &tprof2 },
+	{ .name = NULL },
 };
 static const struct workload twl = {
 	.name = "twl",

@@ -50,6 +50,30 @@ static void test_parse_u64(void **state)
 	assert_int_equal(parse_u64(" 4", &v), -1);
 }
 
+static void test_version_cmp(void **state)
+{
+	int c = 9;
+
+	(void)state;
+	assert_int_equal(version_cmp("0.15.06", "0.15.07", &c), 0);
+	assert_int_equal(c, -1);
+	assert_int_equal(version_cmp("0.21", "0.21.00", &c), 0);
+	assert_int_equal(c, 0);
+	assert_int_equal(version_cmp("0.22.00", "0.21.04", &c), 0);
+	assert_int_equal(c, 1);
+	assert_int_equal(version_cmp("0.16.10", "0.16.9", &c), 0);
+	assert_int_equal(c, 1);
+	assert_int_equal(version_cmp("6.1.0.5", "6.1", &c), 0);
+	assert_int_equal(c, 1);
+	assert_int_equal(version_cmp("", "0.1", &c), -1);
+	assert_int_equal(version_cmp("0..1", "0.1", &c), -1);
+	assert_int_equal(version_cmp("0.1.", "0.1", &c), -1);
+	assert_int_equal(version_cmp("V0.15.06", "0.1", &c), -1);
+	assert_int_equal(version_cmp("0.15.06-g1", "0.1", &c), -1);
+	assert_int_equal(version_cmp("1.2.3.4.5", "0.1", &c), -1);
+	assert_int_equal(version_cmp("1234567890", "0.1", &c), -1);
+}
+
 static void test_parse_duration(void **state)
 {
 	static const struct {
@@ -775,6 +799,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_version_cmp),
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_parse_cpulist),
