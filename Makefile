@@ -20,7 +20,7 @@ MANDIR := $(PREFIX)/share/man/man1
 CC ?= cc
 CFLAGS ?= -O2 -g
 PKG_CONFIG ?= pkg-config
-PKGS := sqlite3 json-c yajl uuid gsl libbpf zlib libcrypto
+PKGS := sqlite3 json-c yajl yaml-0.1 uuid gsl libbpf zlib libcrypto
 TEST_PKGS := cmocka
 FAKEFS_PKGS := fuse3
 

@@ -16,7 +16,7 @@ set -eu
 what=${1:-build}
 arch=$(dpkg --print-architecture 2>/dev/null || echo unknown)
 
-pkgs="gcc make pkg-config libc6-dev libsqlite3-dev libjson-c-dev libyajl-dev uuid-dev libgsl-dev libbpf-dev zlib1g-dev libssl-dev"
+pkgs="gcc make pkg-config libc6-dev libsqlite3-dev libjson-c-dev libyajl-dev libyaml-dev uuid-dev libgsl-dev libbpf-dev zlib1g-dev libssl-dev"
 # the BPF tracer's object (clang's BPF target, llvm) and its skeleton (bpftool),
 # host tools for native and cross builds alike
 pkgs="$pkgs clang llvm bpftool"
@@ -42,7 +42,7 @@ fi
 # cannot co-install comes from scripts/arm64-sysroot.sh, below).
 if [ "$what" = arm64 ]; then
 	pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static qemu-system-arm"
-	pkgs="$pkgs perl cpio busybox-static libc6:arm64 libsqlite3-dev:arm64 libjson-c-dev:arm64 libyajl-dev:arm64"
+	pkgs="$pkgs perl cpio busybox-static libc6:arm64 libsqlite3-dev:arm64 libjson-c-dev:arm64 libyajl-dev:arm64 libyaml-dev:arm64"
 	pkgs="$pkgs uuid-dev:arm64 libbpf-dev:arm64 zlib1g-dev:arm64 libssl-dev:arm64"
 	# cmocka's runtime for the arm64 unit tests (its -dev is in the sysroot)
 	pkgs="$pkgs libcmocka0:arm64"

@@ -8,9 +8,13 @@
  * document's '{' as the first byte after an optional UTF-8 byte-order mark
  * and white space, unless it starts '{"dt":' (a LAVA job log as JSON
  * lines); a report's "<!DOCTYPE html>" line first, with the generator line
- * wakebench writes in its head (render/embed.c finds the data block); any
- * other text without a NUL in its first 4 KiB is a job log (lava-run's
- * YAML, or console text) in which only whole results frames count.
+ * wakebench writes in its head (render/embed.c finds the data block);
+ * schbench's --json object ('{' then "normal") and other tools' output as
+ * people post it, recognised by its structure in the first 4 KiB (a table
+ * header, a benchmark's banner: engine/posted.c), read into experiments of
+ * kind "external"; any other text without a NUL in its first 4 KiB is a
+ * job log (lava-run's YAML, or console text) in which only whole results
+ * frames count.
  *
  * An export document is parsed as it streams in, by yajl's event parser
  * (no tree of the whole document): each experiment's members but its
@@ -622,6 +626,11 @@ static int detect(const unsigned char *b, size_t n, enum import_type *type)
 		i = 3;
 	while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
 		i++;
+	/* posted output of other tools (schbench's JSON object among them) */
+	if (posted_detect((const char *)b, n)) {
+		*type = IMPORT_POSTED;
+		return 0;
+	}
 	/* lava-run's log as JSON lines starts {"dt": ...; an export never does */
 	if (i < n && b[i] == '{' && (n - i < 6 || memcmp(b + i, "{\"dt\":", 6))) {
 		*type = IMPORT_EXPORT;
@@ -706,7 +715,49 @@ static int import_report(struct store *dst, const char *path, int fd, const stru
 	return json_import_end(ji, r);
 }
 
+/* Other tools' posted output, read whole, as the export document posted.c makes of it. */
+static int import_posted(struct store *dst, const char *path, int fd, const struct stat *sb,
+			 const struct posted_opts *po, struct import_result *r)
+{
+	struct posted_opts o = { 0 };
+	struct json_import *ji;
+	char *text, *doc;
+	size_t len;
+
+	if ((uint64_t)sb->st_size > IMPORT_MAX_POSTED_BYTES)
+		return error("import: '%s' is refused: %llu bytes of posted text (at most %u)",
+			     path, (unsigned long long)sb->st_size, IMPORT_MAX_POSTED_BYTES);
+	len = (size_t)sb->st_size;
+	text = xmalloc(len + 1);
+	if (read_full(fd, text, len) != (ssize_t)len) {
+		free(text);
+		return error_errno("import: cannot read '%s'", path);
+	}
+	if (po)
+		o = *po;
+	o.mtime_ns = (long long)sb->st_mtim.tv_sec * 1000000000LL + sb->st_mtim.tv_nsec;
+	if (posted_parse(path, text, len, &o, &doc)) {
+		free(text);
+		return -1;
+	}
+	free(text);
+	ji = json_import_begin(dst, path, NULL);
+	if (json_import_feed(ji, doc, strlen(doc))) {
+		free(doc);
+		json_import_abort(ji);
+		return -1;
+	}
+	free(doc);
+	return json_import_end(ji, r);
+}
+
 int import_file(struct store *dst, const char *path, struct import_result *r)
+{
+	return import_file_with(dst, path, NULL, r);
+}
+
+int import_file_with(struct store *dst, const char *path, const struct posted_opts *po,
+		     struct import_result *r)
 {
 	unsigned char head[4096];
 	enum import_type type;
@@ -752,6 +803,9 @@ int import_file(struct store *dst, const char *path, struct import_result *r)
 	case IMPORT_REPORT:
 		ret = import_report(dst, path, fd, &sb, r);
 		break;
+	case IMPORT_POSTED:
+		ret = import_posted(dst, path, fd, &sb, po, r);
+		break;
 	default:
 		in = fdopen(fd, "r");
 		if (!in)
@@ -764,7 +818,7 @@ int import_file(struct store *dst, const char *path, struct import_result *r)
 	return ret;
 }
 
-static int import_scratch(const char *path)
+static int import_scratch(const char *path, const struct posted_opts *po)
 {
 	struct import_result r;
 	struct store *scratch;
@@ -772,7 +826,7 @@ static int import_scratch(const char *path)
 
 	if (store_open_scratch(&scratch))
 		return -1;
-	ret = import_file(scratch, path, &r);
+	ret = import_file_with(scratch, path, po, &r);
 	free(r.ids);
 	store_close(scratch);
 	return ret < 0 ? -1 : 0;
@@ -780,11 +834,16 @@ static int import_scratch(const char *path)
 
 int import_check(const char *path)
 {
+	return import_check_with(path, NULL);
+}
+
+int import_check_with(const char *path, const struct posted_opts *po)
+{
 	int ret;
 
 	/* quietly: the import that follows says what it says once; a refusal is said again */
 	wb_errors_muted++;
-	ret = import_scratch(path);
+	ret = import_scratch(path, po);
 	wb_errors_muted--;
-	return ret && import_scratch(path) ? -1 : 0;
+	return ret && import_scratch(path, po) ? -1 : 0;
 }

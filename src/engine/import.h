@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/posted.h"
 #include "store/store.h"
 
 /* The limits, stated in doc/store.md (t3035 holds each). */
@@ -18,16 +19,17 @@
 #define IMPORT_MAX_DOC_BYTES	 ((uint64_t)1 << 30)   /* a report's data, decompressed */
 #define IMPORT_MAX_INFLATE_RATIO 64		       /* ... and at most this times its size */
 #define IMPORT_ANY_RATIO_BYTES                                                                     \
-	((uint64_t)64 << 20)		    /* ... beyond this (any report of less imports) */
-#define IMPORT_MAX_EXPERIMENTS	1000000	    /* in one document */
-#define IMPORT_MAX_SAMPLES	1000000	    /* in one experiment */
-#define IMPORT_MAX_STRING_BYTES (1u << 20)  /* one JSON string or key */
-#define IMPORT_MAX_DEPTH	32	    /* containers open at once */
-#define IMPORT_MAX_MEMBERS	100000	    /* members of one JSON object */
-#define IMPORT_MAX_OBJECT_BYTES (16u << 20) /* one experiment's members, one sample */
-#define IMPORT_MAX_LINE_BYTES	(1u << 20)  /* one line of a LAVA job log */
+	((uint64_t)64 << 20)			 /* ... beyond this (any report of less imports) */
+#define IMPORT_MAX_EXPERIMENTS	1000000		 /* in one document */
+#define IMPORT_MAX_SAMPLES	1000000		 /* in one experiment */
+#define IMPORT_MAX_STRING_BYTES (1u << 20)	 /* one JSON string or key */
+#define IMPORT_MAX_DEPTH	32		 /* containers open at once */
+#define IMPORT_MAX_MEMBERS	100000		 /* members of one JSON object */
+#define IMPORT_MAX_OBJECT_BYTES (16u << 20)	 /* one experiment's members, one sample */
+#define IMPORT_MAX_LINE_BYTES	(1u << 20)	 /* one line of a LAVA job log */
+#define IMPORT_MAX_POSTED_BYTES POSTED_MAX_BYTES /* other tools' posted output, read whole */
 
-enum import_type { IMPORT_STORE, IMPORT_EXPORT, IMPORT_REPORT, IMPORT_LAVA_LOG };
+enum import_type { IMPORT_STORE, IMPORT_EXPORT, IMPORT_REPORT, IMPORT_POSTED, IMPORT_LAVA_LOG };
 
 struct import_result {
 	int64_t *ids; /* the experiments added, in dst (malloc'd) */
@@ -40,12 +42,19 @@ struct import_result {
  * one line naming the file, nothing merged from it.
  */
 int import_file(struct store *dst, const char *path, struct import_result *r);
+/*
+ * The same, with what posted output of other tools may lack (engine/posted.h:
+ * --tool-version, --label, --kernel, --host); po may be NULL.
+ */
+int import_file_with(struct store *dst, const char *path, const struct posted_opts *po,
+		     struct import_result *r);
 
 /*
  * import_file() into an empty scratch store: every check, nothing
  * written (so that `import` creates no store for a file it would refuse).
  */
 int import_check(const char *path);
+int import_check_with(const char *path, const struct posted_opts *po);
 
 /* An export document merged as it streams in (one transaction, bounded memory). */
 struct json_import;
