@@ -55,6 +55,8 @@ static inline int import_type_of(const uint8_t *data, size_t size)
 		i = 3;
 	while (i < n && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
 		i++;
+	if (posted_detect((const char *)data, n))
+		return IMPORT_POSTED;
 	if (i < n && data[i] == '{' && (n - i < 6 || memcmp(data + i, "{\"dt\":", 6)))
 		return IMPORT_EXPORT;
 	if (n && !memchr(data, '\0', n))

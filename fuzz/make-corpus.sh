@@ -19,7 +19,7 @@ c=fuzz/corpus
 fx=tests/fixtures
 rm -rf "$c"
 for t in opts parse cpulist features sched-debug trace-format vmchan import-json import-store \
-	lava-log import-report; do
+	lava-log import-report import-posted; do
 	mkdir -p "$c/$t"
 done
 
@@ -186,4 +186,7 @@ printf 'WBR1 BEGIN %s\nWBR1 0 AAAA\nWBR1 END 4194304\nWBR1 BEGIN 4194305 2013266
 	'4194304 201326592' >"$l/begin-huge.txt"
 
 du -sh "$c"
-du -sh "$c"/import-json "$c"/import-report "$c"/lava-log
+# import-posted: the real and pasted outputs of other tools, and the broken ones (t3037)
+cp "$fx"/posted/* "$c/import-posted/"
+
+du -sh "$c"/import-posted "$c"/import-json "$c"/import-report "$c"/lava-log

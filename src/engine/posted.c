@@ -1110,12 +1110,12 @@ static int sb_pct_line(struct posted *p, const struct line *l, const char *kind,
 /* A block "X Latencies percentiles (usec) runtime R (s) (N total samples)" at line j. */
 static long sb_block(struct posted *p, size_t j, const char *kind, struct run *r)
 {
-	unsigned rt;
+	const char *at = strstr(p->lines[j].t, "runtime");
 	unsigned long long total;
 	char name[64];
+	unsigned rt;
 
-	if (kind && sscanf(strstr(p->lines[j].t, "runtime"), "runtime %u (s) (%llu total samples)",
-			   &rt, &total) == 2) {
+	if (kind && at && sscanf(at, "runtime %u (s) (%llu total samples)", &rt, &total) == 2) {
 		put_u64(r->over, "duration", (uint64_t)rt * 1000000000ull);
 		snprintf(name, sizeof(name), "schbench_%s_count", kind);
 		put_num(r->mets, name, (double)total);
@@ -1175,7 +1175,30 @@ static long schbench(struct posted *p, size_t i)
 }
 
 /* schbench --json's file (no line structure: it is one line). */
-static int schbench_json(struct posted *p, const char *text)
+/* The whole text as one JSON object (nothing after it but white space), or NULL. */
+static json_object *whole_json(const char *text, size_t len, const char **why)
+{
+	struct json_tokener *tok = json_tokener_new();
+	json_object *doc;
+	size_t used;
+
+	if (!tok)
+		die("out of memory");
+	doc = json_tokener_parse_ex(tok, text, (int)len);
+	*why = json_tokener_error_desc(json_tokener_get_error(tok));
+	used = (size_t)json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	while (doc && used < len && isspace((unsigned char)text[used]))
+		used++;
+	if (doc && used < len) {
+		*why = "text after the object";
+		json_object_put(doc);
+		doc = NULL;
+	}
+	return doc;
+}
+
+static int schbench_json(struct posted *p, const char *text, size_t len)
 {
 	static const struct {
 		const char *key, *metric;
@@ -1190,8 +1213,8 @@ static int schbench_json(struct posted *p, const char *text)
 		{ "request_latency_pct99.0", "schbench_request_p99_ns", 1000 },
 		{ "request_latency_pct99.9", "schbench_request_p999_ns", 1000 },
 	};
-	enum json_tokener_error jerr;
-	json_object *doc = json_tokener_parse_verbose(text, &jerr), *normal, *ints, *v;
+	const char *why = NULL;
+	json_object *doc = len < INT32_MAX ? whole_json(text, len, &why) : NULL, *normal, *ints, *v;
 	struct run *r;
 	size_t i;
 
@@ -1202,7 +1225,7 @@ static int schbench_json(struct posted *p, const char *text)
 		return bad(
 			p, 1,
 			"expected schbench --json's object {\"normal\": {...}, \"int\": {...}}%s%s",
-			doc ? "" : ": ", doc ? "" : json_tokener_error_desc(jerr));
+			doc ? "" : ": ", doc ? "" : (why ? why : "too long"));
 	}
 	r = run_new(p, F_SCHBENCH_JSON, 1);
 	r->last = p->lines[p->n - 1].no;
@@ -1226,6 +1249,11 @@ static int schbench_json(struct posted *p, const char *text)
 			return bad(p, 1, "\"%s\" is not an integer", keys[i].key);
 		}
 		put_num(r->mets, keys[i].metric, (double)json_object_get_int64(v) * keys[i].scale);
+	}
+	if (!json_object_object_get_ex(r->mets, "schbench_wakeup_p99_ns", NULL)) {
+		json_object_put(doc);
+		return bad(p, 1,
+			   "expected \"wakeup_latency_pct99.0\" in schbench --json's \"int\"");
 	}
 	if (json_object_object_get_ex(ints, "runtime", &v) &&
 	    json_object_is_type(v, json_type_int) && json_object_get_int64(v) > 0)
@@ -1696,7 +1724,7 @@ int posted_parse(const char *name, const char *text, size_t len, const struct po
 		error("import: '%s': no posted output in it", name);
 		goto out;
 	}
-	if (is_schbench_json(text, len) ? schbench_json(&p, text) : scan(&p))
+	if (is_schbench_json(text, len) ? schbench_json(&p, text, len) : scan(&p))
 		goto out;
 	if (!p.nruns) {
 		error("import: '%s': no run of stress-ng, perf bench, hackbench or schbench in it",
