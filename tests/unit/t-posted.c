@@ -340,6 +340,11 @@ static void test_broken(void **state)
 		  "processes\n\n     Total time: x [sec]\n",
 		  "line 4: expected 'Total time: SECONDS [sec]'" },
 		{ "{\"normal\": {}, \"int\": 3}", "line 1: expected schbench --json's object" },
+		{ "{\"normal\": {}, \"int\": {}} x", "text after the object" },
+		{ "{\"normal\": {}, \"int\": {\"rps_min\": 1}}",
+		  "line 1: expected \"wakeup_latency_pct99.0\"" },
+		{ "Wakeup Latencies percentiles (usec)\n\t  50.0th: x\n",
+		  "line 2: expected a percentile line" },
 	};
 	struct posted_opts o = { .tool_version = "0.15.06" };
 	size_t i;
