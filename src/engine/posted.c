@@ -525,7 +525,6 @@ static int shell_line(struct posted *p, const struct line *l)
 	char *copy, *cmd;
 	size_t n = words(l->t, &copy, w, ARRAY_SIZE(w)), k = 0;
 	enum fmt f;
-	int ret = 1;
 
 	if (n && strchr("$#%", w[0][strlen(w[0]) - 1]))
 		k++; /* a prompt */
@@ -551,9 +550,8 @@ static int shell_line(struct posted *p, const struct line *l)
 	} else {
 		pend_set(&p->pend.cmdline[f], cmd);
 	}
-	(void)l;
 	free(copy);
-	return ret;
+	return 1;
 }
 
 /* The parameters a run's command line gives; -1 after one line. */
@@ -887,6 +885,22 @@ static int yaml_doc(struct posted *p, unsigned line0, yaml_document_t *d)
 	return 0;
 }
 
+/*
+ * Is t a line of stress-ng's YAML: indented, empty, "---", "...", or a
+ * top-level section ("metrics:")? The first line that is not ends it (a
+ * paste's text after a YAML without its "...").
+ */
+static bool yaml_line(const char *t)
+{
+	const char *s = t;
+
+	if (!*t || *t == ' ' || !strcmp(t, "---") || !strcmp(t, "..."))
+		return true;
+	while (islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '-')
+		s++;
+	return s > t && *s == ':' && !s[1];
+}
+
 /* The YAML starting at line i (its "---", or stress-ng-version's mapping): next line or -1. */
 static long sng_yaml(struct posted *p, size_t i)
 {
@@ -909,10 +923,11 @@ static long sng_yaml(struct posted *p, size_t i)
 	}
 	while (start < i && !*p->lines[start].t)
 		start++;
-	for (end = i; end < p->n && strcmp(p->lines[end].t, "..."); end++)
-		;
-	if (end < p->n)
-		end++;
+	for (end = i; end < p->n && yaml_line(p->lines[end].t); end++)
+		if (!strcmp(p->lines[end].t, "...")) {
+			end++;
+			break;
+		}
 	for (k = start; k < end; k++)
 		len += strlen(p->lines[k].t) + 1;
 	s = text = xmalloc(len + 1);

@@ -166,6 +166,25 @@ static void test_yaml(void **state)
 		assert_string_equal(str(doc, "experiments.0.host"), "vm");
 		json_object_put(doc);
 	}
+	/* pasted without its "...", text after it: the YAML ends where its lines do */
+	{
+		size_t len;
+		char *y = slurp("stress-ng-0.21.00.yaml", &len), *end = strstr(y, "\n...\n");
+		char *text;
+		json_object *doc;
+
+		assert_non_null(end);
+		end[1] = '\0';
+		text = xasprintf("$ cat out.yaml\n%sThanks,\nBob: here it ends\n", y);
+		doc = parse_text(text, strlen(text), NULL);
+		if (!doc)
+			fail_msg("refused: %s", err);
+		assert_int_equal(json_object_get_int64(at(doc, "experiments.0.samples.0.ops")),
+				 1865959);
+		json_object_put(doc);
+		free(text);
+		free(y);
+	}
 }
 
 static void test_brief(void **state)
