@@ -452,7 +452,9 @@ static int arg_value(json_object *over, const struct argmap *m, const char *v)
 		u *= 1000;
 		break;
 	}
-	put_u64(over, m->param, u);
+	/* stress-ng --pipe 0: one per online CPU; the text's "dispatching hogs" says how many */
+	if (!(u == 0 && !strcmp(m->param, "instances")))
+		put_u64(over, m->param, u);
 	return 0;
 }
 

@@ -208,6 +208,23 @@ static void test_brief(void **state)
 	assert_true(dbl(doc, "experiments.0.samples.0.metrics.mb_per_s_geomean") == 211.28);
 	assert_string_equal(str(doc, "experiments.0.cmdline"), "(absent)");
 	json_object_put(doc);
+	/* --pipe 0 is one per CPU: the instances are the dispatched hogs */
+	{
+		static const char t[] =
+			"$ stress-ng --pipe 0 -t 5 --metrics-brief\n"
+			"stress-ng, version 0.15.06\n"
+			"stress-ng: info:  [9] dispatching hogs: 2 pipe\n"
+			"stressor bogo ops real time usr time sys time bogo ops/s bogo ops/s\n"
+			"  (secs) (secs) (secs) (real time) (usr+sys time)\n"
+			"pipe 100 5.00 1.00 2.00 20.00 33.33\n";
+
+		doc = parse_text(t, strlen(t), NULL);
+		if (!doc)
+			fail_msg("refused: %s", err);
+		assert_int_equal((int)dbl(doc, "experiments.0.params.instances"), 2);
+		assert_true(dbl(doc, "experiments.0.params.duration_ns") == 5e9);
+		json_object_put(doc);
+	}
 }
 
 /* The same run pasted every way gives the same sample. */
