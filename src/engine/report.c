@@ -45,20 +45,50 @@ struct load {
 	size_t last; /* the part of the previous row: rows come by experiment */
 };
 
+/*
+ * The slot of experiment id in r->exps (r->nexps when not listed). The
+ * list is by start time, which is not the order of the ids once older
+ * experiments were imported: r->by_id holds the slots in id order.
+ */
 static size_t exp_slot(const struct rep *r, int64_t id)
 {
 	size_t lo = 0, hi = r->nexps;
 
-	/* the list is by id (oldest first, ids ascending) */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (r->exps[mid].id < id)
+		if (r->exps[r->by_id[mid]].id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < r->nexps && r->exps[lo].id == id ? lo : r->nexps;
+	return lo < r->nexps && r->exps[r->by_id[lo]].id == id ? r->by_id[lo] : r->nexps;
+}
+
+struct id_slot {
+	int64_t id;
+	size_t slot;
+};
+
+static int id_slot_cmp(const void *pa, const void *pb)
+{
+	const struct id_slot *a = pa, *b = pb;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static void index_by_id(struct rep *r)
+{
+	struct id_slot *v = xcalloc(r->nexps + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < r->nexps; i++)
+		v[i] = (struct id_slot){ r->exps[i].id, i };
+	qsort(v, r->nexps, sizeof(*v), id_slot_cmp);
+	r->by_id = xcalloc(r->nexps + 1, sizeof(*r->by_id));
+	for (i = 0; i < r->nexps; i++)
+		r->by_id[i] = v[i].slot;
+	free(v);
 }
 
 static struct rep_series *series_get(struct rep_group *g, const char *name, int better)
@@ -459,7 +489,7 @@ int rep_load(struct store *st, json_object *doc, const struct store_filter *f, s
 		}
 	}
 	if (store_list_experiments(st, f ? f : &all, &r->exps, &r->nexps) ||
-	    (r->exp_n = xcalloc(r->nexps + 1, sizeof(*r->exp_n)),
+	    (r->exp_n = xcalloc(r->nexps + 1, sizeof(*r->exp_n)), index_by_id(r),
 	     store_foreach_sample(st, f ? f : &all, STORE_ROWS_STATS, load_row, &l)))
 		goto out;
 	for (i = 0; i < r->ng; i++) {
@@ -521,6 +551,7 @@ void rep_release(struct rep *r)
 	free(r->ev);
 	store_experiments_free(r->exps, r->nexps);
 	free(r->exp_n);
+	free(r->by_id);
 	sbuf_release(&r->data);
 	free(r->data_why);
 	if (r->doc)

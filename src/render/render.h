@@ -102,6 +102,7 @@ struct rep {
 	struct store_experiment *exps; /* the experiments listed, oldest first */
 	size_t nexps;
 	size_t *exp_n; /* samples of each in the report's groups (0: not shown) */
+	size_t *by_id; /* the slots of exps in the order of their ids */
 	/* evidence metrics in any group, in order of appearance */
 	struct rep_metric *ev;
 	size_t nev;
