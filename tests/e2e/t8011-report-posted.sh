@@ -57,6 +57,8 @@ like "$OUT" "profile: stress-ng-0\\.15" "with the profile that reproduces it"
 
 run_cmd wb report --by label --baseline here --format email
 is "$RC" 0 "report --format email"
+is "$(printf '%s\n' "$OUT" | LC_ALL=C awk 'length($0) > 72 || /\t/ || /[^ -~]/ { n++ } END { print n + 0 }')" 0 \
+	"every line ASCII, no tab, at most 72 columns"
 like "$OUT" "^\\[no verdict\\] posted-1: -5\\.9% bogo ops/s \\(real time\\) \\(the medians' ratio,$" "the headline: no verdict, the medians' change"
 like "$OUT" "^  posted: stress-ng 0\\.21\\.00, 1 run, not measured here$" "the table marks the posted row"
 like "$OUT" "^Posted results \\(imported from another tool's output, not measured here\\):$" "a section of posted results"
