@@ -295,7 +295,7 @@ void compare_print_csv(const struct compare *c)
 	size_t i;
 
 	printf("group,split,baseline,n,median,median_ci_lo,median_ci_hi,change,change_ci_lo,"
-	       "change_ci_hi,p,verdict,boots,unit,level,metric,better\n");
+	       "change_ci_hi,p,verdict,boots,unit,level,metric,better,posted\n");
 	for (i = 0; i < c->ngroups; i++) {
 		const struct group *g = &c->groups[i];
 		bool eff = !g->baseline && g->eff.valid;
@@ -317,6 +317,9 @@ void compare_print_csv(const struct compare *c)
 			  false);
 		csv_field(stdout, c->primary->name, false);
 		csv_field(stdout, metric_better_name(c->primary->better), false);
+		/* posted results: "stress-ng 0.21.00, 1 run, not measured here"; empty when
+		 * measured */
+		csv_field(stdout, g->nexternal ? g->ext.note : NULL, false);
 		fputc('\n', stdout);
 	}
 }

@@ -75,6 +75,12 @@ is "$(J '.groups[] | select(.value == "posted-5") | "\(.verdict) \(.boots) \(.in
 is "$(J '.groups[] | select(.value == "posted-5x") | "\(.boots) \(.external.runs) \(.external.experiments | length) \(.verdict)"')" \
 	"1 5 5 regression" "json: five posted experiments without boot ids are one unit"
 
+run_cmd wb compare --by label --baseline here --format csv
+is "$(printf '%s\n' "$OUT" | head -1 | awk -F, '{ print $NF }')" "posted" "csv: a posted column"
+is "$(printf '%s\n' "$OUT" | grep '^posted-1,' | cut -d, -f12,18-)" \
+	'insufficient samples,"stress-ng 0.21.00, 1 run, not measured here"' "csv: the posted row, its verdict and note"
+is "$(printf '%s\n' "$OUT" | grep '^here,' | awk -F, '{ print "[" $NF "]" }')" "[]" "csv: a measured row has no note"
+
 run_cmd wb compare --by label --baseline posted-1
 is "$RC" 0 "a posted run as the baseline"
 like "$OUT" "^here +32 +4 .* no verdict: the baseline is one posted run \\(stress-ng 0\\.21\\.00, 1 run, not measured here\\)" \
