@@ -77,7 +77,11 @@ static const char compare_description[] =
 	"group with the baseline: median with its 95% CI, change with its 95% CI with boots\n"
 	"as the units (a t interval on each boot's median; with one boot per group the\n"
 	"verdict stays inconclusive), p-value, verdict against the margin, the change of\n"
-	"every evidence counter per op (exploratory), and the environment keys that differ.";
+	"every evidence counter per op (exploratory), and the environment keys that differ.\n"
+	"Posted results (other tools' output brought in by 'wakebench import') are marked\n"
+	"with their provenance and never pooled with measured ones; their runs count as one\n"
+	"boot (where they ran is not known), one posted run gets no verdict, and keys the\n"
+	"posted text lacks are unknown, not differences.";
 
 /* ---- JSON (text and CSV: compare-text.c) ---- */
 

@@ -25,6 +25,11 @@ is "$?" 0 "posted results imported"
 run_cmd wb report --by label --baseline here -o "$TMP/r.html"
 is "$RC" 0 "report exits 0"
 H=$(cat "$TMP/r.html")
+if command -v xmllint >/dev/null; then
+	ok "xmllint --noout '$TMP/r.html'" "the HTML is still well-formed XML"
+else
+	skip "xmllint not installed (Debian: libxml2-utils)"
+fi
 is "$(printf '%s\n' "$H" | grep -c '^<tr class="posted"><td><span class="sw g[0-9]"></span></td><td>posted-')" 2 \
 	"two rows of the verdicts table are marked as posted"
 like "$H" '^<tr class="posted"><td><span class="sw g1"></span></td><td>posted-1 <span class="badge b-posted" title="stress-ng 0\.21\.00, 1 run, not measured here">posted</span><div class="vt">stress-ng 0\.21\.00, 1 run, not measured here</div></td>' \
