@@ -105,8 +105,9 @@ static void print_table(const struct compare *c)
 		}
 		compare_verdict_text(c, g, verdict, sizeof(verdict));
 		snprintf(name, sizeof(name), "%s%s", g->shown, posted_mark(g));
-		printf("%-*s %5zu %5zu %*s  %-25s %*s  %-18s %8s  %s\n", (int)w, name, g->n,
-		       g->nboots, wm, med, ci, (int)wv, chg, cci, p, verdict);
+		/* a posted group's verdict quotes its stored tool and version: escaped */
+		text_line(stdout, "%-*s %5zu %5zu %*s  %-25s %*s  %-18s %8s  %s", (int)w, name,
+			  g->n, g->nboots, wm, med, ci, (int)wv, chg, cci, p, verdict);
 	}
 }
 
@@ -262,7 +263,7 @@ static void print_inference(const struct compare *c)
 		if (g->baseline)
 			continue;
 		compare_inference_text(c, g, line, sizeof(line));
-		printf("  %s: %s\n", g->shown, line);
+		text_line(stdout, "  %s: %s", g->shown, line);
 	}
 }
 

@@ -109,4 +109,14 @@ run_cmd wb import --db "$TMP/one.db" "$TMP/p5.json"
 run_cmd wb compare --db "$TMP/one.db" --by label --baseline here
 like "$OUT" "^posted-5 \\(posted\\) +5 +1 .* - +inconclusive at a 2% margin \\(one boot per group: boot-to-boot variation unknown\\)$" \
 	"one boot against one posted unit: inconclusive, as for any two boots"
+# Stored text of a posted result (its tool, its version) is quoted escaped.
+POSTED 8 evil 6.6 '0.21\\n<b>' 1 1 1900000 |
+	sed 's/"external.tool","value":"stress-ng"/"external.tool","value":"stress\\u001b[31m"/' >"$TMP/evil.json"
+run_cmd wb import --db "$TMP/one.db" "$TMP/evil.json"
+is "$RC" 0 "import of a posted result whose tool holds an escape and whose version a newline"
+run_cmd wb compare --db "$TMP/one.db" --by label --baseline here
+is "$RC" 0 "compare with it"
+is "$(printf '%s' "$OUT" | tr -d '\n' | LC_ALL=C grep -c "$(printf '\033')")" 0 "no escape character reaches the terminal"
+like "$OUT" "^evil \\(posted\\) .*no verdict: this group is one posted run \\(stress\\\\x1b\\[31m 0\\.21" \
+	"the verdict quotes the tool escaped"
 done_testing
