@@ -90,7 +90,20 @@ char *rep_title(const struct rep *r)
 	return xasprintf("%s, %s by %s", r->workload, r->primary.label, r->by);
 }
 
-char *rep_headline(const struct rep *r, size_t i)
+/* A posted group's headline: "(posted: NOTE) " before what rep_headline() says. */
+static char *posted_headline(json_object *g, char *h)
+{
+	json_object *ext = rep_obj(g, "external");
+	char *t;
+
+	if (!ext)
+		return h;
+	t = xasprintf("(posted: %s) %s", rep_str(ext, "note") ?: "?", h);
+	free(h);
+	return t;
+}
+
+static char *headline(const struct rep *r, size_t i)
 {
 	json_object *g = r->g[i].j, *eff = rep_obj(g, "effect");
 	const char *vt = rep_str(g, "verdict_text") ?: rep_str(eff, "why") ?: "no verdict";
@@ -109,6 +122,11 @@ char *rep_headline(const struct rep *r, size_t i)
 	fmt_pct(rep_num(eff, "ci_lo"), lo, sizeof(lo));
 	fmt_pct(rep_num(eff, "ci_hi"), hi, sizeof(hi));
 	return xasprintf("%s %s [%s, %s], %s", est, r->primary.label, lo, hi, vt);
+}
+
+char *rep_headline(const struct rep *r, size_t i)
+{
+	return posted_headline(r->g[i].j, headline(r, i));
 }
 
 const char *rep_badge(json_object *group, const char **key)

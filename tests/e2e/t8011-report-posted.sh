@@ -37,6 +37,8 @@ like "$H" '^<tr class="posted"><td><span class="sw g1"></span></td><td>posted-1 
 like "$H" 'posted-1 <span.*<td class="num">-5\.9%</td><td class="num">no interval</td><td class="num">-</td><td><span class="badge b-insufficient" title="no verdict: this group is one posted run[^"]*">no verdict</span>' \
 	"one posted run: the medians' change, no interval, no verdict with the reason in its tooltip"
 like "$H" 'posted-5 <span.*<span class="badge b-regression"' "five posted runs: the ordinary verdict"
+like "$H" '^<li><span class="badge b-regression">regression</span> posted-5: \(posted: stress-ng 0\.21\.00, 5 runs, not measured here\) -30\.[0-9]%' \
+	"the headline marks the posted group"
 like "$H" '^<tr><td><span class="sw g0"></span></td><td class="nm">here</td>' "the measured row is not marked"
 like "$H" '^<section id="posted"><h2>Posted results \(not measured here\)</h2>$' "a section of posted results"
 like "$H" '<b>experiment 5</b></dt><dd><span class="badge b-posted">posted</span> stress-ng 0\.21\.00, 1 run, not measured here</dd>' \
@@ -64,7 +66,8 @@ run_cmd wb report --by label --baseline here --format email
 is "$RC" 0 "report --format email"
 is "$(printf '%s\n' "$OUT" | LC_ALL=C awk 'length($0) > 72 || /\t/ || /[^ -~]/ { n++ } END { print n + 0 }')" 0 \
 	"every line ASCII, no tab, at most 72 columns"
-like "$OUT" "^\\[no verdict\\] posted-1: -5\\.9% bogo ops/s \\(real time\\) \\(the medians' ratio,$" "the headline: no verdict, the medians' change"
+like "$OUT" "^\\[no verdict\\] posted-1: \\(posted: stress-ng 0\\.21\\.00, 1 run, not measured$" "the headline: marked, no verdict"
+like "$OUT" "^    here\\) -5\\.9% bogo ops/s \\(real time\\) \\(the medians' ratio, no$" "... the medians' change"
 like "$OUT" "^  posted: stress-ng 0\\.21\\.00, 1 run, not measured here$" "the table marks the posted row"
 like "$OUT" "^Posted results \\(imported from another tool's output, not measured here\\):$" "a section of posted results"
 like "$OUT" "^  experiment 5 \\(00000001\\), posted-1: stress-ng 0\\.21\\.00, 1 run, not$" "each with its note"
