@@ -801,14 +801,21 @@ static void forest_row(const struct rep *r, size_t i, const struct svg_frame *f,
 {
 	json_object *g = r->g[i].j, *e = rep_obj(g, "effect");
 	double est = rep_num(e, "estimate"), clo = rep_num(e, "ci_lo"), chi = rep_num(e, "ci_hi");
+	double mc = rep_num(g, "median_change");
 	const char *key, *word = rep_badge(g, &key);
 	char cls[32], tip[512], a[32], c[32], d[32];
 
 	fmt_pct(est, a, sizeof(a));
 	fmt_pct(clo, c, sizeof(c));
 	fmt_pct(chi, d, sizeof(d));
-	snprintf(tip, sizeof(tip), "%s: %s [%s, %s]: %s", r->g[i].name ? r->g[i].name : "", a, c, d,
-		 rep_str(g, "verdict_text") ?: "");
+	if (!isfinite(est) && isfinite(mc)) {
+		fmt_pct(mc, a, sizeof(a));
+		snprintf(tip, sizeof(tip), "%s: %s (the medians' ratio, no interval): %s",
+			 r->g[i].name ? r->g[i].name : "", a, rep_str(g, "verdict_text") ?: "");
+	} else {
+		snprintf(tip, sizeof(tip), "%s: %s [%s, %s]: %s", r->g[i].name ? r->g[i].name : "",
+			 a, c, d, rep_str(g, "verdict_text") ?: "");
+	}
 	snprintf(cls, sizeof(cls), "grp %s", gcls(i));
 	svg_group_begin(b, cls, tip);
 	svg_text_fit(b, f->left - 8, cy + 4, "end", NULL, r->g[i].name, f->left - 14);
@@ -817,12 +824,17 @@ static void forest_row(const struct rep *r, size_t i, const struct svg_frame *f,
 		svg_line(b, chg_map(x, clo), cy - 6, chg_map(x, clo), cy + 6, "est");
 		svg_line(b, chg_map(x, chi), cy - 6, chg_map(x, chi), cy + 6, "est");
 		svg_circle(b, chg_map(x, est), cy, 5, NULL);
+	} else if (isfinite(mc)) {
+		/* one posted run: the medians' change, a point without an interval */
+		svg_circle(b, chg_map(x, mc), cy, 5, NULL);
+		svg_text(b, chg_map(x, mc) + 10, cy + 4, "start", "note", "no interval");
 	} else {
-		svg_text(b, (f->left + f->width - f->right) / 2, cy + 4, "middle", "note",
-			 rep_str(e, "why") ?: "no interval");
+		svg_text_fit(b, (f->left + f->width - f->right) / 2, cy + 4, "middle", "note",
+			     rep_str(e, "why") ?: "no interval", f->width - f->right - f->left);
 	}
 	snprintf(cls, sizeof(cls), "t-%s", key);
-	snprintf(tip, sizeof(tip), "%s %s", isfinite(est) ? a : "", word);
+	fmt_pct(mc, c, sizeof(c));
+	snprintf(tip, sizeof(tip), "%s %s", isfinite(est) ? a : isfinite(mc) ? c : "", word);
 	svg_text(b, f->width - f->right + 8, cy + 4, "start", cls, tip);
 	svg_group_end(b);
 }
@@ -845,6 +857,9 @@ static void html_forest(const struct rep *r, struct sbuf *b)
 		if (isfinite(rep_num(e, "ci_lo"))) {
 			lo = fmin(lo, rep_num(e, "ci_lo"));
 			hi = fmax(hi, rep_num(e, "ci_hi"));
+		} else if (isfinite(rep_num(r->g[i].j, "median_change"))) {
+			lo = fmin(lo, rep_num(r->g[i].j, "median_change"));
+			hi = fmax(hi, rep_num(r->g[i].j, "median_change"));
 		}
 	}
 	chg_axis(&x, lo, hi, r->margin, f.left, f.width - f.right);

@@ -40,6 +40,12 @@ like "$H" 'posted-5 <span.*<span class="badge b-regression"' "five posted runs: 
 like "$H" '^<li><span class="badge b-regression">regression</span> posted-5: \(posted: stress-ng 0\.21\.00, 5 runs, not measured here\) -30\.[0-9]%' \
 	"the headline marks the posted group"
 like "$H" '^<tr><td><span class="sw g0"></span></td><td class="nm">here</td>' "the measured row is not marked"
+like "$H" '^<g class="grp g1"><title>posted-1: -5\.9% \(the medians&#39; ratio, no interval\): no verdict: ' \
+	"the changes plot: the posted run's tooltip"
+like "$H" '^<text x="[0-9.]*" y="[0-9.]*" text-anchor="start" class="note">no interval</text>$' \
+	"... a point without an interval"
+like "$H" '^<text x="[0-9.]*" y="[0-9.]*" text-anchor="start" class="t-insufficient">-5\.9% no verdict</text>$' \
+	"... the medians' change and no verdict"
 like "$H" '^<section id="posted"><h2>Posted results \(not measured here\)</h2>$' "a section of posted results"
 like "$H" '<b>experiment 5</b></dt><dd><span class="badge b-posted">posted</span> stress-ng 0\.21\.00, 1 run, not measured here</dd>' \
 	"each posted experiment with its note"
