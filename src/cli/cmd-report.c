@@ -116,7 +116,9 @@ static const char report_description[] =
 	"sample, the samples in run order, each change against the baseline with its CI and\n"
 	"the margin, the evidence counters; then the environment differences, the commands\n"
 	"that reproduce each experiment, and the raw data, which 'wakebench import FILE'\n"
-	"merges into another store. Self-contained: no script, font or link outside it.";
+	"merges into another store. Self-contained: no script, font or link outside it.\n"
+	"Posted results (kind external, from 'wakebench import') have their own marked rows\n"
+	"and a section with their provenance and the run that reproduces them here.";
 
 /* To standard output, or to FILE whole or not at all (an older FILE stays as it was). */
 static int write_out(const char *path, const struct sbuf *b)

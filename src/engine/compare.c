@@ -173,9 +173,8 @@ static size_t exp_index(const struct compare *c, int64_t id)
  * The boot an experiment ran in, as an index: its stored boot id, else the
  * experiment alone (a JSON import or an old store cannot say).
  */
-static size_t boot_index(struct compare *c, const struct store_experiment *e)
+static size_t boot_key(struct compare *c, char *key)
 {
-	char *key = e->boot_id && *e->boot_id ? xstrdup(e->boot_id) : xasprintf("exp:%s", e->uuid);
 	size_t i;
 
 	for (i = 0; i < c->nboots; i++)
@@ -186,6 +185,36 @@ static size_t boot_index(struct compare *c, const struct store_experiment *e)
 	c->boots = xrealloc(c->boots, (c->nboots + 1) * sizeof(*c->boots));
 	c->boots[c->nboots] = key;
 	return c->nboots++;
+}
+
+static size_t boot_index(struct compare *c, const struct store_experiment *e)
+{
+	return boot_key(c, e->boot_id && *e->boot_id ? xstrdup(e->boot_id)
+						     : xasprintf("exp:%s", e->uuid));
+}
+
+/*
+ * A posted result: kind "external" (import of another tool's output), or
+ * an experiment whose fingerprint names the tool. Its fingerprint holds
+ * only what the posted text said; the profile and workload that reproduce
+ * it are the experiment's, added as the keys a measured run stores.
+ */
+static void mark_external(struct part *p, const struct store_experiment *e)
+{
+	const char *tool = env_get(&p->env, "external.tool"),
+		   *version = env_get(&p->env, "external.version");
+
+	p->external = !strcmp(e->kind, "external") || tool;
+	if (!p->external) {
+		p->origin = xstrdup("measured");
+		return;
+	}
+	p->origin = xasprintf("posted %s %s", tool ? tool : "result",
+			      version ? version : "(version unknown)");
+	if (!env_get(&p->env, "workload.name") && e->workload)
+		env_set(&p->env, "workload.name", IMPACT_STRONG, "%s", e->workload);
+	if (!env_get(&p->env, "workload.profile") && e->profile)
+		env_set(&p->env, "workload.profile", IMPACT_STRONG, "%s", e->profile);
 }
 
 static int collect_row(void *arg, const struct store_row *row)
@@ -223,6 +252,7 @@ static int collect_row(void *arg, const struct store_row *row)
 		p->boot = boot_index(c, row->exp);
 		if (store_load_env(c->st, p->exp_id, "start", &p->env))
 			return -1;
+		mark_external(p, row->exp);
 		p->value = group_value(c, row, &p->env);
 		if (row->cfg && row->cfg->features)
 			p->cfg_features = xstrdup(row->cfg->features);
@@ -271,9 +301,10 @@ static bool is_grouping_key(const struct compare *c, const char *key)
 }
 
 /*
- * Value of a strong key for splitting: the fingerprint, plus two pseudo keys
- * from the store: "profile" and "config" (the arm of an `ab`, or a `run`'s
- * "default").
+ * Value of a strong key for splitting: the fingerprint, plus three pseudo
+ * keys from the store: "profile", "config" (the arm of an `ab`, or a `run`'s
+ * "default") and "source" ("measured", or "posted stress-ng 0.21.00": a
+ * posted result is never pooled with measured ones unasked).
  */
 static const char *strong_value(const struct compare *c, const struct part *p, const char *key)
 {
@@ -283,6 +314,8 @@ static const char *strong_value(const struct compare *c, const struct part *p, c
 		return e->profile ? e->profile : "(none)";
 	if (!strcmp(key, "config"))
 		return p->cfg_name;
+	if (!strcmp(key, "source"))
+		return p->origin;
 	/* by feature: the other features (an ab arm's vector is its config's) */
 	if (c->by == BY_FEATURE && !strcmp(key, "sched.features"))
 		return p->features_rest;
@@ -291,7 +324,7 @@ static const char *strong_value(const struct compare *c, const struct part *p, c
 	return env_get(&p->env, key);
 }
 
-static const char *const pseudo_keys[] = { "profile", "config" };
+static const char *const pseudo_keys[] = { "profile", "config", "source" };
 
 /*
  * The strong keys in which the parts of one value differ: present in every
@@ -733,6 +766,7 @@ static struct group *group_of(struct compare *c, const struct part *p)
 	g->title = g->split ? xasprintf("%s [%s]", g->value, g->split) : xstrdup(g->value);
 	g->shown = text_printable(g->title, 0);
 	g->env = &p->env;
+	g->env_posted = p->external;
 	g->first_exp = p->exp_id;
 	return g;
 }
@@ -785,6 +819,69 @@ static void fill_group(struct compare *c, struct group *g)
 	}
 }
 
+/*
+ * The posted runs of a group whose boots are not known are one unit: they
+ * may all come from one boot, so counting each experiment (or run) as a
+ * boot would claim a replication nobody measured. Their unit is the
+ * group's own, shared with no other group.
+ */
+static void external_units(struct compare *c, const struct group *g, size_t gi)
+{
+	size_t j, unit = SIZE_MAX;
+
+	for (j = 0; j < g->nparts; j++) {
+		struct part *p = &c->parts[g->parts[j]];
+		const struct store_experiment *e = &c->exps[p->exp_index];
+
+		if (!p->external || (e->boot_id && *e->boot_id))
+			continue;
+		if (unit == SIZE_MAX)
+			unit = boot_key(c, xasprintf("posted:%zu", gi));
+		p->boot = unit;
+	}
+}
+
+/* What a group of posted results says about where they came from, and its note. */
+static void external_origin(const struct compare *c, struct group *g)
+{
+	struct external_origin *x = &g->ext;
+	const struct part *first = NULL;
+	size_t j, k;
+
+	for (j = 0; j < g->nparts; j++) {
+		const struct part *p = &c->parts[g->parts[j]];
+
+		if (!p->external)
+			continue;
+		g->nexternal++;
+		x->runs += p->n;
+		for (k = 0; k < j && c->parts[g->parts[k]].exp_id != p->exp_id; k++)
+			;
+		x->nexps += k == j;
+		if (!first)
+			first = p;
+	}
+	g->external = g->nexternal && g->nexternal == g->nparts;
+	if (!first)
+		return;
+	x->tool = env_get(&first->env, "external.tool");
+	x->version = env_get(&first->env, "external.version");
+	x->format = env_get(&first->env, "external.format");
+	x->args = env_get(&first->env, "external.args");
+	x->source = env_get(&first->env, "external.source");
+	x->profile = c->exps[first->exp_index].profile;
+	x->cmdline = c->exps[first->exp_index].cmdline;
+	compare_posted_note(x->tool, x->version, x->runs, !g->external, x->note, sizeof(x->note));
+}
+
+void compare_posted_note(const char *tool, const char *version, size_t runs, bool pooled, char *buf,
+			 size_t len)
+{
+	snprintf(buf, len, "%s%s%s, %zu run%s%s, not measured here", tool ? tool : "posted result",
+		 version ? " " : "", version ? version : "", runs, runs == 1 ? "" : "s",
+		 pooled ? " pooled with measured ones" : "");
+}
+
 /* Groups: one per value, split by differing strong keys unless pooling. */
 static void form_groups(struct compare *c, bool pool)
 {
@@ -820,8 +917,11 @@ static void form_groups(struct compare *c, bool pool)
 			c->groups[j] = c->groups[j - 1];
 		c->groups[j] = tmp;
 	}
-	for (i = 0; i < c->ngroups; i++)
+	for (i = 0; i < c->ngroups; i++) {
+		external_units(c, &c->groups[i], i);
 		fill_group(c, &c->groups[i]);
+		external_origin(c, &c->groups[i]);
+	}
 }
 
 static bool group_has_boot(const struct compare *c, const struct group *g, size_t boot)
@@ -973,6 +1073,59 @@ static bool ab_arms(struct compare *c, const struct group *base, struct group *g
 	return true;
 }
 
+/*
+ * A posted side of one run has no spread of its own, and its boots are
+ * unknown: no interval and no verdict, whatever the other side holds; the
+ * medians' ratio is still shown, as a point.
+ */
+static void external_verdict(const struct group *base, struct group *g)
+{
+	const struct group *one = g->external && g->ext.runs == 1	  ? g
+				  : base->external && base->ext.runs == 1 ? base
+									  : NULL;
+
+	if (g->external || base->external)
+		g->point = g->sum.median / base->sum.median - 1.0;
+	if (!one)
+		return;
+	snprintf(g->why, sizeof(g->why),
+		 "no verdict: %s is one posted run (%s), whose run-to-run and boot-to-boot "
+		 "spread are unknown; import several runs",
+		 one == g ? "this group" : "the baseline", one->ext.note);
+	g->eff.valid = false;
+	g->eff.why = g->why;
+	g->beff.e = g->eff;
+	g->verdict = VERDICT_INSUFFICIENT;
+	g->more = 0;
+}
+
+/*
+ * The environment against the baseline. Where one side is a posted result,
+ * a key only the other side has is unknown, not a difference (the posted
+ * text did not say it), and the external.* keys are its provenance.
+ */
+static void env_against(const struct group *base, struct group *g)
+{
+	struct env_delta *d;
+	size_t nd = env_diff(base->env, g->env, &d), k;
+
+	g->envd = xcalloc(nd + 1, sizeof(*g->envd));
+	g->unknown = xcalloc(nd + 1, sizeof(*g->unknown));
+	for (k = 0; k < nd; k++) {
+		bool posted = base->env_posted || g->env_posted;
+
+		if (posted && !strncmp(d[k].key, "external.", 9))
+			continue;
+		if ((base->env_posted && !d[k].a) || (g->env_posted && !d[k].b)) {
+			if (d[k].impact != IMPACT_RUN)
+				g->unknown[g->nunknown++] = d[k];
+			continue;
+		}
+		g->envd[g->nenvd++] = d[k];
+	}
+	free(d);
+}
+
 static void analyse(struct compare *c)
 {
 	struct group *base = &c->groups[c->baseline];
@@ -984,6 +1137,9 @@ static void analyse(struct compare *c)
 		g->baseline = i == c->baseline;
 		stats_summarize(g->ops, g->n, COMPARE_CONF, &g->sum, NULL);
 		g->noisy = stats_summary_noisy(&g->sum, NOISY_CV);
+		g->point = NAN;
+		if (!g->baseline)
+			env_against(base, g);
 		if (g->baseline || ab_arms(c, base, g))
 			continue;
 		/* boots as units; in the very same boots, experiments; in the same experiments,
@@ -1003,6 +1159,7 @@ static void analyse(struct compare *c)
 		g->verdict = stats_boot_verdict(&g->beff, c->margin, c->better);
 		if (g->verdict == VERDICT_INCONCLUSIVE && g->beff.level != EFFECT_LEVEL_ONE_BOOT)
 			g->more = stats_samples_to_decide(&g->eff, c->margin);
+		external_verdict(base, g);
 		evidence_changes(base, g);
 	}
 }
@@ -1045,7 +1202,7 @@ void compare_inference_text(const struct compare *c, const struct group *g, char
 	const struct group *base = &c->groups[c->baseline];
 	const struct boot_effect *be = &g->beff;
 	const char *u = compare_unit_name(g->unit, true), *prefix = "";
-	char sd[160] = "", lo[32], hi[32];
+	char sd[160] = "", lo[32], hi[32], posted[320];
 
 	if (g->unit == UNIT_PAIR) {
 		snprintf(buf, len,
@@ -1055,6 +1212,17 @@ void compare_inference_text(const struct compare *c, const struct group *g, char
 			 g->eff.n_a, ab_unit_word(&g->abd, g->eff.n_a), g->eff.conf * 100.0,
 			 g->abd.margin * 100.0);
 		return;
+	}
+	if (g->why[0]) {
+		snprintf(buf, len, "%s", g->why);
+		return;
+	}
+	if (g->external || base->external) {
+		snprintf(posted, sizeof(posted),
+			 "the posted runs (%s) count as one boot, since where they ran is not "
+			 "known: ",
+			 (g->external ? g : base)->ext.note);
+		prefix = posted;
 	}
 	if (g->unit == UNIT_EXPERIMENT)
 		prefix = "same boot as the baseline, so experiments are the units: ";
@@ -1104,6 +1272,10 @@ void compare_verdict_text(const struct compare *c, const struct group *g, char *
 	}
 	if (g->unit == UNIT_PAIR) {
 		snprintf(buf, len, "%s", g->ab_verdict);
+		return;
+	}
+	if (g->why[0]) {
+		snprintf(buf, len, "%s", g->why);
 		return;
 	}
 	if (g->verdict == VERDICT_INSUFFICIENT && g->eff.why &&
@@ -1167,8 +1339,9 @@ static json_object *inference_json(const struct compare *c, const struct group *
 			(int64_t)(be->level == EFFECT_LEVEL_SAME_BOOTS ? be->n_b : be->boots_b)));
 	json_object_object_add(o, "df", json_double(be->df));
 	json_object_object_add(o, "between_unit_sd", json_double(be->between_sd));
-	json_object_object_add(o, "decidable",
-			       json_object_new_boolean(be->level != EFFECT_LEVEL_ONE_BOOT));
+	json_object_object_add(
+		o, "decidable",
+		json_object_new_boolean(be->level != EFFECT_LEVEL_ONE_BOOT && !g->why[0]));
 	json_object_object_add(
 		o, "interval_covers",
 		json_object_new_string(be->level == EFFECT_LEVEL_ONE_BOOT
@@ -1185,13 +1358,32 @@ static json_object *inference_json(const struct compare *c, const struct group *
 	return o;
 }
 
+static json_object *env_deltas_json(const struct env_delta *d, size_t nd)
+{
+	json_object *arr = json_object_new_array();
+	size_t k;
+
+	for (k = 0; k < nd; k++) {
+		json_object *eo = json_object_new_object();
+
+		json_object_object_add(eo, "key", json_object_new_string(d[k].key));
+		json_object_object_add(eo, "impact",
+				       json_object_new_string(env_impact_name(d[k].impact)));
+		json_object_object_add(eo, "baseline",
+				       d[k].a ? json_object_new_string(d[k].a) : NULL);
+		json_object_object_add(eo, "value", d[k].b ? json_object_new_string(d[k].b) : NULL);
+		if (d[k].change[0])
+			json_object_object_add(eo, "change", json_object_new_string(d[k].change));
+		json_object_array_add(arr, eo);
+	}
+	return arr;
+}
+
 /* A group's change against the baseline: effect, inference, verdict, evidence, environment. */
 static void change_json(const struct compare *c, const struct group *g, json_object *o)
 {
-	const struct group *base = &c->groups[c->baseline];
 	json_object *arr;
-	struct env_delta *d;
-	size_t k, nd;
+	size_t k;
 	char vt[320];
 
 	compare_verdict_text(c, g, vt, sizeof(vt));
@@ -1225,23 +1417,43 @@ static void change_json(const struct compare *c, const struct group *g, json_obj
 		json_object_array_add(arr, eo);
 	}
 	json_object_object_add(o, "evidence", arr);
-	arr = json_object_new_array();
-	nd = env_diff(base->env, g->env, &d);
-	for (k = 0; k < nd; k++) {
-		json_object *eo = json_object_new_object();
+	json_object_object_add(o, "env_diff", env_deltas_json(g->envd, g->nenvd));
+	/* a posted side: the keys its text did not give (null there), not differences */
+	json_object_object_add(o, "env_unknown", env_deltas_json(g->unknown, g->nunknown));
+	if (isfinite(g->point))
+		json_object_object_add(o, "median_change", json_double(g->point));
+}
 
-		json_object_object_add(eo, "key", json_object_new_string(d[k].key));
-		json_object_object_add(eo, "impact",
-				       json_object_new_string(env_impact_name(d[k].impact)));
-		json_object_object_add(eo, "baseline",
-				       d[k].a ? json_object_new_string(d[k].a) : NULL);
-		json_object_object_add(eo, "value", d[k].b ? json_object_new_string(d[k].b) : NULL);
-		if (d[k].change[0])
-			json_object_object_add(eo, "change", json_object_new_string(d[k].change));
-		json_object_array_add(arr, eo);
+/* Where a group of posted results came from (null for a measured group). */
+static json_object *external_json(const struct compare *c, const struct group *g)
+{
+	const struct external_origin *x = &g->ext;
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	size_t k;
+
+	if (!g->nexternal) {
+		json_object_put(o);
+		json_object_put(arr);
+		return NULL;
 	}
-	free(d);
-	json_object_object_add(o, "env_diff", arr);
+#define STR(s) ((s) ? json_object_new_string(s) : NULL)
+	json_object_object_add(o, "tool", STR(x->tool));
+	json_object_object_add(o, "version", STR(x->version));
+	json_object_object_add(o, "format", STR(x->format));
+	json_object_object_add(o, "args", STR(x->args));
+	json_object_object_add(o, "source", STR(x->source));
+	json_object_object_add(o, "profile", STR(x->profile));
+	json_object_object_add(o, "cmdline", STR(x->cmdline));
+#undef STR
+	json_object_object_add(o, "runs", json_object_new_int64((int64_t)x->runs));
+	json_object_object_add(o, "pooled", json_object_new_boolean(!g->external));
+	for (k = 0; k < g->nparts; k++)
+		if (c->parts[g->parts[k]].external)
+			json_object_array_add(arr,
+					      json_object_new_int64(c->parts[g->parts[k]].exp_id));
+	json_object_object_add(o, "experiments", arr);
+	json_object_object_add(o, "note", json_object_new_string(x->note));
+	return o;
 }
 
 static json_object *group_json(const struct compare *c, const struct group *g)
@@ -1253,6 +1465,7 @@ static json_object *group_json(const struct compare *c, const struct group *g)
 	json_object_object_add(o, "split", g->split ? json_object_new_string(g->split) : NULL);
 	json_object_object_add(o, "title", json_object_new_string(g->title));
 	json_object_object_add(o, "baseline", json_object_new_boolean(g->baseline));
+	json_object_object_add(o, "external", external_json(c, g));
 	arr = json_object_new_array();
 	for (k = 0; k < g->nparts; k++)
 		json_object_array_add(arr, json_object_new_int64(c->parts[g->parts[k]].exp_id));
@@ -1334,6 +1547,7 @@ void compare_release(struct compare *c)
 		free(c->parts[i].features_rest);
 		free(c->parts[i].features_debug_rest);
 		free(c->parts[i].cfg_features);
+		free(c->parts[i].origin);
 	}
 	free(c->parts);
 	for (i = 0; i < c->ngroups; i++) {
@@ -1349,6 +1563,8 @@ void compare_release(struct compare *c)
 		free(c->groups[i].evc);
 		free(c->groups[i].pair_ratio);
 		free(c->groups[i].overloaded);
+		free(c->groups[i].envd);
+		free(c->groups[i].unknown);
 	}
 	free(c->groups);
 	for (i = 0; i < c->nboots; i++)
@@ -1437,6 +1653,12 @@ static int pick_baseline(struct compare *c, const char *want)
 	char *list;
 
 	c->baseline = 0;
+	/* by default, of a value split into posted and measured results, the measured ones */
+	for (i = 1; !want && c->groups[0].nexternal && i < c->ngroups; i++)
+		if (!c->groups[i].nexternal && !strcmp(c->groups[i].value, c->groups[0].value)) {
+			c->baseline = i;
+			break;
+		}
 	if (!want)
 		return 0;
 	for (i = 0; i < c->ngroups; i++)

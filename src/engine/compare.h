@@ -78,6 +78,22 @@ struct part {
 	char *cfg_features; /* the config's vector (an ab arm's), NULL for a run */
 	bool overloaded;    /* its experiment started with the load above the CPUs */
 	size_t group;
+	/*
+	 * A posted result imported from another tool's output (kind "external",
+	 * or the env key external.tool): not measured here. origin is "stress-ng
+	 * 0.21.00" (the tool and version it names), "measured" otherwise.
+	 */
+	bool external;
+	char *origin;
+};
+
+/* Where a group of posted results came from: the env keys external.* of its first experiment. */
+struct external_origin {
+	const char *tool, *version, *format, *args, *source; /* NULL when not known */
+	const char *profile, *cmdline; /* the profile reproducing it; the posted command */
+	size_t runs;		       /* posted runs: one sample each */
+	size_t nexps;		       /* experiments (pastes, files) */
+	char note[192];		       /* "stress-ng 0.21.00, 1 run, not measured here" */
 };
 
 struct group {
@@ -91,6 +107,7 @@ struct group {
 	struct series *ev;
 	size_t nev;
 	const struct env *env; /* of its first experiment */
+	bool env_posted;       /* ... which is a posted result */
 	int64_t first_exp;
 	bool baseline;
 	struct summary sum;
@@ -109,6 +126,26 @@ struct group {
 	char ab_verdict[320];
 	double *pair_ratio; /* each complete unit's group / baseline, in run order */
 	size_t npair;
+	/*
+	 * Posted results: external when every part is one (ext says where they
+	 * came from), nexternal the parts that are (pooled with measured ones
+	 * under --pool). A group or baseline of one posted run has no interval
+	 * and no verdict; why says so, and point is the change of the medians.
+	 */
+	bool external;
+	size_t nexternal;
+	struct external_origin ext;
+	char why[384];
+	double point;
+	/*
+	 * The environment against the baseline: differences in keys both sides
+	 * know (env_diff(), strongest first), and, where one side is a posted
+	 * result, the keys only the measured side has: unknown, not different.
+	 */
+	struct env_delta *envd;
+	size_t nenvd;
+	struct env_delta *unknown; /* a/b as env_diff() has them; the posted side NULL */
+	size_t nunknown;
 };
 
 struct compare {
@@ -160,6 +197,14 @@ json_object *compare_json(const struct compare *c);
  * the exit status after saying why (*out NULL).
  */
 int compare_document(struct store *st, const struct compare_request *rq, json_object **out);
+
+/*
+ * The words that mark posted results: "stress-ng 0.21.00, 1 run, not
+ * measured here" (tool or version NULL: not known; pooled: pooled with
+ * measured ones).
+ */
+void compare_posted_note(const char *tool, const char *version, size_t runs, bool pooled, char *buf,
+			 size_t len);
 
 /* The words every output uses: a unit, the inference behind a change, a verdict. */
 const char *compare_unit_name(enum unit_level u, bool plural);

@@ -12,8 +12,11 @@
  */
 #include "engine/report.h"
 #include "core/metrics.h"
+#include "engine/bisect.h"
+#include "engine/compare.h"
 #include "engine/export.h"
 #include "engine/repro.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -42,20 +45,50 @@ struct load {
 	size_t last; /* the part of the previous row: rows come by experiment */
 };
 
+/*
+ * The slot of experiment id in r->exps (r->nexps when not listed). The
+ * list is by start time, which is not the order of the ids once older
+ * experiments were imported: r->by_id holds the slots in id order.
+ */
 static size_t exp_slot(const struct rep *r, int64_t id)
 {
 	size_t lo = 0, hi = r->nexps;
 
-	/* the list is by id (oldest first, ids ascending) */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (r->exps[mid].id < id)
+		if (r->exps[r->by_id[mid]].id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < r->nexps && r->exps[lo].id == id ? lo : r->nexps;
+	return lo < r->nexps && r->exps[r->by_id[lo]].id == id ? r->by_id[lo] : r->nexps;
+}
+
+struct id_slot {
+	int64_t id;
+	size_t slot;
+};
+
+static int id_slot_cmp(const void *pa, const void *pb)
+{
+	const struct id_slot *a = pa, *b = pb;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static void index_by_id(struct rep *r)
+{
+	struct id_slot *v = xcalloc(r->nexps + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < r->nexps; i++)
+		v[i] = (struct id_slot){ r->exps[i].id, i };
+	qsort(v, r->nexps, sizeof(*v), id_slot_cmp);
+	r->by_id = xcalloc(r->nexps + 1, sizeof(*r->by_id));
+	for (i = 0; i < r->nexps; i++)
+		r->by_id[i] = v[i].slot;
+	free(v);
 }
 
 static struct rep_series *series_get(struct rep_group *g, const char *name, int better)
@@ -239,11 +272,81 @@ static double exp_median(const struct rep *r, size_t slot)
 	return m;
 }
 
+/* A posted result: kind "external", or a fingerprint that names the tool (as compare has it). */
+static bool is_posted(const struct store_experiment *e, const struct env *env)
+{
+	return !strcmp(e->kind, "external") || env_get(env, "external.tool");
+}
+
+/*
+ * What reproduces a posted result here: `wakebench run` with the workload,
+ * profile and parameters its import stored (malloc'd, one line of sh).
+ */
+static char *posted_run(const struct store_experiment *e)
+{
+	struct strlist a = bisect_args_from_params(e->params_json ? e->params_json : "{}");
+	const char **w = xcalloc(a.n + 6, sizeof(*w));
+	bool profile = false;
+	size_t n = 0, i;
+	char *cmd;
+
+	w[n++] = "wakebench";
+	w[n++] = "run";
+	if ((!a.n || strcmp(a.v[0], e->workload)) && e->workload)
+		w[n++] = e->workload;
+	for (i = 0; i < a.n; i++) {
+		profile |= !strcmp(a.v[i], "--profile");
+		w[n++] = a.v[i];
+	}
+	if (!profile && e->profile) {
+		w[n++] = "--profile";
+		w[n++] = e->profile;
+	}
+	cmd = sh_command(w, n);
+	free(w);
+	bisect_strlist_free(&a);
+	return cmd;
+}
+
+/* The report's entry for posted result slot i, in group g. */
+static void add_posted(struct rep *r, size_t i, size_t g, const struct env *env)
+{
+	struct rep_posted *p;
+	const char *v;
+
+	r->posted = xrealloc(r->posted, (r->nposted + 1) * sizeof(*r->posted));
+	p = &r->posted[r->nposted++];
+	memset(p, 0, sizeof(*p));
+	p->exp = i;
+	p->group = g;
+#define DUP(k) ((v = env_get(env, k)) ? xstrdup(v) : NULL)
+	p->tool = DUP("external.tool");
+	p->version = DUP("external.version");
+	p->format = DUP("external.format");
+	p->args = DUP("external.args");
+	p->source = DUP("external.source");
+#undef DUP
+	compare_posted_note(p->tool, p->version, r->exp_n[i], false, p->note, sizeof(p->note));
+}
+
+/* The group experiment slot i's samples are in. */
+static size_t group_of_exp(const struct rep *r, const struct part_key *parts, size_t nparts,
+			   size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < nparts; k++)
+		if (parts[k].exp_id == r->exps[i].id)
+			return parts[k].group;
+	return 0;
+}
+
 /*
  * Experiment slot i's reproducer: its command, or for a vm guest's the
- * host's vm command (vm.host_cmdline), and another tool's equivalent.
+ * host's vm command (vm.host_cmdline), and another tool's equivalent; for
+ * a posted result, the run that reproduces it here and the posted command.
  */
-static int repro_of(struct store *st, const struct rep *r, size_t i, struct rep_repro *out)
+static int repro_of(struct store *st, struct rep *r, size_t i, size_t g, struct rep_repro *out)
 {
 	const struct store_experiment *e = &r->exps[i];
 	struct env env = { 0 };
@@ -253,6 +356,17 @@ static int repro_of(struct store *st, const struct rep *r, size_t i, struct rep_
 	if (store_load_env(st, e->id, "start", &env)) {
 		env_release(&env);
 		return -1;
+	}
+	if (is_posted(e, &env)) {
+		add_posted(r, i, g, &env);
+		out->cmd = posted_run(e);
+		if (e->cmdline) {
+			out->equiv = xstrdup(e->cmdline);
+			out->equiv_note =
+				xasprintf("as posted: %s", r->posted[r->nposted - 1].note);
+		}
+		env_release(&env);
+		return 0;
 	}
 	host = env_get(&env, "vm.host_cmdline");
 	out->cmd = host || e->cmdline ? repro_command(host ? host : e->cmdline, false) : NULL;
@@ -276,7 +390,7 @@ static bool same_str(const char *a, const char *b)
 }
 
 /* One reproducer per distinct command: a vm command's rounds share one. */
-static int load_repro(struct store *st, struct rep *r)
+static int load_repro(struct store *st, struct rep *r, const struct part_key *parts, size_t nparts)
 {
 	size_t i, k;
 
@@ -285,7 +399,7 @@ static int load_repro(struct store *st, struct rep *r)
 
 		if (!r->exp_n[i])
 			continue;
-		if (repro_of(st, r, i, &one))
+		if (repro_of(st, r, i, group_of_exp(r, parts, nparts, i), &one))
 			return -1;
 		for (k = 0; k < r->nrepro && !rp; k++)
 			if (one.cmd && same_str(one.cmd, r->repro[k].cmd) &&
@@ -375,7 +489,7 @@ int rep_load(struct store *st, json_object *doc, const struct store_filter *f, s
 		}
 	}
 	if (store_list_experiments(st, f ? f : &all, &r->exps, &r->nexps) ||
-	    (r->exp_n = xcalloc(r->nexps + 1, sizeof(*r->exp_n)),
+	    (r->exp_n = xcalloc(r->nexps + 1, sizeof(*r->exp_n)), index_by_id(r),
 	     store_foreach_sample(st, f ? f : &all, STORE_ROWS_STATS, load_row, &l)))
 		goto out;
 	for (i = 0; i < r->ng; i++) {
@@ -395,7 +509,7 @@ int rep_load(struct store *st, json_object *doc, const struct store_filter *f, s
 			note_evidence(r, g->ev[k].name, g->ev[k].better);
 	}
 	if (name_arms(st, r, l.parts, l.nparts) || load_machine(st, r, l.parts, l.nparts) ||
-	    load_repro(st, r))
+	    load_repro(st, r, l.parts, l.nparts))
 		goto out;
 	ret = 0;
 out:
@@ -414,6 +528,14 @@ void rep_release(struct rep *r)
 		free(r->repro[i].exps);
 	}
 	free(r->repro);
+	for (i = 0; i < r->nposted; i++) {
+		free(r->posted[i].tool);
+		free(r->posted[i].version);
+		free(r->posted[i].format);
+		free(r->posted[i].args);
+		free(r->posted[i].source);
+	}
+	free(r->posted);
 	free(r->report_cmd);
 	env_release(&r->machine);
 	for (i = 0; i < r->ng; i++) {
@@ -429,6 +551,7 @@ void rep_release(struct rep *r)
 	free(r->ev);
 	store_experiments_free(r->exps, r->nexps);
 	free(r->exp_n);
+	free(r->by_id);
 	sbuf_release(&r->data);
 	free(r->data_why);
 	if (r->doc)

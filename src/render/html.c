@@ -59,6 +59,8 @@ static const char css[] =
 	".b-no-change{background:#0b5cad}.b-inconclusive{background:#9a6700}"
 	".b-insufficient,.b-unknown{background:#8c959f}.b-baseline{background:#fff;color:#444;"
 	"border:1px solid #999}\n"
+	".b-posted{background:#fff;color:#7a4d00;border:1px dashed #9a6700}"
+	"tr.posted td{background:#fffaf0}\n"
 	".v-regression{color:#b00000;font-weight:bold}.v-improvement{color:#006400;"
 	"font-weight:bold}.v-no-change{color:#333;font-weight:bold}\n"
 	"ul.headline{list-style:none;padding:0;margin:.5em 0}ul.headline li{margin:.25em 0;"
@@ -377,13 +379,33 @@ static void interval_cell(struct sbuf *b, json_object *ci, const char *unit)
 	td_num(b, buf);
 }
 
+/* The mark of posted results: a badge whose tooltip says where they came from. */
+static void posted_badge(struct sbuf *b, json_object *ext)
+{
+	sbuf_puts(b, "<span class=\"badge b-posted\" title=\"");
+	text(b, rep_str(ext, "note"));
+	sbuf_puts(b, "\">posted</span>");
+}
+
 static void table_row(const struct rep *r, size_t i, struct sbuf *b)
 {
-	json_object *g = r->g[i].j, *eff = rep_obj(g, "effect");
+	json_object *g = r->g[i].j, *eff = rep_obj(g, "effect"), *ext = rep_obj(g, "external");
 	char med[32], lo[32], hi[32], buf[96], p[32];
 
-	sbuf_addf(b, "<tr><td><span class=\"sw %s\"></span></td>", gcls(i));
-	name_cell(b, r->g[i].name);
+	if (ext) {
+		/* posted results: their own marked row, the note in words */
+		sbuf_addf(b, "<tr class=\"posted\"><td><span class=\"sw %s\"></span></td><td>",
+			  gcls(i));
+		prose_name(b, r->g[i].name);
+		sbuf_puts(b, " ");
+		posted_badge(b, ext);
+		sbuf_puts(b, "<div class=\"vt\">");
+		text(b, rep_str(ext, "note"));
+		sbuf_puts(b, "</div></td>");
+	} else {
+		sbuf_addf(b, "<tr><td><span class=\"sw %s\"></span></td>", gcls(i));
+		name_cell(b, r->g[i].name);
+	}
 	sbuf_addf(b, "<td class=\"num\">%.0f</td><td class=\"num\">%.0f</td>", rep_num(g, "n"),
 		  rep_num(g, "boots"));
 	fmt_value(rep_num(g, "median"), r->primary.unit, med, sizeof(med));
@@ -394,12 +416,18 @@ static void table_row(const struct rep *r, size_t i, struct sbuf *b)
 			     "<td><span class=\"badge b-baseline\">baseline</span></td></tr>\n");
 		return;
 	}
-	fmt_pct(rep_num(eff, "estimate"), med, sizeof(med));
+	/* a posted run without an interval: the medians' ratio, as a point */
+	if (!isfinite(rep_num(eff, "estimate")) && isfinite(rep_num(g, "median_change")))
+		fmt_pct(rep_num(g, "median_change"), med, sizeof(med));
+	else
+		fmt_pct(rep_num(eff, "estimate"), med, sizeof(med));
 	td_num(b, med);
 	fmt_pct(rep_num(eff, "ci_lo"), lo, sizeof(lo));
 	fmt_pct(rep_num(eff, "ci_hi"), hi, sizeof(hi));
 	if (isfinite(rep_num(eff, "ci_lo")))
 		snprintf(buf, sizeof(buf), "[%s, %s]", lo, hi);
+	else if (isfinite(rep_num(g, "median_change")))
+		snprintf(buf, sizeof(buf), "no interval");
 	else
 		buf[0] = '\0';
 	td_num(b, buf);
@@ -454,6 +482,73 @@ static void html_table(const struct rep *r, struct sbuf *b)
 			text(b, json_object_get_string(json_object_array_get_idx(w, i)));
 			sbuf_puts(b, "</p>\n");
 		}
+	}
+	sbuf_puts(b, "</section>\n");
+}
+
+/* ---- posted results ---- */
+
+static void dd_row(struct sbuf *b, const char *what, const char *v)
+{
+	if (!v)
+		return;
+	sbuf_puts(b, "<div><dt>");
+	text(b, what);
+	sbuf_puts(b, "</dt><dd>");
+	text(b, v);
+	sbuf_puts(b, "</dd></div>");
+}
+
+/* The reproducer of experiment slot i (its `wakebench run`), or NULL. */
+static const char *repro_cmd_of(const struct rep *r, size_t i)
+{
+	size_t k, j;
+
+	for (k = 0; k < r->nrepro; k++)
+		for (j = 0; j < r->repro[k].n; j++)
+			if (r->repro[k].exps[j] == i)
+				return r->repro[k].cmd;
+	return NULL;
+}
+
+/*
+ * Each posted result with its provenance: the tool and version, the posted
+ * command and arguments, where the text came from, the profile and the
+ * run that reproduce it here.
+ */
+static void html_posted(const struct rep *r, struct sbuf *b)
+{
+	size_t i;
+
+	if (!r->nposted)
+		return;
+	sbuf_puts(b, "<section id=\"posted\"><h2>Posted results (not measured here)</h2>\n"
+		     "<p class=\"note\">Imported from another tool's output: their numbers are "
+		     "as posted, their environment only what the text said.</p>\n");
+	for (i = 0; i < r->nposted; i++) {
+		const struct rep_posted *p = &r->posted[i];
+		const struct store_experiment *e = &r->exps[p->exp];
+
+		sbuf_addf(b, "<dl class=\"machine\"><div><dt><span class=\"sw %s\"></span>",
+			  gcls(p->group));
+		sbuf_addf(b,
+			  "<b>experiment %lld</b></dt><dd><span class=\"badge b-posted\">posted"
+			  "</span> ",
+			  (long long)e->id);
+		text(b, p->note);
+		sbuf_puts(b, "</dd></div>");
+		dd_row(b, "group", r->g[p->group].name);
+		dd_row(b, "tool", p->tool);
+		dd_row(b, "version", p->version);
+		dd_row(b, "command", e->cmdline);
+		dd_row(b, "arguments", p->args);
+		dd_row(b, "source", p->source);
+		dd_row(b, "format", p->format);
+		dd_row(b, "kernel", e->kernel);
+		dd_row(b, "host", e->host);
+		dd_row(b, "profile", e->profile ? e->profile : "none reproduces it");
+		dd_row(b, "reproduce here", repro_cmd_of(r, p->exp));
+		sbuf_puts(b, "</dl>\n");
 	}
 	sbuf_puts(b, "</section>\n");
 }
@@ -706,14 +801,21 @@ static void forest_row(const struct rep *r, size_t i, const struct svg_frame *f,
 {
 	json_object *g = r->g[i].j, *e = rep_obj(g, "effect");
 	double est = rep_num(e, "estimate"), clo = rep_num(e, "ci_lo"), chi = rep_num(e, "ci_hi");
+	double mc = rep_num(g, "median_change");
 	const char *key, *word = rep_badge(g, &key);
 	char cls[32], tip[512], a[32], c[32], d[32];
 
 	fmt_pct(est, a, sizeof(a));
 	fmt_pct(clo, c, sizeof(c));
 	fmt_pct(chi, d, sizeof(d));
-	snprintf(tip, sizeof(tip), "%s: %s [%s, %s]: %s", r->g[i].name ? r->g[i].name : "", a, c, d,
-		 rep_str(g, "verdict_text") ?: "");
+	if (!isfinite(est) && isfinite(mc)) {
+		fmt_pct(mc, a, sizeof(a));
+		snprintf(tip, sizeof(tip), "%s: %s (the medians' ratio, no interval): %s",
+			 r->g[i].name ? r->g[i].name : "", a, rep_str(g, "verdict_text") ?: "");
+	} else {
+		snprintf(tip, sizeof(tip), "%s: %s [%s, %s]: %s", r->g[i].name ? r->g[i].name : "",
+			 a, c, d, rep_str(g, "verdict_text") ?: "");
+	}
 	snprintf(cls, sizeof(cls), "grp %s", gcls(i));
 	svg_group_begin(b, cls, tip);
 	svg_text_fit(b, f->left - 8, cy + 4, "end", NULL, r->g[i].name, f->left - 14);
@@ -722,12 +824,17 @@ static void forest_row(const struct rep *r, size_t i, const struct svg_frame *f,
 		svg_line(b, chg_map(x, clo), cy - 6, chg_map(x, clo), cy + 6, "est");
 		svg_line(b, chg_map(x, chi), cy - 6, chg_map(x, chi), cy + 6, "est");
 		svg_circle(b, chg_map(x, est), cy, 5, NULL);
+	} else if (isfinite(mc)) {
+		/* one posted run: the medians' change, a point without an interval */
+		svg_circle(b, chg_map(x, mc), cy, 5, NULL);
+		svg_text(b, chg_map(x, mc) + 10, cy + 4, "start", "note", "no interval");
 	} else {
-		svg_text(b, (f->left + f->width - f->right) / 2, cy + 4, "middle", "note",
-			 rep_str(e, "why") ?: "no interval");
+		svg_text_fit(b, (f->left + f->width - f->right) / 2, cy + 4, "middle", "note",
+			     rep_str(e, "why") ?: "no interval", f->width - f->right - f->left);
 	}
 	snprintf(cls, sizeof(cls), "t-%s", key);
-	snprintf(tip, sizeof(tip), "%s %s", isfinite(est) ? a : "", word);
+	fmt_pct(mc, c, sizeof(c));
+	snprintf(tip, sizeof(tip), "%s %s", isfinite(est) ? a : isfinite(mc) ? c : "", word);
 	svg_text(b, f->width - f->right + 8, cy + 4, "start", cls, tip);
 	svg_group_end(b);
 }
@@ -750,6 +857,9 @@ static void html_forest(const struct rep *r, struct sbuf *b)
 		if (isfinite(rep_num(e, "ci_lo"))) {
 			lo = fmin(lo, rep_num(e, "ci_lo"));
 			hi = fmax(hi, rep_num(e, "ci_hi"));
+		} else if (isfinite(rep_num(r->g[i].j, "median_change"))) {
+			lo = fmin(lo, rep_num(r->g[i].j, "median_change"));
+			hi = fmax(hi, rep_num(r->g[i].j, "median_change"));
 		}
 	}
 	chg_axis(&x, lo, hi, r->margin, f.left, f.width - f.right);
@@ -1158,6 +1268,28 @@ static void html_evidence(const struct rep *r, struct sbuf *b)
 
 /* ---- environment, reproducers, data ---- */
 
+/* The keys a posted side's text did not give: unknown, not differences. */
+static void env_unknown_row(const struct rep *r, size_t i, struct sbuf *b)
+{
+	json_object *u = rep_obj(r->g[i].j, "env_unknown");
+	size_t n = u ? json_object_array_length(u) : 0, k;
+
+	if (!n)
+		return;
+	sbuf_addf(b, "<tr class=\"posted\"><td><span class=\"sw %s\"></span></td>", gcls(i));
+	name_cell(b, r->g[i].name);
+	sbuf_addf(b,
+		  "<td>unknown</td><td colspan=\"3\">%zu key%s not in the posted text "
+		  "(unknown, not counted as differences): <span class=\"val\">",
+		  n, n == 1 ? "" : "s");
+	for (k = 0; k < n; k++) {
+		if (k)
+			sbuf_puts(b, ", ");
+		text(b, rep_str(json_object_array_get_idx(u, k), "key"));
+	}
+	sbuf_puts(b, "</span></td></tr>\n");
+}
+
 static void html_env(const struct rep *r, struct sbuf *b)
 {
 	size_t i, k, run_keys = 0;
@@ -1199,6 +1331,7 @@ static void html_env(const struct rep *r, struct sbuf *b)
 			name_cell(b, r->g[i].name);
 			sbuf_puts(b, "<td colspan=\"4\">none</td></tr>\n");
 		}
+		env_unknown_row(r, i, b);
 	}
 	sbuf_puts(b, "</table>\n<p class=\"note\">Baseline: ");
 	prose_name(b, r->g[0].name);
@@ -1355,6 +1488,7 @@ void rep_html(const struct rep *r, struct sbuf *b)
 	text(b, r->version);
 	sbuf_puts(b, ".</p>\n");
 	html_table(r, b);
+	html_posted(r, b);
 	html_boxes(r, b);
 	html_order(r, b);
 	html_forest(r, b);

@@ -50,6 +50,17 @@ struct rep_repro {
 	size_t *exps, n;	  /* indices into rep.exps */
 };
 
+/*
+ * A posted result in the report (an experiment of kind "external", imported
+ * from another tool's output): where it came from, not measured here.
+ */
+struct rep_posted {
+	size_t exp;				       /* index into rep.exps */
+	size_t group;				       /* the group it is in */
+	char *tool, *version, *format, *args, *source; /* env external.*; NULL: unknown */
+	char note[192]; /* "stress-ng 0.21.00, 1 run, not measured here" */
+};
+
 /* One sample of the primary metric. */
 struct rep_point {
 	double v;
@@ -91,6 +102,7 @@ struct rep {
 	struct store_experiment *exps; /* the experiments listed, oldest first */
 	size_t nexps;
 	size_t *exp_n; /* samples of each in the report's groups (0: not shown) */
+	size_t *by_id; /* the slots of exps in the order of their ids */
 	/* evidence metrics in any group, in order of appearance */
 	struct rep_metric *ev;
 	size_t nev;
@@ -102,6 +114,8 @@ struct rep {
 	int64_t machine_exp; /* 0: none stored */
 	struct rep_repro *repro;
 	size_t nrepro;
+	struct rep_posted *posted; /* in the order of rep.exps */
+	size_t nposted;
 	const char *cmdline; /* the command that made this report */
 	char *report_cmd;    /* the same as someone elsewhere types it */
 	const char *version;

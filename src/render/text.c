@@ -90,12 +90,30 @@ char *rep_title(const struct rep *r)
 	return xasprintf("%s, %s by %s", r->workload, r->primary.label, r->by);
 }
 
-char *rep_headline(const struct rep *r, size_t i)
+/* A posted group's headline: "(posted: NOTE) " before what rep_headline() says. */
+static char *posted_headline(json_object *g, char *h)
+{
+	json_object *ext = rep_obj(g, "external");
+	char *t;
+
+	if (!ext)
+		return h;
+	t = xasprintf("(posted: %s) %s", rep_str(ext, "note") ?: "?", h);
+	free(h);
+	return t;
+}
+
+static char *headline(const struct rep *r, size_t i)
 {
 	json_object *g = r->g[i].j, *eff = rep_obj(g, "effect");
 	const char *vt = rep_str(g, "verdict_text") ?: rep_str(eff, "why") ?: "no verdict";
 	char est[32], lo[32], hi[32];
 
+	if (!isfinite(rep_num(eff, "estimate")) && isfinite(rep_num(g, "median_change"))) {
+		fmt_pct(rep_num(g, "median_change"), est, sizeof(est));
+		return xasprintf("%s %s (the medians' ratio, no interval), %s", est,
+				 r->primary.label, vt);
+	}
 	if (!isfinite(rep_num(eff, "estimate")))
 		return xstrdup(vt);
 	fmt_pct(rep_num(eff, "estimate"), est, sizeof(est));
@@ -104,6 +122,11 @@ char *rep_headline(const struct rep *r, size_t i)
 	fmt_pct(rep_num(eff, "ci_lo"), lo, sizeof(lo));
 	fmt_pct(rep_num(eff, "ci_hi"), hi, sizeof(hi));
 	return xasprintf("%s %s [%s, %s], %s", est, r->primary.label, lo, hi, vt);
+}
+
+char *rep_headline(const struct rep *r, size_t i)
+{
+	return posted_headline(r->g[i].j, headline(r, i));
 }
 
 const char *rep_badge(json_object *group, const char **key)
@@ -116,6 +139,11 @@ const char *rep_badge(json_object *group, const char **key)
 	const char *v = rep_str(group, "verdict");
 	size_t i;
 
+	/* one posted run: no verdict at all (compare's verdict_text says why) */
+	if (v && !strcmp(v, "insufficient") && rep_obj(group, "external")) {
+		*key = "insufficient";
+		return "no verdict";
+	}
 	for (i = 0; v && i < ARRAY_SIZE(words); i++)
 		if (!strcmp(v, words[i][0])) {
 			*key = words[i][0];
@@ -364,6 +392,73 @@ void rep_email_line(struct sbuf *out, const char *fmt, ...)
 
 #define TITLE_MAX 14
 
+/*
+ * The change in a table: the effect's estimate, or for a posted run
+ * without an interval the medians' ratio.
+ */
+static void point_change(json_object *g, char *buf, size_t len)
+{
+	double est = rep_num(rep_obj(g, "effect"), "estimate");
+
+	fmt_pct(isfinite(est) ? est : rep_num(g, "median_change"), buf, len);
+}
+
+/* The keys group i's posted side did not give, joined by ", " (malloc'd; NULL: none). */
+static char *unknown_keys(const struct rep *r, size_t i, size_t *n)
+{
+	json_object *u = rep_obj(r->g[i].j, "env_unknown");
+	struct sbuf b = { 0 };
+	size_t k;
+
+	*n = u ? json_object_array_length(u) : 0;
+	for (k = 0; k < *n; k++)
+		sbuf_addf(&b, "%s%s", k ? ", " : "",
+			  rep_str(json_object_array_get_idx(u, k), "key") ?: "?");
+	return b.buf;
+}
+
+/* One posted result's provenance in one line: "posted: NOTE; args ...; from ...; ..." (malloc'd).
+ */
+static char *posted_line(const struct rep *r, const struct rep_posted *p)
+{
+	const struct store_experiment *e = &r->exps[p->exp];
+	struct sbuf b = { 0 };
+
+	sbuf_addf(&b, "experiment %lld (%.8s), %s: %s", (long long)e->id, e->uuid,
+		  r->g[p->group].name ?: "?", p->note);
+	if (e->cmdline)
+		sbuf_addf(&b, "; posted command: %s", e->cmdline);
+	else if (p->args)
+		sbuf_addf(&b, "; arguments: %s", p->args);
+	if (p->source)
+		sbuf_addf(&b, "; from %s", p->source);
+	if (p->format)
+		sbuf_addf(&b, " (%s)", p->format);
+	sbuf_addf(&b, "; kernel %s, host %s; profile %s", e->kernel ?: "unknown",
+		  e->host ?: "unknown", e->profile ?: "none reproduces it");
+	return b.buf;
+}
+
+static void email_posted(const struct rep *r, struct sbuf *out)
+{
+	size_t i;
+
+	if (!r->nposted)
+		return;
+	rep_email_line(out, "%s", "");
+	rep_email_line(out, "Posted results (imported from another tool's output, not measured "
+			    "here):");
+	for (i = 0; i < r->nposted; i++) {
+		char *line = posted_line(r, &r->posted[i]), *t = ascii(line);
+		char *l2 = xasprintf("  %s", t);
+
+		email_wrap(out, l2, 4, false);
+		free(l2);
+		free(t);
+		free(line);
+	}
+}
+
 static void email_table(const struct rep *r, struct sbuf *out)
 {
 	const char *base = r->g[0].name ? r->g[0].name : "baseline";
@@ -399,7 +494,7 @@ static void email_table(const struct rep *r, struct sbuf *out)
 			snprintf(chg, sizeof(chg), "base");
 			cci[0] = '\0';
 		} else {
-			fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
+			point_change(g, chg, sizeof(chg));
 			interval(eff, NULL, cci, sizeof(cci));
 		}
 		if (strlen(t) > w) {
@@ -407,6 +502,9 @@ static void email_table(const struct rep *r, struct sbuf *out)
 			t[0] = '\0';
 		}
 		rep_email_line(out, "%-*s %9s %-22s %7s %s", (int)w, t, med, ci, chg, cci);
+		if (rep_obj(g, "external"))
+			rep_email_line(out, "  posted: %s",
+				       rep_str(rep_obj(g, "external"), "note") ?: "?");
 		if (!r->g[i].baseline) {
 			char p[32], line[640];
 
@@ -470,6 +568,21 @@ static void email_evidence(const struct rep *r, struct sbuf *out)
 	}
 }
 
+static void email_unknown(const struct rep *r, size_t i, struct sbuf *out)
+{
+	size_t n;
+	char *keys = unknown_keys(r, i, &n), *line;
+
+	if (!n)
+		return;
+	line = xasprintf("    unknown  %zu key%s not in the posted text (unknown, not counted as "
+			 "differences): %s",
+			 n, n == 1 ? "" : "s", keys);
+	email_wrap(out, line, 13, false);
+	free(line);
+	free(keys);
+}
+
 static void email_env(const struct rep *r, struct sbuf *out)
 {
 	size_t i, k;
@@ -509,6 +622,7 @@ static void email_env(const struct rep *r, struct sbuf *out)
 			rep_email_line(out, "    none (apart from per-run keys such as the load)");
 		if (hidden)
 			rep_email_line(out, "    ... %zu more: wakebench env --diff", hidden);
+		email_unknown(r, i, out);
 	}
 }
 
@@ -625,6 +739,7 @@ void rep_email(const struct rep *r, struct sbuf *out)
 		r->primary.better < 0 ? "; lower is better" : "");
 	rep_email_line(out, "%s", "");
 	email_table(r, out);
+	email_posted(r, out);
 	email_evidence(r, out);
 	email_env(r, out);
 	/* compare's warnings, then its notes (noisy, overloaded) */
@@ -685,6 +800,11 @@ static void md_table(const struct rep *r, struct sbuf *out)
 		fmt_value(rep_num(g, "median"), r->primary.unit, med, sizeof(med));
 		sbuf_puts(out, "| ");
 		rep_md_cell(out, r->g[i].name);
+		if (rep_obj(g, "external")) {
+			sbuf_puts(out, " *(posted: ");
+			rep_md_cell(out, rep_str(rep_obj(g, "external"), "note"));
+			sbuf_puts(out, ")*");
+		}
 		sbuf_addf(out, " | %.0f | %.0f | %s | ", rep_num(g, "n"), rep_num(g, "boots"), med);
 		if (ci && json_object_is_type(ci, json_type_array)) {
 			fmt_value(json_object_get_double(json_object_array_get_idx(ci, 0)),
@@ -699,7 +819,7 @@ static void md_table(const struct rep *r, struct sbuf *out)
 			sbuf_puts(out, " | 100% | | | baseline |\n");
 			continue;
 		}
-		fmt_pct(rep_num(eff, "estimate"), chg, sizeof(chg));
+		point_change(g, chg, sizeof(chg));
 		interval(eff, NULL, cci, sizeof(cci));
 		rep_fmt_p(g, p, sizeof(p));
 		sbuf_addf(out, " | %s | %s | %s | **", chg, cci, p);
@@ -747,6 +867,21 @@ static void md_evidence(const struct rep *r, struct sbuf *out)
 	}
 }
 
+static void md_unknown(const struct rep *r, size_t i, struct sbuf *out)
+{
+	size_t n;
+	char *keys = unknown_keys(r, i, &n);
+
+	if (!n)
+		return;
+	sbuf_puts(out, "| ");
+	rep_md_cell(out, r->g[i].name);
+	sbuf_addf(out, " | unknown | %zu key%s not in the posted text | | ", n, n == 1 ? "" : "s");
+	rep_md_cell(out, keys);
+	sbuf_puts(out, " |\n");
+	free(keys);
+}
+
 static void md_env(const struct rep *r, struct sbuf *out)
 {
 	size_t i, k;
@@ -784,6 +919,25 @@ static void md_env(const struct rep *r, struct sbuf *out)
 			rep_md_cell(out, r->g[i].name);
 			sbuf_puts(out, " | | none | | |\n");
 		}
+		md_unknown(r, i, out);
+	}
+}
+
+static void md_posted(const struct rep *r, struct sbuf *out)
+{
+	size_t i;
+
+	if (!r->nposted)
+		return;
+	sbuf_puts(out, "\n### Posted results (imported from another tool's output, not measured "
+		       "here)\n\n");
+	for (i = 0; i < r->nposted; i++) {
+		char *line = posted_line(r, &r->posted[i]);
+
+		sbuf_puts(out, "- ");
+		rep_md_cell(out, line);
+		sbuf_puts(out, "\n");
+		free(line);
 	}
 }
 
@@ -881,6 +1035,7 @@ void rep_markdown(const struct rep *r, struct sbuf *out)
 		  r->conf * 100, r->margin * 100, r->nsamples, r->nsamples == 1 ? "" : "s",
 		  r->primary.better < 0 ? "; lower is better" : "");
 	md_table(r, out);
+	md_posted(r, out);
 	md_evidence(r, out);
 	md_env(r, out);
 	/* compare's warnings, then its notes (noisy, overloaded) */

@@ -37,7 +37,7 @@ is "$(printf '%s' "$OUT" | jq -r '.groups[1] | .verdict as $v | $v == .effect.ve
 run_cmd wb compare --by label --format csv
 is "$RC" 0 "compare --format csv"
 is "$(printf '%s\n' "$OUT" | head -1)" \
-	"group,split,baseline,n,median,median_ci_lo,median_ci_hi,change,change_ci_lo,change_ci_hi,p,verdict,boots,unit,level,metric,better" \
+	"group,split,baseline,n,median,median_ci_lo,median_ci_hi,change,change_ci_lo,change_ci_hi,p,verdict,boots,unit,level,metric,better,posted" \
 	"csv header"
 is "$(printf '%s\n' "$OUT" | wc -l)" 3 "csv: header and one row per group"
 

@@ -57,7 +57,7 @@ run_cmd wb compare --label boots --format json
 is "$(printf '%s' "$OUT" | jq -r '.groups[] | select(.value == "7.0") | .inference | "\(.unit) \(.level) \(.baseline_units) \(.units) \(.df) \(.between_unit_sd > 0)"')" \
 	"boot boots 4 4 6 true" "json: boots as units, their numbers and df"
 run_cmd wb compare --label boots --format csv
-is "$(printf '%s\n' "$OUT" | head -1 | cut -d, -f12-)" "verdict,boots,unit,level,metric,better" "csv: boots, unit and level columns"
+is "$(printf '%s\n' "$OUT" | head -1 | cut -d, -f12-)" "verdict,boots,unit,level,metric,better,posted" "csv: boots, unit and level columns"
 is "$(printf '%s\n' "$OUT" | awk -F, '$1 == "7.0" { print $4, $12, $13, $14, $15 }')" \
 	"32 regression 4 boot boots" "csv: the 7.0 row"
 

@@ -9,6 +9,11 @@
  *   - two labels in the very same boots: experiments as units;
  *   - the two arms of one ab grouped by its feature: its paired result, the
  *     numbers ab_load() gives, seen from the baseline's side;
+ *   - posted results (kind "external") beside measured ones: marked, their
+ *     runs one unit whatever the number of their experiments, one posted
+ *     run without a verdict (the baseline's too), keys the posted side lacks
+ *     unknown rather than different, never pooled with measured results of
+ *     the same value;
  *   - a --by, --baseline or feature name that names nothing: EXIT_USAGE.
  */
 #include <math.h>
@@ -257,6 +262,132 @@ static void test_ab_arms(void **state)
 	ab_stored_release(&ab);
 }
 
+/* A posted result of stress-ng 0.21.00: kind external, n runs, no boot id, its provenance. */
+static int64_t posted(const char *kernel, const char *label, int n, double ops)
+{
+	struct experiment_info info = {
+		.kind = "external",
+		.workload = "pipe",
+		.profile = "stress-ng-0.15",
+		.params_json = "{}",
+		.cmdline = "stress-ng --pipe 4 --timeout 20s --metrics-brief",
+		.label = label,
+		.host = "posted",
+		.kernel = kernel,
+	};
+	static const char *const keys[][2] = {
+		{ "external.tool", "stress-ng" },
+		{ "external.version", "0.21.00" },
+		{ "external.format", "stress-ng-metrics-brief" },
+		{ "external.source", "paste.txt lines 1-9" },
+	};
+	struct store *st;
+	struct sample s;
+	int64_t id, cfg;
+	size_t k;
+	int i;
+
+	assert_int_equal(store_open(db, STORE_CREATE, &st), 0);
+	assert_int_equal(store_begin_experiment(st, &info, &id), 0);
+	assert_int_equal(store_add_config(st, id, "default", NULL, &cfg), 0);
+	for (k = 0; k < 4; k++)
+		assert_int_equal(
+			store_add_env_entry(st, id, "start", keys[k][0], keys[k][1], IMPACT_WEAK),
+			0);
+	assert_int_equal(
+		store_add_env_entry(st, id, "start", "kernel.release", kernel, IMPACT_STRONG), 0);
+	for (i = 0; i < n; i++) {
+		sample_init(&s);
+		s.index = (uint32_t)i;
+		s.real_s = 20;
+		s.ops_per_s = ops * (1 + 0.002 * (i % 3));
+		s.ops = (uint64_t)(s.ops_per_s * 20);
+		assert_int_equal(store_add_sample(st, id, cfg, &s), 0);
+	}
+	assert_int_equal(store_end_experiment(st, id, "complete"), 0);
+	store_close(st);
+	return id;
+}
+
+static void add_env(int64_t id, const char *key, const char *value)
+{
+	struct store *st;
+
+	assert_int_equal(store_open(db, STORE_CREATE, &st), 0);
+	assert_int_equal(store_add_env_entry(st, id, "start", key, value, IMPACT_STRONG), 0);
+	store_close(st);
+}
+
+static void test_posted(void **state)
+{
+	static const double fast[4] = { 2.00e6, 2.05e6, 1.98e6, 2.02e6 };
+	struct compare c;
+	const struct group *g;
+	char line[1024], boot[32];
+	size_t k;
+	int i;
+
+	(void)state;
+	new_store();
+	for (i = 0; i < 4; i++) {
+		snprintf(boot, sizeof(boot), "m%d", i);
+		add_env(experiment("6.6", "here", boot, 8, fast[i], 0.5), "kernel.preempt", "full");
+	}
+	posted("6.6", "one", 1, 1.9e6);
+	posted("6.12", "many", 3, 1.4e6);
+	posted("6.12", "many", 3, 1.4e6);
+	assert_int_equal(build(&c, "label", "here"), EXIT_OK);
+	g = group(&c, "here");
+	assert_false(g->external);
+	assert_int_equal(g->nexternal, 0);
+
+	g = group(&c, "many");
+	assert_true(g->external);
+	assert_int_equal(g->ext.runs, 6);
+	assert_int_equal(g->ext.nexps, 2);
+	assert_int_equal(g->nboots, 1); /* two experiments without boot ids: one unit */
+	assert_int_equal(g->unit, UNIT_BOOT);
+	assert_int_equal(g->beff.level, EFFECT_LEVEL_BOOTS);
+	assert_int_equal(g->verdict, VERDICT_REGRESSION);
+	assert_string_equal(g->ext.note, "stress-ng 0.21.00, 6 runs, not measured here");
+	assert_string_equal(g->ext.source, "paste.txt lines 1-9");
+	compare_inference_text(&c, g, line, sizeof(line));
+	assert_non_null(strstr(line, "count as one boot"));
+	/* kernel.preempt: unknown, not different; external.*: provenance, not env */
+	assert_int_equal(g->nunknown, 1);
+	assert_string_equal(g->unknown[0].key, "kernel.preempt");
+	for (k = 0; k < g->nenvd; k++) {
+		assert_string_not_equal(g->envd[k].key, "kernel.preempt");
+		assert_true(strncmp(g->envd[k].key, "external.", 9) != 0);
+	}
+
+	g = group(&c, "one");
+	assert_true(g->external);
+	assert_int_equal(g->verdict, VERDICT_INSUFFICIENT);
+	assert_false(g->eff.valid);
+	assert_true(fabs(g->point + 0.05) < 0.01);
+	compare_verdict_text(&c, g, line, sizeof(line));
+	assert_non_null(strstr(line, "no verdict: this group is one posted run (stress-ng 0.21.00, "
+				     "1 run, not measured here)"));
+	compare_release(&c);
+
+	/* one posted run as the baseline: nothing against it is decided */
+	assert_int_equal(build(&c, "label", "one"), EXIT_OK);
+	g = group(&c, "many");
+	assert_int_equal(g->verdict, VERDICT_INSUFFICIENT);
+	compare_verdict_text(&c, g, line, sizeof(line));
+	assert_non_null(strstr(line, "the baseline is one posted run"));
+	compare_release(&c);
+
+	/* by kernel: 6.6's measured and posted results are two groups, the measured the baseline */
+	assert_int_equal(build(&c, "kernel", NULL), EXIT_OK);
+	assert_int_equal(c.ngroups, 3);
+	assert_false(c.groups[0].nexternal);
+	assert_string_equal(c.groups[0].value, "6.6");
+	assert_string_equal(c.groups[0].split, "source=measured");
+	compare_release(&c);
+}
+
 static void test_bad_request(void **state)
 {
 	struct compare c;
@@ -299,7 +430,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernels_boots), cmocka_unit_test(test_aa_boots),
 		cmocka_unit_test(test_same_boots),    cmocka_unit_test(test_ab_arms),
-		cmocka_unit_test(test_bad_request),
+		cmocka_unit_test(test_posted),	      cmocka_unit_test(test_bad_request),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
