@@ -75,6 +75,12 @@ like "$OUT" "^  profile +stress-ng-0.15$" "stored with the posted profile"
 run_cmd wb show 5ea1ed00
 like "$OUT" "^  status +complete$" "the source is unchanged"
 
+# ---- a stored run (another host's, as far as reproduce cares) ----
+run_cmd wb reproduce "$new" $short
+is "$RC" 0 "reproduce of a stored run exits 0"
+like "$OUT" "^source: experiment [0-9]+ \(${new%"${new#????????}"}\) run pipe, .*: wakebench " "a run's source is wakebench itself"
+like "$OUT" "^posted: bogo ops/s \(real time\) $NUM \(mean of 2 runs, sd $NUM\), wakebench [^ ]+, profile stress-ng-0.15$" "its figure: the run's own samples"
+
 # ---- options override the source's ----
 run_cmd wb reproduce 1 $short -j 1 --label mine --format json
 is "$RC" 0 "reproduce by id with -j 1 --label --format json exits 0"
