@@ -131,6 +131,7 @@ struct repro {
 	struct reproduce_source src;
 	size_t imported, added; /* SOURCE was a file: its experiments, how many new */
 	bool from_file;
+	const struct experiment_measure *m; /* the run's loop, for the sample lines */
 };
 
 /* SOURCE is a file: import it, and pick the one experiment in it to reproduce. */
@@ -212,19 +213,14 @@ static const char **run_argv(const struct repro *r, char **words, size_t nwords,
 
 /* ---- the run ---- */
 
-struct printer {
-	const struct ctx *ctx;
-	const struct workload *wl;
-	unsigned total;
-};
-
-static void print_sample(void *arg, const struct sample *s, unsigned measured)
+static void print_sample(void *arg, const struct sample *s)
 {
-	const struct printer *p = arg;
+	const struct repro *r = arg;
 
-	if (p->ctx->format != FMT_TEXT)
+	if (r->ctx->format != FMT_TEXT)
 		return;
-	report_sample_text(stdout, NULL, s, measured, p->total, p->wl->name);
+	report_sample_text(stdout, NULL, s, r->m->measured, (unsigned)r->m->spec->rp->samples,
+			   r->src.wl->name);
 	fflush(stdout);
 }
 
@@ -282,18 +278,17 @@ static void print_json(const struct repro *r, const struct experiment *ex,
 static int measure_and_judge(struct repro *r, struct experiment_cmd *o, struct experiment *ex,
 			     int64_t config_id)
 {
-	struct printer pr = { .ctx = r->ctx, .wl = o->wl, .total = (unsigned)o->rp.samples };
-	struct reproduce_measure m = { .ex = ex,
-				       .config_id = config_id,
-				       .spec = &o->spec,
-				       .on_sample = print_sample,
-				       .arg = &pr };
+	struct experiment_measure m = {
+		.ex = ex, .config_id = config_id, .spec = &o->spec, .stored = print_sample
+	};
 	struct reproduce_verdict rv;
 	const char *status = "complete";
 	int sig, failed;
 
 	m.s = xcalloc(o->rp.samples + 1, sizeof(*m.s));
-	failed = reproduce_measure(&m);
+	m.arg = r;
+	r->m = &m;
+	failed = experiment_measure(&m);
 	sig = runner_stop_signal();
 	if (sig) {
 		status = "interrupted";

@@ -15,6 +15,7 @@
 #include "engine/reproduce.h"
 #include "core/metrics.h"
 #include "engine/import.h"
+#include "runner/runner.h"
 #include "stats/stats.h"
 
 #include <gsl/gsl_cdf.h>
@@ -385,49 +386,6 @@ void reproduce_words_free(char **w)
 	for (p = w; p && *p; p++)
 		free(*p);
 	free(w);
-}
-
-/* ---- measuring ---- */
-
-static int measure_one(struct reproduce_measure *m, bool warmup)
-{
-	const struct run_params *rp = m->spec->rp;
-	struct sample *s = &m->s[m->n];
-	uint64_t duration_ns =
-		warmup ? runner_warmup_ns(m->spec, rp->warmup_ns, NULL, 0) : rp->duration_ns;
-
-	sample_init(s);
-	if (runner_sample(m->spec, duration_ns, s))
-		return -1;
-	s->warmup = warmup;
-	if (experiment_add_sample(m->ex, m->config_id, s))
-		return 0; /* reported; ex->store_failed stops the loop */
-	m->n++;
-	if (!warmup)
-		m->measured++;
-	if (m->on_sample)
-		m->on_sample(m->arg, s, m->measured);
-	return 0;
-}
-
-int reproduce_measure(struct reproduce_measure *m)
-{
-	const struct run_params *rp = m->spec->rp;
-	uint64_t i;
-
-	m->n = 0;
-	m->measured = 0;
-	if (rp->warmup_ns && measure_one(m, true))
-		return -1;
-	for (i = 0; i < rp->samples; i++) {
-		if (runner_stop_signal() || m->ex->store_failed)
-			break;
-		if (measure_one(m, false))
-			return -1;
-		if (m->n && m->s[m->n - 1].status == SAMPLE_INTERRUPTED)
-			break;
-	}
-	return 0;
 }
 
 /* ---- the verdict ---- */

@@ -19,7 +19,6 @@
 #include "core/reproduce.h"
 #include "core/sample.h"
 #include "engine/experiment.h"
-#include "runner/runner.h"
 #include "store/store.h"
 #include "workloads/workload.h"
 
@@ -73,26 +72,6 @@ int reproduce_pick(struct store *st, char (*uuids)[37], size_t n, int64_t *exp_i
  */
 char **reproduce_words(const struct reproduce_source *src, size_t *n);
 void reproduce_words_free(char **w);
-
-/*
- * The samples of the reproduction: the warm-up (when rp->warmup_ns) and
- * rp->samples samples of spec, each stored in ex under config_id as it
- * completes and handed to on_sample (for printing); stops early on a stop
- * signal (runner_stop_signal()), an interrupted sample or a store failure.
- * s has room for rp->samples + 1. Returns the samples produced in *n; 0,
- * or -1 on a setup failure (reported).
- */
-struct reproduce_measure {
-	struct experiment *ex;
-	int64_t config_id;
-	const struct run_spec *spec;
-	struct sample *s;
-	size_t n;	   /* produced, warm-up included */
-	unsigned measured; /* measured (non-warm-up) samples */
-	void (*on_sample)(void *arg, const struct sample *s, unsigned measured);
-	void *arg;
-};
-int reproduce_measure(struct reproduce_measure *m);
 
 /*
  * The verdict on the measured samples s[0..n) (warm-ups and failed
