@@ -48,6 +48,8 @@ static const struct command commands[] = {
 	{ "vm", cmd_vm, 0, "boot kernels with qemu, run a subcommand inside, import the results" },
 	{ "bisect", cmd_bisect, CMD_READS_STORE,
 	  "find the kernel that changed a metric: a step for git bisect run, or a list of images" },
+	{ "reproduce", cmd_reproduce, CMD_WRITES_STORE,
+	  "run what someone posted, here, with the matching profile; say if it reproduced" },
 };
 
 static void usage(FILE *f)

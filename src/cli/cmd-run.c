@@ -31,10 +31,9 @@ struct run_state {
 	const struct run_params *rp;
 	struct experiment ex;
 	int64_t config_id;
-	struct sample *samples; /* warm-up included */
-	size_t nsamples;
+	/* the loop (engine/experiment.c): its samples, warm-up included, and measured count */
+	struct experiment_measure m;
 	struct progress progress;
-	unsigned measured;		     /* measured (non-warm-up) samples done */
 	unsigned nstored;		     /* samples committed to the store, warm-up included */
 	const struct ceiling_shape *ceiling; /* --ceiling: measured after each sample */
 	const char *tracer;		     /* the tracer that runs: "bpf", "perf" or NULL */
@@ -46,12 +45,12 @@ struct run_state {
  */
 static double running_median_of(const struct run_state *st, const char *metric)
 {
-	double *x = xcalloc(st->nsamples + 1, sizeof(*x)), m = 0;
+	double *x = xcalloc(st->m.n + 1, sizeof(*x)), m = 0;
 	size_t n = 0, i;
 
-	for (i = 0; i < st->nsamples; i++)
-		if (!st->samples[i].warmup && st->samples[i].status == SAMPLE_OK &&
-		    sample_value(&st->samples[i], metric, &x[n]))
+	for (i = 0; i < st->m.n; i++)
+		if (!st->m.s[i].warmup && st->m.s[i].status == SAMPLE_OK &&
+		    sample_value(&st->m.s[i], metric, &x[n]))
 			n++;
 	if (n)
 		m = stats_median(x, n);
@@ -72,14 +71,14 @@ static void print_sample(struct run_state *st, const struct sample *s)
 	progress_clear(&st->progress);
 	switch (st->ctx->format) {
 	case FMT_TEXT:
-		report_sample_text(stdout, NULL, s, st->measured, total, st->wl->name);
+		report_sample_text(stdout, NULL, s, st->m.measured, total, st->wl->name);
 		fflush(stdout);
 		break;
 	case FMT_METRICS_BRIEF:
 		if (s->warmup)
 			break;
 		if (s->status != SAMPLE_OK) {
-			warning("sample %u/%u %s: %s", st->measured, total,
+			warning("sample %u/%u %s: %s", st->m.measured, total,
 				sample_status_name(s->status), s->reason);
 			break;
 		}
@@ -105,7 +104,7 @@ static void lost_sample(struct run_state *st, bool warmup)
 	if (warmup)
 		snprintf(which, sizeof(which), "the warm-up sample");
 	else
-		snprintf(which, sizeof(which), "sample %u/%llu", st->measured + 1,
+		snprintf(which, sizeof(which), "sample %u/%llu", st->m.measured + 1,
 			 (unsigned long long)st->rp->samples);
 	error("run: %s was measured but could not be stored: it is lost; the %u sample%s "
 	      "stored before it %s kept in '%s'",
@@ -113,39 +112,38 @@ static void lost_sample(struct run_state *st, bool warmup)
 	      cli_db_path(st->ctx));
 }
 
-/*
- * Run one sample (a warm-up when warmup is set), store it, print it.
- * Returns 0 when a sample was produced, -1 on a setup error (reported).
- */
-static int one_sample(struct run_state *st, const struct run_spec *spec, bool warmup)
+/* The loop's hooks (engine/experiment.c): progress, the ceiling, what was lost, the output. */
+static void before_sample(void *arg, unsigned next)
 {
-	struct sample *s = &st->samples[st->nsamples];
-	uint64_t duration_ns =
-		warmup ? runner_warmup_ns(spec, st->rp->warmup_ns, NULL, 0) : st->rp->duration_ns;
+	struct run_state *st = arg;
 	char unit[64];
 
-	if (!warmup)
-		progress_show(&st->progress, NULL, st->measured + 1, running_median(st),
-			      report_primary_unit(st->wl->name, unit, sizeof(unit)));
-	sample_init(s);
-	if (runner_sample(spec, duration_ns, s))
-		return -1;
-	s->warmup = warmup;
-	if (st->ceiling && !warmup && s->status == SAMPLE_OK)
-		ceiling_sample(spec, st->ceiling, duration_ns, s);
-	if (experiment_add_sample(&st->ex, st->config_id, s)) {
-		lost_sample(st, warmup);
-		return 0;
-	}
-	st->nsamples++;
-	if (!warmup) {
-		st->measured++;
+	progress_show(&st->progress, NULL, next, running_median(st),
+		      report_primary_unit(st->wl->name, unit, sizeof(unit)));
+}
+
+static void measured_sample(void *arg, struct sample *s, uint64_t duration_ns)
+{
+	struct run_state *st = arg;
+
+	if (st->ceiling && !s->warmup && s->status == SAMPLE_OK)
+		ceiling_sample(st->m.spec, st->ceiling, duration_ns, s);
+}
+
+static void lost_sample_hook(void *arg, bool warmup)
+{
+	lost_sample(arg, warmup);
+}
+
+static void stored_sample(void *arg, const struct sample *s)
+{
+	struct run_state *st = arg;
+
+	if (!s->warmup)
 		st->progress.done++;
-	}
 	if (st->ex.store)
 		st->nstored++;
 	print_sample(st, s);
-	return 0;
 }
 
 /*
@@ -241,8 +239,8 @@ static void print_json(struct run_state *st, json_object *params, const struct r
 	json_object_object_add(env, "end",
 			       st->ex.have_env_end ? report_env_json(&st->ex.env_end) : NULL);
 	json_object_object_add(o, "environment", env);
-	for (i = 0; i < st->nsamples; i++)
-		json_object_array_add(samples, report_sample_json(&st->samples[i]));
+	for (i = 0; i < st->m.n; i++)
+		json_object_array_add(samples, report_sample_json(&st->m.s[i]));
 	json_object_object_add(o, "samples", samples);
 	json_object_object_add(o, "summary", report_summary_json(rs));
 	json_object_object_add(o, "tracing_overhead",
@@ -263,18 +261,16 @@ static const struct experiment_cmd_spec run_cmd = {
 static int run_samples(struct run_state *st, const struct run_spec *spec,
 		       const struct probe_set *ps, char *overhead, size_t len)
 {
-	size_t i;
-
-	if (st->rp->warmup_ns && one_sample(st, spec, true))
+	st->m.ex = &st->ex;
+	st->m.config_id = st->config_id;
+	st->m.spec = spec;
+	st->m.arg = st;
+	st->m.before = before_sample;
+	st->m.measured_hook = measured_sample;
+	st->m.lost = lost_sample_hook;
+	st->m.stored = stored_sample;
+	if (experiment_measure(&st->m))
 		return -1;
-	for (i = 0; i < st->rp->samples; i++) {
-		if (runner_stop_signal() || st->ex.store_failed)
-			break;
-		if (one_sample(st, spec, false))
-			return -1;
-		if (st->nsamples && st->samples[st->nsamples - 1].status == SAMPLE_INTERRUPTED)
-			break;
-	}
 	if (!runner_stop_signal() && !st->ex.store_failed && probes_tracing(ps) &&
 	    calibrate(st, spec, ps, overhead, len))
 		return -1;
@@ -311,7 +307,7 @@ static int run_finish(struct run_state *st, json_object *params, bool setup_fail
 	const char *status;
 	char title[96];
 
-	if (report_summarize(st->samples, st->nsamples, metric_primary(st->wl->name)->name, &rs))
+	if (report_summarize(st->m.s, st->m.n, metric_primary(st->wl->name)->name, &rs))
 		ret = EXIT_RUNTIME;
 	if (sig) {
 		status = "interrupted";
@@ -376,7 +372,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 	st.rp = &o.rp;
 	st.ceiling = o.pp.ceiling ? &ceiling : NULL;
 	st.tracer = probes_tracer(&ps);
-	st.samples = xcalloc(o.rp.samples + 1, sizeof(*st.samples));
+	st.m.s = xcalloc(o.rp.samples + 1, sizeof(*st.m.s));
 	if (experiment_begin(&st.ex, &where, "run", o.wl, o.profile[0] ? o.profile : NULL,
 			     o.base_profile, o.eo.v.label, params) ||
 	    experiment_add_config(&st.ex, "default", NULL, &st.config_id)) {
@@ -393,7 +389,7 @@ int cmd_run(int argc, const char **argv, struct ctx *ctx)
 out:
 	json_object_put(params);
 	free(cmdline);
-	free(st.samples);
+	free(st.m.s);
 	probes_release(&ps);
 	experiment_cmd_release(&o);
 	return ret;

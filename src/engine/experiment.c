@@ -182,3 +182,54 @@ void experiment_release(struct experiment *ex)
 	ex->params_json = NULL;
 	ex->cmdline = NULL;
 }
+
+/* ---- the samples of one config ---- */
+
+static int measure_one(struct experiment_measure *m, bool warmup)
+{
+	const struct run_params *rp = m->spec->rp;
+	struct sample *s = &m->s[m->n];
+	uint64_t duration_ns =
+		warmup ? runner_warmup_ns(m->spec, rp->warmup_ns, NULL, 0) : rp->duration_ns;
+
+	if (!warmup && m->before)
+		m->before(m->arg, m->measured + 1);
+	sample_init(s);
+	if (runner_sample(m->spec, duration_ns, s))
+		return -1;
+	s->warmup = warmup;
+	if (m->measured_hook)
+		m->measured_hook(m->arg, s, duration_ns);
+	if (experiment_add_sample(m->ex, m->config_id, s)) {
+		/* ex->store_failed stops the loop */
+		if (m->lost)
+			m->lost(m->arg, warmup);
+		return 0;
+	}
+	m->n++;
+	if (!warmup)
+		m->measured++;
+	if (m->stored)
+		m->stored(m->arg, s);
+	return 0;
+}
+
+int experiment_measure(struct experiment_measure *m)
+{
+	const struct run_params *rp = m->spec->rp;
+	uint64_t i;
+
+	m->n = 0;
+	m->measured = 0;
+	if (rp->warmup_ns && measure_one(m, true))
+		return -1;
+	for (i = 0; i < rp->samples; i++) {
+		if (runner_stop_signal() || m->ex->store_failed)
+			break;
+		if (measure_one(m, false))
+			return -1;
+		if (m->n && m->s[m->n - 1].status == SAMPLE_INTERRUPTED)
+			break;
+	}
+	return 0;
+}

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "core/env.h"
+#include "runner/runner.h"
 #include "store/store.h"
 #include "workloads/workload.h"
 
@@ -70,5 +71,34 @@ int experiment_add_sample(struct experiment *ex, int64_t config_id, struct sampl
 int experiment_set_params(struct experiment *ex, json_object *params);
 int experiment_end(struct experiment *ex, const char *status);
 void experiment_release(struct experiment *ex);
+
+/*
+ * The samples of one config, as run and reproduce take them: the warm-up
+ * (when spec->rp->warmup_ns), then spec->rp->samples samples, each stored
+ * under config_id as it completes; the loop stops early on a stop signal
+ * (runner_stop_signal()), an interrupted sample or a store failure. The
+ * hooks (each may be NULL) let the command show progress (before: the
+ * 1-based number of the measured sample about to start), add to a
+ * measured sample before it is stored (measured), say what a failed store
+ * lost (lost) and print a stored sample (stored). s has room for
+ * spec->rp->samples + 1; n counts the samples stored (warm-up included),
+ * measured the measured ones among them.
+ */
+struct experiment_measure {
+	struct experiment *ex;
+	int64_t config_id;
+	const struct run_spec *spec;
+	struct sample *s;
+	size_t n;
+	unsigned measured;
+	void *arg;
+	void (*before)(void *arg, unsigned next);
+	void (*measured_hook)(void *arg, struct sample *s, uint64_t duration_ns);
+	void (*lost)(void *arg, bool warmup);
+	void (*stored)(void *arg, const struct sample *s);
+};
+
+/* 0, or -1 on a setup failure of the runner (reported). */
+int experiment_measure(struct experiment_measure *m);
 
 #endif
