@@ -31,13 +31,16 @@ struct reproduce_verdict {
 	/* the posted figure: mean, and stddev when it has several runs (else NAN) */
 	size_t posted_n;
 	double posted_mean, posted_spread;
-	/* this run: mean and its Student t interval at `level` (NAN below 2 samples) */
+	/*
+	 * this run: the median and its distribution-free CI as run's summary
+	 * gives them, `level` the coverage attained (CI NAN below 5 samples)
+	 */
 	size_t run_n, run_failed;
-	double run_mean, ci_lo, ci_hi, level;
+	double run_median, ci_lo, ci_hi, level;
 	/* the interval the posted mean must lie in: the CI widened by the posted spread */
 	double accept_lo, accept_hi;
 	enum reproduce_outcome outcome;
-	double rel; /* this run's mean against the posted one: run / posted - 1 */
+	double rel; /* this run's median against the posted one: run / posted - 1 */
 	char why[160];
 	/* who measured: "stress-ng 0.15.06, profile stress-ng-0.15"; here: "wakebench ..." */
 	char posted_by[192], here_by[192];

@@ -83,10 +83,14 @@ struct run {
 	size_t group;	      /* its experiment */
 };
 
+static void put_str(json_object *o, const char *key, const char *val);
+
 /* What a shell line or a version line said, for the runs after it. */
 struct pending {
 	char *cmdline[F_COUNT];
 	char *version[F_COUNT];
+	/* stress-ng's version line also gives uname(2) of where it ran */
+	char *arch, *release;
 };
 
 struct posted {
@@ -330,6 +334,10 @@ static struct run *run_new(struct posted *p, enum fmt f, unsigned first)
 		r->cmdline = xstrdup(p->pend.cmdline[f]);
 	if (p->pend.version[f])
 		r->version = xstrdup(p->pend.version[f]);
+	if (p->pend.release && (f == F_SNG_BRIEF || f == F_SNG_YAML)) {
+		put_str(r->env, "kernel.release", p->pend.release);
+		put_str(r->env, "kernel.arch", p->pend.arch);
+	}
 	return r;
 }
 
@@ -584,6 +592,26 @@ static int run_args(struct posted *p, struct run *r)
 	return ret;
 }
 
+/*
+ * stress-ng's version line ends in its uname(2) at run time, "(COMPILER,
+ * MACHINE SYSNAME RELEASE)": the kernel and architecture it ran on.
+ */
+static void sng_uname(struct posted *p, const char *t)
+{
+	const char *open = strchr(t, '('), *close = open ? strchr(open, ')') : NULL, *u;
+	char arch[64], sys[16], rel[128], *text;
+
+	if (!close)
+		return;
+	text = xasprintf("%.*s", (int)(close - open - 1), open + 1);
+	u = strrchr(text, ',');
+	if (u && sscanf(u + 1, " %63s %15s %127s", arch, sys, rel) == 3 && !strcmp(sys, "Linux")) {
+		pend_set(&p->pend.arch, arch);
+		pend_set(&p->pend.release, rel);
+	}
+	free(text);
+}
+
 /* A version line: "stress-ng, version 0.15.06 (gcc ...)", "perf version 6.1.76". */
 static void version_line(struct posted *p, const char *t)
 {
@@ -592,6 +620,7 @@ static void version_line(struct posted *p, const char *t)
 	if (sscanf(t, "stress-ng, version %31[0-9.]", v) == 1) {
 		pend_set(&p->pend.version[F_SNG_BRIEF], v);
 		pend_set(&p->pend.version[F_SNG_YAML], v);
+		sng_uname(p, t);
 	} else if (sscanf(t, "perf version %31[0-9.]", v) == 1) {
 		pend_set(&p->pend.version[F_PERF_PIPE], v);
 		pend_set(&p->pend.version[F_PERF_MSG], v);
@@ -1714,6 +1743,8 @@ static void posted_release(struct posted *p)
 		free(p->pend.cmdline[i]);
 		free(p->pend.version[i]);
 	}
+	free(p->pend.arch);
+	free(p->pend.release);
 	free(p->runs);
 	free(p->lines);
 	free(p->buf);

@@ -2,8 +2,9 @@
  * reproduce.c: `wakebench reproduce` without argv or stdout (reproduce.h).
  *
  * A posted figure is reproduced when it lies within this run's interval
- * widened by the posted spread: the run's mean has its own uncertainty
- * (Student's t on its samples), and a posted mean of several runs has
+ * widened by the posted spread: the run's median has its own uncertainty
+ * (its distribution-free CI, the one run's summary shows, from 5 samples
+ * on), and a posted mean of several runs has
  * another that the poster's machine added; a single posted run has no
  * spread, so only the run's interval counts. The verdict says nothing
  * about why a figure differs; the environment differences it lists, from
@@ -18,7 +19,6 @@
 #include "runner/runner.h"
 #include "stats/stats.h"
 
-#include <gsl/gsl_cdf.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -435,10 +435,12 @@ static void split_diff(const struct reproduce_source *src, struct reproduce_verd
 	free(d);
 }
 
+/* This run: the same summary as run's (the median and its distribution-free CI). */
 static void run_interval(const struct sample *s, size_t n, const char *metric,
 			 struct reproduce_verdict *rv)
 {
-	double *x = xcalloc(n + 1, sizeof(*x)), sd, q;
+	double *x = xcalloc(n + 1, sizeof(*x));
+	struct summary sum;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -451,13 +453,14 @@ static void run_interval(const struct sample *s, size_t n, const char *metric,
 			rv->run_failed++;
 	}
 	rv->level = 0.95;
-	rv->run_mean = rv->run_n ? stats_mean(x, rv->run_n) : NAN;
-	rv->ci_lo = rv->ci_hi = NAN;
-	if (rv->run_n >= 2) {
-		sd = stats_stddev(x, rv->run_n);
-		q = gsl_cdf_tdist_Pinv(1 - (1 - rv->level) / 2, (double)(rv->run_n - 1));
-		rv->ci_lo = rv->run_mean - q * sd / sqrt((double)rv->run_n);
-		rv->ci_hi = rv->run_mean + q * sd / sqrt((double)rv->run_n);
+	rv->run_median = rv->ci_lo = rv->ci_hi = NAN;
+	if (rv->run_n && !stats_summarize(x, rv->run_n, rv->level, &sum, NULL)) {
+		rv->run_median = sum.median;
+		if (sum.ci_valid) {
+			rv->ci_lo = sum.ci_lo;
+			rv->ci_hi = sum.ci_hi;
+			rv->level = sum.ci_level;
+		}
 	}
 	free(x);
 }
@@ -474,15 +477,15 @@ int reproduce_judge(const struct reproduce_source *src, const struct sample *s, 
 	rv->posted_mean = stats_mean(src->values, src->nvalues);
 	rv->posted_spread = src->nvalues >= 2 ? stats_stddev(src->values, src->nvalues) : NAN;
 	run_interval(s, n, src->metric, rv);
-	rv->rel = rv->run_n && rv->posted_mean != 0 ? rv->run_mean / rv->posted_mean - 1 : NAN;
+	rv->rel = rv->run_n && rv->posted_mean != 0 ? rv->run_median / rv->posted_mean - 1 : NAN;
 	widen = isfinite(rv->posted_spread) ? rv->posted_spread : 0;
 	rv->accept_lo = rv->ci_lo - widen;
 	rv->accept_hi = rv->ci_hi + widen;
-	if (rv->run_n < 2) {
+	if (!isfinite(rv->ci_lo)) {
 		rv->outcome = REPRODUCE_UNDECIDED;
 		snprintf(rv->why, sizeof(rv->why),
-			 "%zu usable sample%s here: an interval needs 2 at least", rv->run_n,
-			 rv->run_n == 1 ? "" : "s");
+			 "%zu usable sample%s here: an interval of the median needs %d at least",
+			 rv->run_n, rv->run_n == 1 ? "" : "s", STATS_MEDIAN_CI_MIN_N);
 	} else if (rv->posted_mean >= rv->accept_lo && rv->posted_mean <= rv->accept_hi) {
 		rv->outcome = REPRODUCE_REPRODUCED;
 	} else {

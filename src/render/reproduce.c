@@ -109,12 +109,12 @@ void reproduce_verdict_text(FILE *f, const struct reproduce_verdict *rv, const c
 	} else {
 		text_line(f, "posted: %s %s (1 run, spread unknown), %s", title, a, rv->posted_by);
 	}
-	value_text(wl, rv->run_mean, a, sizeof(a));
+	value_text(wl, rv->run_median, a, sizeof(a));
 	value_text(wl, rv->ci_lo, b, sizeof(b));
 	value_text(wl, rv->ci_hi, c, sizeof(c));
-	if (rv->run_n >= 2)
-		text_line(f, "here:   %s %s, %.0f%% CI %s .. %s (%zu samples), %s", title, a,
-			  rv->level * 100, b, c, rv->run_n, rv->here_by);
+	if (isfinite(rv->ci_lo))
+		text_line(f, "here:   %s %s (median), %.0f%% CI %s .. %s (%zu samples), %s", title,
+			  a, rv->level * 100, b, c, rv->run_n, rv->here_by);
 	else
 		text_line(f, "here:   %s %s (%zu sample%s), %s", title, rv->run_n ? a : "-",
 			  rv->run_n, rv->run_n == 1 ? "" : "s", rv->here_by);
@@ -162,7 +162,7 @@ json_object *reproduce_verdict_json(const struct reproduce_verdict *rv)
 	json_object_object_add(o, "posted", p);
 	json_object_object_add(h, "n", json_object_new_uint64(rv->run_n));
 	json_object_object_add(h, "failed", json_object_new_uint64(rv->run_failed));
-	json_object_object_add(h, "mean", json_double(rv->run_mean));
+	json_object_object_add(h, "median", json_double(rv->run_median));
 	json_object_object_add(h, "ci_lo", json_double(rv->ci_lo));
 	json_object_object_add(h, "ci_hi", json_double(rv->ci_hi));
 	json_object_object_add(h, "level", json_double(rv->level));

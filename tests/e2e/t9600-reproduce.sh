@@ -8,7 +8,7 @@
 # gets one line; a report and a posted file work as sources.
 . "$(dirname "$0")/lib.sh"
 
-short="-n 2 -t 100ms --warmup 0"
+short="-n 5 -t 100ms --warmup 0"
 
 # posted FILE UUID KIND PROFILE VERSION VALUE...: an external pipe experiment,
 # 3 instances for 20s, one sample per value of ops_per_s.
@@ -54,9 +54,9 @@ run_cmd wb reproduce 5ea1ed00 $short
 is "$RC" 0 "reproduce by UUID prefix exits 0"
 like "$OUT" "^source: experiment 1 \(5ea1ed00\) external pipe, host reporter-pi5, kernel 6.6.51\+rpt-rpi-2712: stress-ng 0.15.06$" "the source is named with its tool and version"
 like "$OUT" "^workload: pipe, profile: stress-ng-0.15$" "the posted profile runs"
-like "$OUT" "^3 instances, 2 samples of 100ms" "the posted instance count runs, -n and -t override"
+like "$OUT" "^3 instances, 5 samples of 100ms" "the posted instance count runs, -n and -t override"
 like "$OUT" "^posted: bogo ops/s \(real time\) 1 500 000 \(mean of 3 runs, sd 50 000\), stress-ng 0.15.06" "the posted mean and spread"
-like "$OUT" "^here:   bogo ops/s \(real time\) $NUM, 95% CI -?$NUM \.\. $NUM \(2 samples\)" "this run's mean and interval"
+like "$OUT" "^here:   bogo ops/s \(real time\) $NUM \(median\), [0-9]+% CI $NUM \.\. $NUM \(5 samples\)" "this run's median and interval"
 like "$OUT" "^verdict: (reproduced \(the posted value lies within|not reproduced: [0-9.]+% (lower|higher) here)" "a verdict line"
 like "$OUT" "^3 environment differences that could explain a gap \(strongest first\):$" "three differences"
 order=$(printf '%s\n' "$OUT" | grep -E '^  (strong|medium|weak|identity|run) ' | awk '{ print $1 " " $2 }' | tr '\n' ';')
