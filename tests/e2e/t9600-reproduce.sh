@@ -79,7 +79,7 @@ like "$OUT" "^  status +complete$" "the source is unchanged"
 run_cmd wb reproduce "$new" $short
 is "$RC" 0 "reproduce of a stored run exits 0"
 like "$OUT" "^source: experiment [0-9]+ \(${new%"${new#????????}"}\) run pipe, .*: wakebench " "a run's source is wakebench itself"
-like "$OUT" "^posted: bogo ops/s \(real time\) $NUM \(mean of 2 runs, sd $NUM\), wakebench [^ ]+, profile stress-ng-0.15$" "its figure: the run's own samples"
+like "$OUT" "^posted: bogo ops/s \(real time\) $NUM \(mean of 5 runs, sd $NUM\), wakebench [^ ]+, profile stress-ng-0.15$" "its figure: the run's own samples"
 
 # ---- options override the source's ----
 run_cmd wb reproduce 1 $short -j 1 --label mine --format json
