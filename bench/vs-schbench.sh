@@ -135,7 +135,7 @@ for f in "wakeup p50 us:2:7:14" "wakeup p99 us:3:8:15" "request p50 us:4:9:16" \
 	if [ "$name" = requests/s ]; then
 		lo=0.95 hi=1.05
 	else
-		lo=$(awk -v r="$aa" -v m="$sa" "$quantum"'BEGIN { split(r, x, /\.\./); print x[1] - q(m) / m }')
+		lo=$(awk -v r="$aa" -v m="$sa" "$quantum"'BEGIN { split(r, x, /\.\./); v = x[1] - q(m) / m; print (v > 0 ? v : 0) }')
 		hi=$(awk -v r="$aa" -v m="$sa" "$quantum"'BEGIN { split(r, x, /\.\./); print x[2] + q(m) / m }')
 	fi
 	ok=$(awk -v v="$med" -v lo="$lo" -v hi="$hi" 'BEGIN { print (v >= lo && v <= hi) ? "pass" : "FAIL" }')
