@@ -15,17 +15,19 @@
 # (stress-ng first in odd rounds). The ratio of ops/s (real time),
 # wakebench / stress-ng, per round; its median and range over the rounds.
 #
-# The syscall shape: one run of each tool of -s seconds under `strace -ff
-# -y`; the processes of the workload are those that touched a pipe that
-# carried the data (the writes of its most frequent size). Per op (counted
-# by the tool): every call on such a pipe, by name and, for read and write,
-# by the size they moved (read(pipe,4096)=1.000), listed when at least 1 in
-# 10000 ops; and every other call of those processes per op. The shapes are
-# equal when both list the same pipe calls, each within 2% (or 0.0005) of
-# the other, and both make fewer than 0.01 other calls per op (set-up and
-# end of run). Targets (issue 26): equal shape, ratio within 0.97..1.03.
+# The syscall shape: two runs of each tool under `strace -ff -y`, of 1 and
+# -s seconds; the processes of the workload are those that touched a pipe
+# that carried the data (the writes of its most frequent size). Per op: the
+# difference of the two runs' counts over the difference of their ops (so
+# what a run does once, its start, end and harness, cancels), for every
+# call on such a pipe, by name and, for read and write, by the size they
+# moved (read(pipe,4096) 1.0000), and every other call of those processes,
+# by name; listed when at least 1 in 2000 ops. The shapes are equal when
+# both list the same calls, each within 2% (or 0.0005) of the other.
+# Targets (issue 26): equal shape, ratio within 0.97..1.03. -r 0: the
+# traced runs only.
 #
-# Defaults: 7 rounds of 3s with 4 instances, 2s traced runs. Not part of
+# Defaults: 7 rounds of 3s with 4 instances, traced runs of 1s and 3s. Not part of
 # `make check`: it takes minutes and wants a quiet machine (on a shared one,
 # run it under flock with the other benchmarks).
 set -eu
@@ -33,7 +35,7 @@ set -eu
 rounds=7
 duration=3
 jobs=4
-sdur=2
+sdur=3
 here=$(cd "$(dirname "$0")/.." && pwd)
 wakebench="$here/build/wakebench"
 [ -x "$wakebench" ] || wakebench="$here/wakebench"
@@ -83,10 +85,12 @@ stats() {
 	END { printf "%.4f %.4f %.4f\n", q(0.5), v[1], v[NR] }'
 }
 
-# The per-op shape of a traced run: directory of strace -ff files, ops.
-# Prints "key rate" lines, the pipe calls first, then "other RATE".
-shape() {
-	awk -v ops="$2" '
+# The calls of a traced run: directory of strace -ff files. Prints "key
+# count" lines: every call on a pipe that carried the data (the writes of
+# the run's most frequent size), by name and for read and write the size
+# moved, and every other call of the processes that touched such a pipe.
+counts() {
+	awk '
 	FNR == 1 { f++ }
 	/^(\+\+\+|---)/ { next }
 	{
@@ -107,46 +111,67 @@ shape() {
 			if (!mine) continue
 			for (j = 1; j <= n[i]; j++) {
 				split(line[i, j], a, " ")
+				k = a[1]
 				if (a[2] in data) {
-					k = a[1] "(pipe"
+					k = k "(pipe"
 					if (a[1] == "read" || a[1] == "write") k = k "," (a[3] ~ /^[0-9]+$/ ? a[3] : "err")
-					c[k ")"]++
-				} else
-					other++
+					k = k ")"
+				}
+				c[k]++
 			}
 		}
-		for (k in c) if (c[k] / ops >= 0.0001) printf "%s %.4f\n", k, c[k] / ops
-		printf "other %.4f\n", other / ops
+		for (k in c) print k, c[k]
 	}' "$1"/t.*
 }
 
-# Equal shapes: the same pipe calls within 2% (or 0.0005), few other calls.
+# The per-op shape from a short and a long traced run (counts files and
+# their ops): (long - short) / (ops long - ops short) for every call, so
+# that what a run does once (start, end, the harness) cancels. Lists the
+# calls of at least 1 in 2000 ops (a call of the loop comes at least every
+# 512 ops: FIONREAD).
+shape() {
+	awk -v o1="$2" -v o2="$4" 'FNR == NR { a[$1] = $2; next } { b[$1] = $2 }
+	END {
+		for (k in b) a[k] += 0
+		for (k in a) { r = (b[k] - a[k]) / (o2 - o1); if (r >= 0.0005) printf "%s %.4f\n", k, r }
+	}' "$1" "$3"
+}
+
+# Equal shapes: the same calls per op, each within 2% (or 0.0005).
 same_shape() {
 	awk 'FNR == NR { a[$1] = $2; next } { b[$1] = $2 }
 	END {
 		ok = 1
-		for (k in a) if (k != "other") {
+		for (k in a) {
 			if (!(k in b)) ok = 0
 			else { d = a[k] - b[k]; if (d < 0) d = -d; if (d > 0.0005 && d > 0.02 * a[k]) ok = 0 }
 		}
-		for (k in b) if (k != "other" && !(k in a)) ok = 0
-		if (a["other"] >= 0.01 || b["other"] >= 0.01) ok = 0
+		for (k in b) if (!(k in a)) ok = 0
 		print ok ? "yes" : "no"
 	}' "$1" "$2"
 }
 
-traced() { # name version binary
+# One traced run: tool (sng|wb), version, binary, seconds; the counts in
+# $tmp/c.TOOL.SECONDS, its ops echoed.
+traced_run() {
 	rm -rf "$tmp/st"; mkdir "$tmp/st"
 	if [ "$1" = sng ]; then
-		strace -ff -qq -y -s 0 -o "$tmp/st/t" "$3" --pipe "$jobs" --timeout "${sdur}s" --metrics-brief \
+		strace -ff -qq -y -s 0 -o "$tmp/st/t" "$3" --pipe "$jobs" --timeout "${4}s" --metrics-brief \
 			>"$tmp/st.out" 2>&1 || true
 	else
-		strace -ff -qq -y -s 0 -o "$tmp/st/t" "$wakebench" run pipe -j "$jobs" -t "${sdur}s" -n 1 \
+		strace -ff -qq -y -s 0 -o "$tmp/st/t" "$wakebench" run pipe -j "$jobs" -t "${4}s" -n 1 \
 			--warmup 0 --profile "stress-ng-$2" --no-store --format metrics-brief >"$tmp/st.out" 2>&1 || true
 	fi
 	o=$(row <"$tmp/st.out" | awk '{ print $2 }')
 	[ -n "$o" ] || { echo "vs-stress-ng: $2: traced $1 run printed no metrics row" >&2; return 1; }
-	shape "$tmp/st" "$o" | sort >"$tmp/shape.$1"
+	counts "$tmp/st" >"$tmp/c.$1.$4"
+	echo "$o"
+}
+
+traced() { # tool version binary: the shape into $tmp/shape.TOOL
+	o1=$(traced_run "$1" "$2" "$3" 1) && o2=$(traced_run "$1" "$2" "$3" "$sdur") || return 1
+	[ "$o2" -gt "$o1" ] || { echo "vs-stress-ng: $2: the ${sdur}s traced $1 run made no more ops than the 1s one" >&2; return 1; }
+	shape "$tmp/c.$1.1" "$o1" "$tmp/c.$1.$sdur" "$o2" | sort >"$tmp/shape.$1"
 }
 
 echo "vs-stress-ng: $("$wakebench" --version); kernel $(uname -r), $(nproc) CPUs"
@@ -176,13 +201,16 @@ for p in "$@"; do
 		echo "$sv $wv" >>"$tmp/pairs"
 		i=$((i + 1))
 	done
-	set -- $(awk '{ print $2 / $1 }' "$tmp/pairs" | stats)
-	med=$1 lo=$2 hi=$3
-	echo "ratio wakebench/stress-ng: median $med, range $lo..$hi"
+	med=- lo=- hi=-
+	if [ "$rounds" -gt 0 ]; then
+		set -- $(awk '{ print $2 / $1 }' "$tmp/pairs" | stats)
+		med=$1 lo=$2 hi=$3
+		echo "ratio wakebench/stress-ng: median $med, range $lo..$hi"
+	fi
 	eq="n/a"
 	if [ "$has_strace" = 1 ] && traced sng "$ver" "$bin" && traced wb "$ver"; then
 		eq=$(same_shape "$tmp/shape.sng" "$tmp/shape.wb")
-		echo "per-op shape under strace (${sdur}s runs), stress-ng | wakebench:"
+		echo "per-op shape under strace (${sdur}s minus 1s runs), stress-ng | wakebench:"
 		join -a 1 -a 2 -e - -o 0,1.2,2.2 "$tmp/shape.sng" "$tmp/shape.wb" |
 			awk '{ printf "  %-22s %8s | %8s\n", $1, $2, $3 }'
 		echo "shape equal: $eq"
