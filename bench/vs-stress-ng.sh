@@ -208,7 +208,7 @@ for p in "$@"; do
 		echo "ratio wakebench/stress-ng: median $med, range $lo..$hi"
 	fi
 	eq="n/a"
-	if [ "$has_strace" = 1 ] && traced sng "$ver" "$bin" && traced wb "$ver"; then
+	if [ "$has_strace" = 1 ] && traced sng "$ver" "$bin" && traced wb "$ver" "$wakebench"; then
 		eq=$(same_shape "$tmp/shape.sng" "$tmp/shape.wb")
 		echo "per-op shape under strace (${sdur}s minus 1s runs), stress-ng | wakebench:"
 		join -a 1 -a 2 -e - -o 0,1.2,2.2 "$tmp/shape.sng" "$tmp/shape.wb" |
