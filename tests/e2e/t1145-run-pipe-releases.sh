@@ -59,4 +59,18 @@ for v in stress-ng-0.14.06 stress-ng-0.22.01 stress-ng-1 stress-ng-0.x perf-0.16
 	fi
 done
 is "$(q "select count(*) from experiments")" 3 "refused values store nothing"
+
+# ab takes a release as run does
+. "$(dirname "$0")/fakefs.sh"
+fakefs_start dbg
+run_cmd wb ab --feature NO_DELAY_DEQUEUE --profile stress-ng-0.22.00 -t 100ms -n 6 -j 1 \
+	--debugfs "$TMP/dbg" --db "$db"
+is "$RC" 0 "ab --profile stress-ng-0.22.00 exits 0"
+like "$ERR" "profile: stress-ng 0\.22\.00 runs as stress-ng-0\.21\.02 \(stress-ng 0\.21\.02\.\.0\.22\.00\)" \
+	"ab prints the mapping"
+is "$(q "select profile || '|' || json_extract(params, '\$.profile_release') from experiments where kind = 'ab'")" \
+	"stress-ng-0.21.02|0.22.00" "ab stores the profile and the release"
+run_cmd wb ab --feature NO_DELAY_DEQUEUE --profile stress-ng-0.23 -t 100ms -n 2 -j 1 --debugfs "$TMP/dbg" --no-store
+is "$RC" 2 "ab refuses a release no profile covers"
+like "$ERR" "^wakebench: error: ab: option '--profile': unknown value 'stress-ng-0\.23'" "ab names the option and the value"
 done_testing
