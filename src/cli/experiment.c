@@ -196,28 +196,17 @@ const struct workload *experiment_pick_workload(const char *cmd, struct opt_grou
 
 struct opt_group experiment_opts_group(struct experiment_opts *eo, const struct workload *wl)
 {
-	const struct profile *p;
 	struct opt_group g;
-	size_t n = 0, i;
 
 	memset(eo, 0, sizeof(*eo));
-	for (p = wl ? wl->profiles : NULL; p && p->name; p++)
-		n++;
-	eo->choices = xcalloc(n + 1, sizeof(*eo->choices));
-	eo->defaults.profile = n ? 0 : -1;
-	for (i = 0; i < n; i++) {
-		eo->choices[i] = wl->profiles[i].name;
-		if (wl->default_profile && !strcmp(wl->default_profile, eo->choices[i]))
-			eo->defaults.profile = (int)i;
-	}
+	eo->defaults.profile = wl ? wl->default_profile : NULL;
 	eo->table[0] = (struct opt){
-		.type = OPT_CHOICE,
+		.type = OPT_STRING,
 		.long_name = "profile",
 		.offset = offsetof(struct experiment_values, profile),
 		.argh = "NAME",
-		.help = "named parameter set reproducing a reference exactly (see 'wakebench "
-			"list')",
-		.choices = eo->choices,
+		.help = "named parameter set reproducing a reference exactly, or TOOL-VERSION "
+			"for a release one covers (stress-ng-0.18.12); see 'wakebench list'",
 	};
 	eo->table[1] = (struct opt){
 		.type = OPT_STRING,
@@ -238,8 +227,65 @@ struct opt_group experiment_opts_group(struct experiment_opts *eo, const struct 
 
 void experiment_opts_release(struct experiment_opts *eo)
 {
-	free(eo->choices);
-	eo->choices = NULL;
+	(void)eo;
+}
+
+/* "stress-ng-0.15|stress-ng-0.16 or stress-ng-X.Y.Z for 0.15.00..0.22.00" */
+static void profiles_allowed(const struct workload *wl, char *buf, size_t len)
+{
+	const struct profile *p;
+	const char *tools[8];
+	size_t used = 0, ntools = 0, t;
+
+	buf[0] = '\0';
+	for (p = wl->profiles; p && p->name && used < len; p++) {
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "|" : "", p->name);
+		for (t = 0; t < ntools && strcmp(tools[t], p->tool ? p->tool : ""); t++)
+			;
+		if (p->tool && p->first && t == ntools && ntools < ARRAY_SIZE(tools))
+			tools[ntools++] = p->tool;
+	}
+	for (t = 0; t < ntools && used < len; t++) {
+		char range[64];
+
+		workload_tool_range(wl, tools[t], range, sizeof(range));
+		used += (size_t)snprintf(buf + used, len - used, "%s%s-X.Y.Z for %s",
+					 t ? ", " : " or ", tools[t], range);
+	}
+	if (!buf[0])
+		snprintf(buf, len, "none (%s has no profiles)", wl->name);
+}
+
+void experiment_profile_check(const char *cmd, const struct workload *wl,
+			      struct experiment_opts *eo)
+{
+	const struct profile *p;
+	const char *version;
+
+	eo->release[0] = '\0';
+	if (!eo->v.profile)
+		return;
+	p = workload_profile_resolve(wl, eo->v.profile, &version);
+	if (!p) {
+		const char *names[64];
+		char allowed[512], hint[SUGGEST_HINT_MAX] = "";
+		size_t n = 0;
+
+		for (p = wl->profiles; p && p->name && n + 1 < ARRAY_SIZE(names); p++)
+			names[n++] = p->name;
+		names[n] = NULL;
+		profiles_allowed(wl, allowed, sizeof(allowed));
+		suggest_hint_list(eo->v.profile, names, "", hint, sizeof(hint));
+		die_usage("%s: option '--profile': unknown value '%s', allowed %s%s", cmd,
+			  eo->v.profile, allowed, hint);
+	}
+	if (!version)
+		return;
+	/* stress-ng's releases are X.YY.ZZ: "0.21" is 0.21.00 */
+	snprintf(eo->release, sizeof(eo->release), "%s%s", version,
+		 strchr(version, '.') && !strchr(strchr(version, '.') + 1, '.') ? ".00" : "");
+	info("profile: %s %s runs as %s (%s %s..%s)", p->tool, eo->release, p->name, p->tool,
+	     p->first, p->last);
 }
 
 static bool field_differs(const struct opt *o, const void *a, const void *b)
@@ -266,8 +312,12 @@ void experiment_resolve(const struct workload *wl, const struct experiment_opts 
 	size_t i;
 
 	memcpy(params, wl->defaults, wl->params_size);
-	if (eo->v.profile >= 0 && eo->choices[eo->v.profile]) {
-		prof = workload_profile(wl, eo->choices[eo->v.profile]);
+	if (eo->v.profile) {
+		const char *version;
+
+		prof = workload_profile_resolve(wl, eo->v.profile, &version);
+		if (!prof)
+			BUG("--profile '%s' was not checked", eo->v.profile);
 		memcpy(params, prof->params, wl->params_size);
 	}
 	for (i = 0; wl->opts[i].type != OPT_END; i++) {
@@ -415,6 +465,7 @@ void experiment_cmd_parse(struct experiment_cmd *o, const struct experiment_cmd_
 	}
 	g[o->ngroups++] = fixed[nfixed - 1];
 	cli_parse(cs->cmd, cs->usage, cs->description, g, o->ngroups, argc, argv, 0, &o->res, ctx);
+	experiment_profile_check(cs->cmd, o->wl, &o->eo);
 	if (o->res.npos > 1)
 		die_usage("%s: unexpected argument '%s': one workload at most", cs->cmd,
 			  o->res.pos[1]);
@@ -451,6 +502,10 @@ json_object *experiment_cmd_params(const struct experiment_cmd *o, const struct 
 	if (o->probes >= 0)
 		pg[n++] = o->groups[o->probes];
 	params = experiment_params_json(pg, n);
+	/* the release --profile named, which the profile reproduces */
+	if (o->eo.release[0])
+		json_object_object_add(params, "profile_release",
+				       json_object_new_string(o->eo.release));
 	/* what --trace resolved to: the tracer that ran, or off */
 	if (o->pp.trace)
 		json_object_object_add(

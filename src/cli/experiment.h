@@ -56,9 +56,12 @@ void experiment_check_habit(const char *cmd, const struct opt *const *tables, si
 const struct workload *experiment_pick_workload(const char *cmd, struct opt_group *groups,
 						size_t ngroups, int argc, const char **argv);
 
-/* --profile and --label, with the profile choices taken from the workload. */
+/*
+ * --profile and --label. --profile is a profile's name or TOOL-VERSION, a
+ * release one of the workload's profiles covers (stress-ng-0.18.12).
+ */
 struct experiment_values {
-	int profile; /* index into the workload's profiles; -1 when it has none */
+	const char *profile; /* as given; the default profile's name; NULL: none */
 	const char *label;
 };
 
@@ -66,12 +69,22 @@ struct experiment_opts {
 	struct experiment_values v, defaults;
 	/* storage behind the option table */
 	struct opt table[3];
-	const char **choices;
+	/* experiment_profile_check(): the release --profile named, "" for a profile's name */
+	char release[32];
 };
 
 /* Build the --profile/--label group for wl (call experiment_opts_release after). */
 struct opt_group experiment_opts_group(struct experiment_opts *eo, const struct workload *wl);
 void experiment_opts_release(struct experiment_opts *eo);
+/*
+ * Check --profile against wl's profiles and the releases they cover: exits
+ * 2 with one line naming the option, the value and what is allowed when it
+ * is neither. A release ("0.21" is read as 0.21.00) goes into eo->release;
+ * its mapping is printed once on stderr ("profile: stress-ng 0.18.12 runs as
+ * stress-ng-0.16 (stress-ng 0.16.00..0.21.01)").
+ */
+void experiment_profile_check(const char *cmd, const struct workload *wl,
+			      struct experiment_opts *eo);
 
 /*
  * Resolve the workload's parameters: defaults, then the profile's complete

@@ -16,8 +16,10 @@
  */
 #include "engine/repro.h"
 #include "render/render.h"
+#include "util/opts.h"
 #include "util/text.h"
 #include "util/util.h"
+#include "workloads/workload.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -304,26 +306,76 @@ static char *with_taskset(char *cmd, char *cpus)
 	return s;
 }
 
-/* stress-ng --pipe: profiles stress-ng-0.15 and stress-ng-0.21 (reference/stress-ng-pipe.md). */
-static char *pipe_equivalent(const struct store_experiment *e, json_object *p, struct diffs *d,
-			     const char **tool)
+/*
+ * The pipe profile an experiment ran (its label may be "custom (based on
+ * NAME)"; stores older than the rename say stress-ng-0.21, release 0.21.00)
+ * and the stress-ng release to run: the one --profile gave
+ * (params.profile_release), else the last the profile covers (every
+ * release of its range behaves alike).
+ */
+static const struct profile *pipe_profile(const struct workload *wl, const char *label,
+					  json_object *p, char *release, size_t len)
 {
-	bool v015 = strstr(e->profile, "stress-ng-0.15") != NULL;
-	int64_t j = num(p, "instances", 4), size = num(p, "data_size_bytes", v015 ? 512 : 4096);
-	int64_t psize = num(p, "pipe_size_bytes", 0);
-	uint64_t dur = (uint64_t)num(p, "duration_ns", 0);
-	char *cmd, *opt;
+	static const char custom[] = "custom (based on ";
+	const struct profile *prof;
+	const char *given = rep_str(p, "profile_release"), *version;
+	char name[64];
+	size_t n;
 
-	if ((!v015 && !strstr(e->profile, "stress-ng-0.21")) || !dur)
+	if (!strncmp(label, custom, sizeof(custom) - 1))
+		label += sizeof(custom) - 1;
+	n = strcspn(label, ")");
+	if (n >= sizeof(name))
 		return NULL;
+	memcpy(name, label, n);
+	name[n] = '\0';
+	prof = workload_profile_resolve(wl, name, &version);
+	if (!prof || !prof->tool || strcmp(prof->tool, "stress-ng") || !prof->first)
+		return NULL;
+	if (given && workload_profile_for(wl, prof->tool, given) == prof)
+		snprintf(release, len, "%s", given);
+	else if (version)
+		snprintf(release, len, "%s%s", version,
+			 strchr(version, '.') && !strchr(strchr(version, '.') + 1, '.') ? ".00"
+											: "");
+	else
+		snprintf(release, len, "%s", prof->last);
+	return prof;
+}
+
+/*
+ * stress-ng --pipe, for any pipe profile (reference/stress-ng-pipe.md):
+ * releases before 0.15.07 ignore --pipe-data-size (always 512 bytes),
+ * later ones take it; --pipe-size in all.
+ */
+static char *pipe_equivalent(const struct store_experiment *e, json_object *p, struct diffs *d,
+			     const char **tool, char *tool_buf, size_t tool_len)
+{
+	const struct workload *wl = workload_find("pipe");
+	const struct opt *size_opt = wl ? opts_find(wl->opts, "data-size") : NULL;
+	const struct profile *prof;
+	char release[48];
+	int64_t j = num(p, "instances", 4), size, psize = num(p, "pipe_size_bytes", 0);
+	uint64_t dur = (uint64_t)num(p, "duration_ns", 0), def_size;
+	char *cmd, *opt;
+	bool ignores_size;
+	int cmp;
+
+	prof = wl && size_opt ? pipe_profile(wl, e->profile, p, release, sizeof(release)) : NULL;
+	if (!prof || !dur)
+		return NULL;
+	memcpy(&def_size, (const char *)prof->params + size_opt->offset, sizeof(def_size));
+	size = num(p, "data_size_bytes", (int64_t)def_size);
+	ignores_size = !version_cmp(prof->last, "0.15.07", &cmp) && cmp < 0;
+	snprintf(tool_buf, tool_len, "stress-ng %s", release);
+	*tool = tool_buf;
 	opt = xstrdup("");
-	*tool = v015 ? "stress-ng 0.15.06" : "stress-ng 0.21.00";
-	if (v015 && size != 512)
+	if (ignores_size && size != (int64_t)def_size)
 		differs(d,
-			"stress-ng 0.15.06 always writes 512 bytes (its --pipe-data-size is "
+			"stress-ng %s always writes %llu bytes (its --pipe-data-size is "
 			"ignored), these samples wrote %lld",
-			(long long)size);
-	else if (!v015 && size != 4096)
+			release, (unsigned long long)def_size, (long long)size);
+	else if (size != (int64_t)def_size)
 		opt = (free(opt), xasprintf(" --pipe-data-size %lld", (long long)size));
 	if (psize) {
 		char *o = xasprintf("%s --pipe-size %lld", opt, (long long)psize);
@@ -448,7 +500,7 @@ char *repro_equivalent(const struct store_experiment *e, double median, char **n
 	json_object *p = e->params_json ? json_tokener_parse(e->params_json) : NULL;
 	struct diffs d = { 0 };
 	const char *tool = NULL;
-	char *cmd = NULL, *per, *arms;
+	char *cmd = NULL, *per, *arms, tool_buf[80];
 
 	*note = NULL;
 	if (!p || !e->profile || !e->workload ||
@@ -457,7 +509,7 @@ char *repro_equivalent(const struct store_experiment *e, double median, char **n
 		return NULL;
 	}
 	if (!strcmp(e->workload, "pipe"))
-		cmd = pipe_equivalent(e, p, &d, &tool);
+		cmd = pipe_equivalent(e, p, &d, &tool, tool_buf, sizeof(tool_buf));
 	else if (!strcmp(e->workload, "pingpong"))
 		cmd = pingpong_equivalent(e, p, median, &d, &tool);
 	else if (!strcmp(e->workload, "messaging"))

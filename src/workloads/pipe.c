@@ -2,28 +2,42 @@
  * pipe.c: stress-ng's pipe stressor, reproduced per version
  * (reference/stress-ng-pipe.md).
  *
- * Each instance process is the writer and forks one reader: one pipe,
- * created with pipe2(O_DIRECT) ("packet mode": one read per write, capacity
- * counted in slots) falling back to pipe(). One op is one successful
- * write(); EINTR and EAGAIN are retried and not counted. The reader calls
- * ioctl(FIONREAD) every 512 reads. The loops make exactly the system calls
- * stress-ng's do, because the benchmark compares `strace -c -f` counts.
- * Tasks and roles: one group, task 0 "writer" (the instance process, the
- * one that counts) and task 1 "reader". The writer leaves its loop at the
- * runner's stop (its SIGALRM interrupts a blocked write); the reader only
- * at the profile's end of the protocol, as stress-ng's.
+ * One pipe per instance, created with pipe2(O_DIRECT) ("packet mode": one
+ * read per write, capacity counted in slots) falling back to pipe(). One op
+ * is one successful write(); EINTR and EAGAIN are retried and not counted.
+ * The reader calls ioctl(FIONREAD) on its 1st, 513th, 1025th ... read. The
+ * loops make exactly the system calls stress-ng's do, because the benchmark
+ * compares `strace -c -f` counts (research: doc/workloads.md, "pipe").
+ * Tasks and roles: one group. Up to 0.21.01 task 0 "writer" (the instance
+ * process, the one that counts) forks task 1 "reader". From 0.21.02 task 0
+ * "parent" only sleeps, in 1-second steps, holding both ends; it forks task
+ * 1 "reader", then task 2 "writer", which counts. The writer leaves its loop
+ * at the runner's stop (its SIGALRM interrupts a blocked write); the reader
+ * only at the profile's end of the protocol, as stress-ng's.
  *
- * Profiles:
- *   stress-ng-0.15  512-byte packets; the whole buffer is filled with an
- *                   incrementing byte pattern before every write; one private
- *                   anonymous mapping of the data size, not prefaulted; the
- *                   reader compares the first 3 bytes of each packet with the
- *                   stop token; shutdown: the writer writes a packet starting
- *                   with "PS!", SIGKILLs the reader and waits for it.
- *   stress-ng-0.21  4096-byte packets; no per-write fill; read and write
- *                   buffers of 2 x pipe size each, prefaulted (MAP_POPULATE)
- *                   and filled once with random bytes; shutdown: the writer
- *                   closes its end and sends SIGPIPE, the reader reads EOF.
+ * Profiles (each covers the stress-ng releases in its name's range):
+ *   stress-ng-0.15     (0.15.00..0.15.06) 512-byte packets; the whole
+ *                      buffer is filled with an incrementing byte pattern
+ *                      before every write; one private anonymous mapping of
+ *                      the data size, not prefaulted; the reader reads its
+ *                      /proc/PID/fdinfo once and compares the first 3 bytes
+ *                      of each packet with the stop token; shutdown: the
+ *                      writer writes a packet starting with "PS!", SIGKILLs
+ *                      the reader and waits for it.
+ *   stress-ng-0.15.07  (0.15.07..0.15.10) 512-byte packets; the one buffer
+ *                      random-filled once, only its first 4 bytes (a
+ *                      counter) stored before every write; the reader reads
+ *                      its fdinfo once, no compare; shutdown: the writer
+ *                      closes its end and sends SIGPIPE, the reader reads EOF.
+ *   stress-ng-0.16     (0.16.00..0.21.01) 4096-byte packets; no per-write
+ *                      store; read and write buffers of 2 x pipe size each,
+ *                      prefaulted (MAP_POPULATE) and filled once with random
+ *                      bytes; shutdown as 0.15.07.
+ *   stress-ng-0.21.02  (0.21.02..0.22.00) per op as 0.16, but the writer is
+ *                      a child of an idle instance process; shutdown: SIGPIPE
+ *                      to the reader, then to the writer; the reader leaves
+ *                      its blocked read with EINTR (no EOF: the parent keeps
+ *                      both ends open).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,8 +57,10 @@
 #include "workloads/workload.h"
 
 enum pipe_variant {
-	PIPE_V0_15 = 0, /* stress-ng 0.15.06 */
-	PIPE_V0_21,	/* stress-ng 0.16.00 .. 0.21.00 */
+	PIPE_V0_15 = 0, /* stress-ng 0.15.00 .. 0.15.06 */
+	PIPE_V0_15_07,	/* stress-ng 0.15.07 .. 0.15.10 */
+	PIPE_V0_16,	/* stress-ng 0.16.00 .. 0.21.01 */
+	PIPE_V0_21_02,	/* stress-ng 0.21.02 .. 0.22.00 */
 };
 
 struct pipe_params {
@@ -61,11 +77,25 @@ static const struct pipe_params pipe_defaults = {
 	.variant = PIPE_V0_15,
 };
 
-static const struct pipe_params pipe_v0_21 = {
+static const struct pipe_params pipe_v0_15_07 = {
+	.data_size = 512,
+	.pipe_size = 0,
+	.no_packet = false,
+	.variant = PIPE_V0_15_07,
+};
+
+static const struct pipe_params pipe_v0_16 = {
 	.data_size = 4096,
 	.pipe_size = 0,
 	.no_packet = false,
-	.variant = PIPE_V0_21,
+	.variant = PIPE_V0_16,
+};
+
+static const struct pipe_params pipe_v0_21_02 = {
+	.data_size = 4096,
+	.pipe_size = 0,
+	.no_packet = false,
+	.variant = PIPE_V0_21_02,
 };
 
 #define PIPE_MAX_DATA_SIZE  (1024 * 1024)
@@ -99,19 +129,33 @@ static const struct opt pipe_opts[] = {
 
 static const struct profile pipe_profiles[] = {
 	{ .name = "stress-ng-0.15",
-	  .summary = "stress-ng 0.15.06: 512-byte packets, pattern fill before every write, "
-		     "stop token then SIGKILL",
+	  .summary = "stress-ng 0.15.00..0.15.06: 512-byte packets, pattern fill before every "
+		     "write, stop token then SIGKILL",
 	  .params = &pipe_defaults,
 	  .tool = "stress-ng",
 	  .first = "0.15.00",
 	  .last = "0.15.06" },
-	{ .name = "stress-ng-0.21",
-	  .summary = "stress-ng 0.21.00: 4096-byte packets, prefaulted random buffers, "
+	{ .name = "stress-ng-0.15.07",
+	  .summary = "stress-ng 0.15.07..0.15.10: 512-byte packets, a 4-byte counter stored "
+		     "before every write, close and SIGPIPE",
+	  .params = &pipe_v0_15_07,
+	  .tool = "stress-ng",
+	  .first = "0.15.07",
+	  .last = "0.15.10" },
+	{ .name = "stress-ng-0.16",
+	  .summary = "stress-ng 0.16.00..0.21.01: 4096-byte packets, prefaulted random buffers, "
 		     "close and SIGPIPE",
-	  .params = &pipe_v0_21,
+	  .params = &pipe_v0_16,
 	  .tool = "stress-ng",
 	  .first = "0.16.00",
 	  .last = "0.21.01" },
+	{ .name = "stress-ng-0.21.02",
+	  .summary = "stress-ng 0.21.02..0.22.00: as 0.16, the writer a child of an idle "
+		     "instance process, SIGPIPE to both",
+	  .params = &pipe_v0_21_02,
+	  .tool = "stress-ng",
+	  .first = "0.21.02",
+	  .last = "0.22.00" },
 	{ .name = NULL },
 };
 
@@ -151,9 +195,13 @@ static int pipe_check(const void *params, const struct run_params *rp, char *err
 	return 0;
 }
 
+/* Set by SIGPIPE: the 0.21.02 reader's end (its blocked read returns EINTR). */
+static volatile sig_atomic_t got_sigpipe;
+
 static void on_sigpipe(int sig)
 {
 	(void)sig;
+	got_sigpipe = 1;
 }
 
 static int set_pipe_size(struct instance_ctx *ic, int fd, uint64_t size)
@@ -209,6 +257,21 @@ static void *map_buffer(struct instance_ctx *ic, size_t len, bool populate)
 	return p;
 }
 
+/* 0.15's reader reads its pipe's /proc/PID/fdinfo once (stress_read_fdinfo()). */
+static void read_fdinfo(int fd)
+{
+	char path[64], buf[4096];
+	int f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)getpid(), fd);
+	f = open(path, O_RDONLY);
+	if (f < 0)
+		return;
+	if (read(f, buf, sizeof(buf)) < 0)
+		buf[0] = '\0';
+	close(f);
+}
+
 /* The reader (task 1). Never returns. */
 static void NORETURN pipe_reader(const struct pipe_params *pp, struct instance_ctx *ic, int rfd,
 				 int wfd, unsigned char *buf)
@@ -218,22 +281,28 @@ static void NORETURN pipe_reader(const struct pipe_params *pp, struct instance_c
 	unsigned reads = 0;
 	int avail;
 
+	if (pp->variant <= PIPE_V0_15_07)
+		read_fdinfo(rfd);
 	close(wfd);
 	if (instance_ready(ic))
 		_exit(1);
 	/*
 	 * Not while instance_running(): stress-ng's reader never sees the end
-	 * of the window, it reads until the stop token, EOF or SIGKILL (the
-	 * stop's SIGALRM only interrupts a read, which is retried).
+	 * of the window, it reads until the stop token, EOF, SIGPIPE or
+	 * SIGKILL (the stop's SIGALRM only interrupts a read, which is retried).
+	 * From 0.15.07 the SIGPIPE handler ends the loop (stress-ng's clears
+	 * its continue flag), the only end from 0.21.02.
 	 */
-	for (;;) {
+	while (v015 || !got_sigpipe) {
 		ssize_t n = read(rfd, buf, size);
 
 		if (n <= 0) {
+			if (n < 0 && errno == EINTR && got_sigpipe && !v015)
+				break;
 			if (n < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			if (n == 0 && !v015)
-				break; /* 0.21: the writer closed its end */
+				break; /* 0.15.07 .. 0.21.01: the writer closed its end */
 			if (n < 0)
 				instance_failed(ic, "reader: read failed: %s", strerror(errno));
 			else
@@ -243,10 +312,8 @@ static void NORETURN pipe_reader(const struct pipe_params *pp, struct instance_c
 		}
 		if (v015 && !memcmp(buf, pipe_stop, sizeof(pipe_stop)))
 			break;
-		if (++reads >= PIPE_FIONREAD_EVERY) {
-			reads = 0;
+		if ((reads++ & (PIPE_FIONREAD_EVERY - 1)) == 0)
 			ioctl(rfd, FIONREAD, &avail);
-		}
 	}
 	close(rfd);
 	_exit(0);
@@ -285,19 +352,23 @@ static int open_pipe(struct instance_ctx *ic, const struct pipe_params *pp, int 
 
 /*
  * The buffers: 0.15's one buffer of the data size, shared by fork (copy on
- * write); later versions' two of twice the pipe's size, random-filled.
+ * write), random-filled once from 0.15.07; from 0.16 two of twice the
+ * pipe's size (F_GETPIPE_SZ on both ends), prefaulted, random-filled.
  */
-static int map_buffers(struct instance_ctx *ic, const struct pipe_params *pp, int wfd,
+static int map_buffers(struct instance_ctx *ic, const struct pipe_params *pp, const int *fds,
 		       unsigned char **wbuf, unsigned char **rbuf, size_t *buf_len)
 {
 	int psize;
 
-	if (pp->variant == PIPE_V0_15) {
+	if (pp->variant <= PIPE_V0_15_07) {
 		*buf_len = pp->data_size;
 		*wbuf = *rbuf = map_buffer(ic, *buf_len, false);
+		if (*wbuf && pp->variant == PIPE_V0_15_07)
+			fill_random(*wbuf, *buf_len, now_ns() ^ (uint64_t)getpid());
 		return *wbuf ? 0 : -1;
 	}
-	psize = fcntl(wfd, F_GETPIPE_SZ);
+	(void)fcntl(fds[0], F_GETPIPE_SZ);
+	psize = fcntl(fds[1], F_GETPIPE_SZ);
 	*buf_len = 2 * (size_t)(psize > 0 ? psize : 65536);
 	if (*buf_len < pp->data_size)
 		*buf_len = pp->data_size;
@@ -310,6 +381,13 @@ static int map_buffers(struct instance_ctx *ic, const struct pipe_params *pp, in
 	fill_random(*wbuf, *buf_len, now_ns() ^ (uint64_t)getpid());
 	fill_random(*rbuf, *buf_len, now_ns() ^ ((uint64_t)getpid() << 20));
 	return 0;
+}
+
+static void unmap_buffers(unsigned char *wbuf, unsigned char *rbuf, size_t buf_len)
+{
+	munmap(wbuf, buf_len);
+	if (rbuf != wbuf)
+		munmap(rbuf, buf_len);
 }
 
 /* One write of the writer's loop: 1 counted, 0 to retry (EAGAIN, EINTR), -1 failed (said). */
@@ -341,7 +419,24 @@ static int write_loop_015(struct instance_ctx *ic, int fd, unsigned char *wbuf, 
 	return 0;
 }
 
-/* Later versions' writer: the same buffer, written again and again. */
+/* 0.15.07's writer: a 4-byte counter stored into the buffer before every write. */
+static int write_loop_01507(struct instance_ctx *ic, int fd, unsigned char *wbuf, size_t size,
+			    uint64_t *ops)
+{
+	volatile uint32_t *buf32 = (volatile uint32_t *)(void *)wbuf; /* page aligned */
+	uint32_t val = 0;
+	int r;
+
+	do {
+		*buf32 = val++;
+		if ((r = write_once(ic, fd, wbuf, size)) < 0)
+			return -1;
+		*ops += (uint64_t)r;
+	} while (instance_running(ic));
+	return 0;
+}
+
+/* 0.16's writer: the same buffer, written again and again. */
 static int write_loop(struct instance_ctx *ic, int fd, const unsigned char *wbuf, size_t size,
 		      uint64_t *ops)
 {
@@ -353,6 +448,37 @@ static int write_loop(struct instance_ctx *ic, int fd, const unsigned char *wbuf
 		*ops += (uint64_t)r;
 	} while (instance_running(ic));
 	return 0;
+}
+
+/* The writer's loop of the profile, timed for MB/s. */
+static int pipe_write(struct instance_ctx *ic, const struct pipe_params *pp, int wfd,
+		      unsigned char *wbuf)
+{
+	const size_t size = pp->data_size;
+	uint64_t *ops = instance_ops(ic), t0 = now_ns();
+	int rc;
+
+	if (pp->variant == PIPE_V0_15)
+		rc = write_loop_015(ic, wfd, wbuf, size, ops);
+	else if (pp->variant == PIPE_V0_15_07)
+		rc = write_loop_01507(ic, wfd, wbuf, size, ops);
+	else
+		rc = write_loop(ic, wfd, wbuf, size, ops);
+	instance_set_loop_ns(ic, now_ns() - t0);
+	*instance_bytes(ic) = *ops * size;
+	return rc;
+}
+
+/* A child that must have exited 0; its status checked after a good run. */
+static int reap_clean(struct instance_ctx *ic, pid_t pid, const char *role, int rc)
+{
+	int status = instance_reap_child(ic, pid);
+
+	if (rc == 0 && status >= 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		instance_failed(ic, "%s ended with status 0x%x", role, status);
+		rc = -1;
+	}
+	return rc;
 }
 
 /*
@@ -389,34 +515,90 @@ static int stop_reader(struct instance_ctx *ic, const struct pipe_params *pp, pi
 	}
 	close(wfd);
 	kill(pid, SIGPIPE);
-	status = instance_reap_child(ic, pid);
-	if (rc == 0 && status >= 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-		instance_failed(ic, "reader ended with status 0x%x", status);
-		rc = -1;
+	return reap_clean(ic, pid, "reader", rc);
+}
+
+/* 0.21.02's writer (task 2): a child of the idle instance process. Never returns. */
+static void NORETURN pipe_writer_child(const struct pipe_params *pp, struct instance_ctx *ic,
+				       const int *fds, unsigned char *wbuf, unsigned char *rbuf,
+				       size_t buf_len)
+{
+	int rc;
+
+	close(fds[0]);
+	if (instance_ready(ic))
+		_exit(1);
+	rc = pipe_write(ic, pp, fds[1], wbuf);
+	close(fds[0]); /* stress-ng closes the read end again (EBADF) */
+	unmap_buffers(wbuf, rbuf, buf_len);
+	_exit(rc ? 1 : 0);
+}
+
+/*
+ * 0.21.02: the instance process forks the reader, then the writer, and
+ * sleeps in 1-second steps until the stop, holding both ends; then SIGPIPE
+ * to the reader and to the writer, and waits for both.
+ */
+static int pipe_instance_idle(const struct pipe_params *pp, struct instance_ctx *ic, int *fds,
+			      unsigned char *wbuf, unsigned char *rbuf, size_t buf_len)
+{
+	pid_t reader, writer;
+	int rc = 0;
+
+	reader = instance_fork(ic);
+	if (reader < 0)
+		return -1;
+	if (reader == 0)
+		pipe_reader(pp, ic, fds[0], fds[1], rbuf);
+	writer = instance_fork(ic);
+	if (writer == 0)
+		pipe_writer_child(pp, ic, fds, wbuf, rbuf, buf_len);
+	if (writer < 0 || instance_ready(ic)) {
+		kill(reader, SIGKILL);
+		instance_reap_child(ic, reader);
+		if (writer > 0) {
+			kill(writer, SIGKILL);
+			instance_reap_child(ic, writer);
+		}
+		return -1;
 	}
-	return rc;
+	do
+		sleep(1);
+	while (instance_running(ic));
+	kill(reader, SIGPIPE);
+	kill(writer, SIGPIPE);
+	rc = reap_clean(ic, reader, "reader", rc);
+	return reap_clean(ic, writer, "writer", rc);
 }
 
 static int pipe_instance(const void *params, struct instance_ctx *ic)
 {
 	const struct pipe_params *pp = params;
-	const size_t size = pp->data_size;
 	struct sigaction sa;
 	unsigned char *wbuf, *rbuf;
 	size_t buf_len;
-	uint64_t *ops, t0;
 	int fds[2], rc;
 	pid_t pid;
 
-	/* A dead reader must give EPIPE (a reason), not kill the writer. */
+	/*
+	 * A dead reader must give EPIPE (a reason), not kill the writer; from
+	 * 0.21.02 SIGPIPE is also the end of the reader's loop.
+	 */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigpipe;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
 	if (open_pipe(ic, pp, fds))
 		return -1;
-	if (map_buffers(ic, pp, fds[1], &wbuf, &rbuf, &buf_len))
+	if (map_buffers(ic, pp, fds, &wbuf, &rbuf, &buf_len))
 		goto fail_close;
+	if (pp->variant == PIPE_V0_21_02) {
+		rc = pipe_instance_idle(pp, ic, fds, wbuf, rbuf, buf_len);
+		unmap_buffers(wbuf, rbuf, buf_len);
+		close(fds[0]);
+		close(fds[1]);
+		return rc;
+	}
 	pid = instance_fork(ic);
 	if (pid < 0)
 		goto fail_unmap;
@@ -429,22 +611,13 @@ static int pipe_instance(const void *params, struct instance_ctx *ic)
 		instance_reap_child(ic, pid);
 		goto fail_unmap;
 	}
-	ops = instance_ops(ic);
-	t0 = now_ns();
-	rc = pp->variant == PIPE_V0_15 ? write_loop_015(ic, fds[1], wbuf, size, ops)
-				       : write_loop(ic, fds[1], wbuf, size, ops);
-	instance_set_loop_ns(ic, now_ns() - t0);
-	*instance_bytes(ic) = *ops * size;
+	rc = pipe_write(ic, pp, fds[1], wbuf);
 	rc = stop_reader(ic, pp, pid, fds[1], wbuf, rc);
-	munmap(wbuf, buf_len);
-	if (rbuf != wbuf)
-		munmap(rbuf, buf_len);
+	unmap_buffers(wbuf, rbuf, buf_len);
 	return rc;
 
 fail_unmap:
-	munmap(wbuf, buf_len);
-	if (rbuf != wbuf)
-		munmap(rbuf, buf_len);
+	unmap_buffers(wbuf, rbuf, buf_len);
 fail_close:
 	if (fds[0] >= 0)
 		close(fds[0]);
@@ -452,21 +625,26 @@ fail_close:
 	return -1;
 }
 
-/* Two tasks, one group: task 0 (writer) and task 1 (reader). */
+/* One group: writer and reader, and from 0.21.02 the idle instance process. */
 static unsigned pipe_tasks(const void *params)
 {
-	(void)params;
-	return 2;
+	const struct pipe_params *pp = params;
+
+	return pp->variant == PIPE_V0_21_02 ? 3 : 2;
 }
+
+enum { ROLE_WRITER, ROLE_READER, ROLE_PARENT };
 
 static void pipe_layout(const void *params, unsigned task, unsigned *group, unsigned *role)
 {
-	(void)params;
+	const struct pipe_params *pp = params;
+	static const unsigned idle[] = { ROLE_PARENT, ROLE_READER, ROLE_WRITER };
+
 	*group = 0;
-	*role = task;
+	*role = pp->variant == PIPE_V0_21_02 ? idle[task] : task;
 }
 
-static const char *const pipe_roles[] = { "writer", "reader", NULL };
+static const char *const pipe_roles[] = { "writer", "reader", "parent", NULL };
 
 const struct workload workload_pipe = {
 	.name = "pipe",

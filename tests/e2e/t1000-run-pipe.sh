@@ -1,5 +1,5 @@
 #!/bin/sh
-# run pipe with tiny durations in both profiles and every placement; the
+# run pipe with tiny durations in every profile and every placement; the
 # default workload; the warm-up; the profile label when an option overrides it.
 . "$(dirname "$0")/lib.sh"
 
@@ -8,7 +8,7 @@ ncpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //' | tr ',' '\n' |
 	awk -F- '{ n += ($2 == "" ? 1 : $2 - $1 + 1) } END { print n + 0 }')
 [ "$ncpu" -gt 0 ] || ncpu=$(getconf _NPROCESSORS_ONLN)
 
-for profile in stress-ng-0.15 stress-ng-0.21; do
+for profile in stress-ng-0.15 stress-ng-0.15.07 stress-ng-0.16 stress-ng-0.21.02; do
 	for placement in any same-cpu cross-cpu spread; do
 		if [ "$placement" = cross-cpu ] && [ "$ncpu" -lt 2 ]; then
 			skip "cross-cpu needs two allowed CPUs ($profile)"
@@ -40,8 +40,8 @@ like "$OUT" "^summary: 1 sample, 1 warm-up excluded" "the warm-up is excluded fr
 run_cmd wb run pipe -j 1 -t 100ms -n 1 --warmup 0 --no-store --data-size 1k
 is "$RC" 0 "--data-size 1k exits 0"
 like "$OUT" "profile: custom \(based on stress-ng-0.15\)$" "an overridden profile is custom (based on it)"
-run_cmd wb run pipe -j 1 -t 100ms -n 1 --warmup 0 --no-store --profile stress-ng-0.21 --pipe-size 4k
-like "$OUT" "profile: custom \(based on stress-ng-0.21\)$" "--pipe-size makes stress-ng-0.21 custom"
+run_cmd wb run pipe -j 1 -t 100ms -n 1 --warmup 0 --no-store --profile stress-ng-0.16 --pipe-size 4k
+like "$OUT" "profile: custom \(based on stress-ng-0.16\)$" "--pipe-size makes stress-ng-0.16 custom"
 run_cmd wb run pipe -j 1 -t 100ms -n 1 --warmup 0 --no-store --no-packet
 like "$OUT" "profile: custom \(based on stress-ng-0.15\)$" "--no-packet makes the profile custom"
 

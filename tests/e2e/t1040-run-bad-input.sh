@@ -46,7 +46,7 @@ bad "$W run pipe --data-size 3 --no-store" "'--data-size'.*3" "--data-size 3"
 bad "$W run pipe --data-size 8k --no-store" "'--data-size'.*8" "--data-size 8k with packets"
 bad "$W run pipe --pipe-size $((max * 2)) --no-store" "'--pipe-size'.*$((max * 2))|'--pipe-size'.*$((max * 2 / 1024))" \
 	"--pipe-size above pipe-max-size ($max)"
-bad "$W run pipe --profile stress-ng-9 --no-store" "'--profile'.*'stress-ng-9'.*stress-ng-0.15.*stress-ng-0.21" "unknown profile"
+bad "$W run pipe --profile stress-ng-9 --no-store" "'--profile'.*'stress-ng-9'.*stress-ng-0\\.15\\|stress-ng-0\\.15\\.07\\|stress-ng-0\\.16\\|stress-ng-0\\.21\\.02 or stress-ng-X\\.Y\\.Z for 0\\.15\\.00\\.\\.0\\.22\\.00" "unknown profile"
 bad "$W run nosuch --no-store" "unknown workload 'nosuch'.*pipe" "unknown workload"
 bad "$W run pipe --placement nowhere --no-store" "'--placement'.*'nowhere'.*cross-cpu" "unknown placement"
 bad "$W run pipe --format csv --no-store" "'--format'.*'csv'.*metrics-brief" "--format csv"

@@ -77,7 +77,7 @@ want() {
 	esac
 }
 
-for w in "pipe" "pipe --profile stress-ng-0.21" "pingpong" "pingpong --threads"; do
+for w in "pipe" "pipe --profile stress-ng-0.16" "pingpong" "pingpong --threads"; do
 	for pl in any same-cpu cross-cpu spread; do
 		if [ "$pl" = cross-cpu ] && [ "$ncpu" -lt 2 ]; then
 			skip "cross-cpu needs two allowed CPUs"

@@ -35,7 +35,7 @@ bad "$W run --sample 3 --no-store" "run: unknown option '--sample' (see 'wakeben
 	"an option without its s (not the workload '3')"
 bad "$W ab --feature NO_DELAY_DEQUEUE --max 3" "did you mean '--max-samples' or '--max-time'?" "two as close: both"
 bad "$W run --profile stress-ng-015 --no-store" \
-	"run: option '--profile': unknown value 'stress-ng-015', allowed stress-ng-0.15|stress-ng-0.21; did you mean 'stress-ng-0.15'?" \
+	"run: option '--profile': unknown value 'stress-ng-015', allowed stress-ng-0.15|stress-ng-0.15.07|stress-ng-0.16|stress-ng-0.21.02 or stress-ng-X.Y.Z for 0.15.00..0.22.00; did you mean 'stress-ng-0.15'?" \
 	"a profile without its dot"
 bad "$W run --placement samecpu --no-store" \
 	"option '--placement': unknown value 'samecpu', allowed any|same-cpu|cross-cpu|spread; did you mean 'same-cpu'?" \

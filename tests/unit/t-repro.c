@@ -105,17 +105,73 @@ static void test_stress_ng(void **state)
 	assert_non_null(strstr(note, "always writes 512 bytes"));
 	free(cmd);
 	free(note);
-	/* 0.21 takes the data and pipe sizes; a placement it cannot do is said */
-	cmd = equiv("run", "pipe", "stress-ng-0.21",
+	/* 0.16 takes the data and pipe sizes; a placement it cannot do is said */
+	cmd = equiv("run", "pipe", "custom (based on stress-ng-0.16)",
 		    "{\"instances\":2,\"duration_ns\":3000000000,\"placement\":\"cross-cpu\","
 		    "\"data_size_bytes\":1024,\"pipe_size_bytes\":4096,\"trace\":\"bpf\"}",
 		    NAN, &note);
 	assert_string_equal(cmd, "stress-ng --pipe 2 --timeout 3s --metrics-brief "
 				 "--pipe-data-size 1024 --pipe-size 4096");
+	assert_non_null(strstr(note, "closest stress-ng 0.21.01 command"));
 	assert_non_null(strstr(note, "--placement cross-cpu"));
 	assert_non_null(strstr(note, "traced (--trace)"));
 	free(cmd);
 	free(note);
+}
+
+/* Each pipe profile: the release --profile named, else the profile's last; its data size. */
+static void test_stress_ng_releases(void **state)
+{
+	static const struct {
+		const char *profile, *params, *cmd, *note;
+	} cases[] = {
+		/* the release --profile named is the one to run */
+		{ "stress-ng-0.16", "\"profile_release\":\"0.18.12\",\"data_size_bytes\":4096",
+		  "stress-ng --pipe 4 --timeout 2s --metrics-brief",
+		  "the same with stress-ng 0.18.12, one run per sample" },
+		{ "stress-ng-0.16", "\"data_size_bytes\":4096",
+		  "stress-ng --pipe 4 --timeout 2s --metrics-brief",
+		  "the same with stress-ng 0.21.01, one run per sample" },
+		/* a stored release another profile covers is not believed */
+		{ "stress-ng-0.16", "\"profile_release\":\"0.15.06\",\"data_size_bytes\":4096",
+		  "stress-ng --pipe 4 --timeout 2s --metrics-brief",
+		  "the same with stress-ng 0.21.01, one run per sample" },
+		/* stores from before the rename: stress-ng-0.21 is release 0.21.00 */
+		{ "stress-ng-0.21", "\"data_size_bytes\":4096",
+		  "stress-ng --pipe 4 --timeout 2s --metrics-brief",
+		  "the same with stress-ng 0.21.00, one run per sample" },
+		/* 0.15.07 takes --pipe-data-size, its default is 512 */
+		{ "stress-ng-0.15.07", "\"profile_release\":\"0.15.08\",\"data_size_bytes\":512",
+		  "stress-ng --pipe 4 --timeout 2s --metrics-brief",
+		  "the same with stress-ng 0.15.08, one run per sample" },
+		{ "custom (based on stress-ng-0.15.07)", "\"data_size_bytes\":64",
+		  "stress-ng --pipe 4 --timeout 2s --metrics-brief --pipe-data-size 64",
+		  "the same with stress-ng 0.15.10, one run per sample" },
+		{ "stress-ng-0.21.02", "\"profile_release\":\"0.22.00\",\"data_size_bytes\":4096",
+		  "stress-ng --pipe 4 --timeout 2s --metrics-brief",
+		  "the same with stress-ng 0.22.00, one run per sample" },
+		{ "stress-ng-0.21.02", "\"data_size_bytes\":512",
+		  "stress-ng --pipe 4 --timeout 2s --metrics-brief --pipe-data-size 512",
+		  "the same with stress-ng 0.22.00, one run per sample" },
+	};
+	char params[256], *note, *cmd;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(params, sizeof(params),
+			 "{\"instances\":4,\"duration_ns\":2000000000,\"placement\":\"any\",%s}",
+			 cases[i].params);
+		cmd = equiv("run", "pipe", cases[i].profile, params, NAN, &note);
+		assert_non_null(cmd);
+		assert_string_equal(cmd, cases[i].cmd);
+		assert_string_equal(note, cases[i].note);
+		free(cmd);
+		free(note);
+	}
+	/* not a stress-ng pipe profile: no equivalent */
+	assert_null(equiv("run", "pipe", "stress-ng-0.99",
+			  "{\"instances\":4,\"duration_ns\":2000000000}", NAN, &note));
 }
 
 static void test_others(void **state)
@@ -162,6 +218,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_command),
 		cmocka_unit_test(test_stress_ng),
+		cmocka_unit_test(test_stress_ng_releases),
 		cmocka_unit_test(test_others),
 	};
 

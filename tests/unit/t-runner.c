@@ -320,13 +320,14 @@ static void check_ok_sample(const struct sample *s, unsigned instances)
 
 static void test_sample_profiles_placements(void **state)
 {
-	static const char *const profiles[] = { "stress-ng-0.15", "stress-ng-0.21" };
+	static const char *const profiles[] = { "stress-ng-0.15", "stress-ng-0.15.07",
+						"stress-ng-0.16", "stress-ng-0.21.02" };
 	struct sample s;
 	size_t p;
 	int pl;
 
 	(void)state;
-	for (p = 0; p < 2; p++) {
+	for (p = 0; p < ARRAY_SIZE(profiles); p++) {
 		for (pl = PLACE_ANY; pl <= PLACE_SPREAD; pl++) {
 			memset(&s, 0, sizeof(s));
 			run_one(profiles[p], pl, pl == PLACE_SPREAD ? 2 : 1, &s);
