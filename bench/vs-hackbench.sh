@@ -13,25 +13,28 @@
 # receiver to the exit of the last (hackbench and perf also reap them).
 # Printed per configuration: the median seconds of each, and the medians of
 # the per-round ratios wakebench/hackbench and wakebench/perf (target: within
-# +-5%).
+# +-5%); at the end one table of every configuration: rounds, median
+# seconds, the median and range of the per-round ratios.
 #
-#   bench/vs-hackbench.sh [-r ROUNDS] [-g GROUPS] [-l LOOPS] [-c CONFIGS]
+#   bench/vs-hackbench.sh [-r ROUNDS] [-g GROUPS] [-l LOOPS] [-c CONFIGS] [-P]
 #
 # CONFIGS is a comma-separated list of socket, pipe, socket-threads,
 # pipe-threads (default: all four). Defaults: 10 rounds, 10 groups, 100
-# loops (the references' defaults). Exit status 0 when every ratio is within
+# loops (the references' defaults). -P leaves perf out (hackbench and
+# wakebench only; perf's process mode is the slowest of the three). Exit status 0 when every ratio is within
 # the target, 1 otherwise, 77 when a reference is not installed. Never run by
 # `make check`; run it alone on the machine (flock /work/spec/bench.lock).
 set -eu
 
-rounds=10 groups=10 loops=100 configs=socket,pipe,socket-threads,pipe-threads
-while getopts r:g:l:c: o; do
+rounds=10 groups=10 loops=100 configs=socket,pipe,socket-threads,pipe-threads with_perf=1
+while getopts r:g:l:c:P o; do
 	case $o in
 	r) rounds=$OPTARG ;;
 	g) groups=$OPTARG ;;
 	l) loops=$OPTARG ;;
 	c) configs=$OPTARG ;;
-	*) echo "usage: $0 [-r ROUNDS] [-g GROUPS] [-l LOOPS] [-c CONFIGS]" >&2
+	P) with_perf=0 ;;
+	*) echo "usage: $0 [-r ROUNDS] [-g GROUPS] [-l LOOPS] [-c CONFIGS] [-P]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -40,7 +43,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 wb=${WAKEBENCH:-$here/wakebench}
 [ -x "$wb" ] || { echo "$0: no wakebench at '$wb' (make first)" >&2; exit 2; }
 command -v hackbench >/dev/null || { echo "$0: hackbench is not installed (rt-tests)" >&2; exit 77; }
-command -v perf >/dev/null || { echo "$0: perf is not installed (linux-perf)" >&2; exit 77; }
+[ "$with_perf" = 0 ] || command -v perf >/dev/null || { echo "$0: perf is not installed (linux-perf)" >&2; exit 77; }
 command -v jq >/dev/null || { echo "$0: jq is not installed" >&2; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -52,6 +55,7 @@ run_hackbench() {
 	awk '/^Time:/ { print $2 }' "$tmp/hb"
 }
 run_perf() {
+	[ "$with_perf" = 1 ] || { echo 1; return; }
 	perf bench sched messaging -g "$groups" -l "$loops" $perf_flags >"$tmp/perf" 2>&1 || {
 		echo "$0: perf bench failed: $(cat "$tmp/perf")" >&2; exit 1; }
 	awk '/Total time:/ { print $3 }' "$tmp/perf"
@@ -65,6 +69,7 @@ run_wakebench() {
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+range() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f", lo, hi }'; }
 col() { awk -v c="$1" '{ print $c }' "$2" | median; }
 
 status=0
@@ -77,7 +82,8 @@ for config in $(echo "$configs" | tr ',' ' '); do
 	*) echo "$0: -c: '$config' is not socket, pipe, socket-threads or pipe-threads" >&2
 	   exit 2 ;;
 	esac
-	: >"$tmp/rounds"
+	rf=$tmp/rounds.$config
+	: >"$rf"
 	i=0
 	while [ "$i" -lt "$rounds" ]; do
 		i=$((i + 1))
@@ -91,23 +97,38 @@ for config in $(echo "$configs" | tr ',' ' '); do
 		done
 		[ -n "$t_hackbench" ] && [ -n "$t_perf" ] && [ "$t_wakebench" != null ] || {
 			echo "$0: $config round $i: no time from one of them" >&2; exit 1; }
-		echo "$i $t_hackbench $t_perf $t_wakebench" >>"$tmp/rounds"
+		echo "$i $t_hackbench $t_perf $t_wakebench" >>"$rf"
 		printf '%s round %d: hackbench %.3f  perf %.3f  wakebench %.4f s\n' \
 			"$config" "$i" "$t_hackbench" "$t_perf" "$t_wakebench"
 	done
-	r_hb=$(awk '{ print $4 / $2 }' "$tmp/rounds" | median)
-	r_perf=$(awk '{ print $4 / $3 }' "$tmp/rounds" | median)
+	r_hb=$(awk '{ print $4 / $2 }' "$rf" | median)
+	r_perf=$(awk '{ print $4 / $3 }' "$rf" | median)
 	echo
 	echo "$config: $rounds rounds, $groups groups, $loops loops"
 	printf '  median s: hackbench %.3f, perf %.3f, wakebench %.4f\n' \
-		"$(col 2 "$tmp/rounds")" "$(col 3 "$tmp/rounds")" "$(col 4 "$tmp/rounds")"
-	for pair in "hackbench $r_hb" "perf $r_perf"; do
+		"$(col 2 "$rf")" "$(col 3 "$rf")" "$(col 4 "$rf")"
+	pairs="hackbench $r_hb"
+	[ "$with_perf" = 0 ] || pairs="$pairs,perf $r_perf"
+	echo "$pairs" | tr ',' '\n' >"$tmp/pairs"
+	while read -r pair; do
 		set -- $pair
 		verdict=$(awk -v r="$2" 'BEGIN { print (r >= 0.95 && r <= 1.05) ? "within" : "OUTSIDE" }')
 		[ "$verdict" = within ] || status=1
 		printf '  wakebench / %s (median of per-round ratios): %.3f (%+.1f%%; %s +-5%%)\n' \
 			"$1" "$2" "$(awk -v r="$2" 'BEGIN { print (r - 1) * 100 }')" "$verdict"
-	done
+	done <"$tmp/pairs"
+	echo
+done
+
+echo "| configuration | rounds | hackbench s | wakebench s | wakebench / hackbench (median) | range |$( [ "$with_perf" = 1 ] && echo " perf s | wakebench / perf (median) | range |")"
+echo "|---|---|---|---|---|---|$( [ "$with_perf" = 1 ] && echo "---|---|---|")"
+for config in $(echo "$configs" | tr ',' ' '); do
+	rf=$tmp/rounds.$config
+	printf '| %s | %d | %.3f | %.3f | %.3f | %s |' "$config" "$(wc -l <"$rf")" \
+		"$(col 2 "$rf")" "$(col 4 "$rf")" "$(awk '{ print $4 / $2 }' "$rf" | median)" \
+		"$(awk '{ print $4 / $2 }' "$rf" | range)"
+	[ "$with_perf" = 0 ] || printf ' %.3f | %.3f | %s |' "$(col 3 "$rf")" \
+		"$(awk '{ print $4 / $3 }' "$rf" | median)" "$(awk '{ print $4 / $3 }' "$rf" | range)"
 	echo
 done
 exit $status

@@ -1,40 +1,44 @@
 #!/bin/sh
-# vs-perf-bench.sh: wakebench's pingpong against `perf bench sched pipe`, and
-# the cost of --trace on it.
+# vs-perf-bench.sh: wakebench's pingpong against `perf bench sched pipe`,
+# pinned to one CPU and unpinned (perf's default), and optionally the cost
+# of --trace on it.
 #
-# Each round runs, back to back: perf bench sched pipe -l LOOPS (under
-# taskset for placement), wakebench run pingpong with the same placement
-# for DURATION, and the same wakebench run with --trace. Alternating within
-# a round cancels slow drift of a noisy machine. Printed: the median round
-# trips/s of each, the median of the per-round ratios wakebench/perf
-# (target: within +-5%), the same on round trips per CPU-second (perf's
-# from the shell's children times) and the tracing overhead, 1 - traced/untraced
-# (median of per-round ratios; target: under 10% for pingpong), plus the
-# same on ops per CPU-second, which a machine shared with other load
-# disturbs much less than ops per wall-second.
+# Each round runs, for each placement, perf bench sched pipe -l LOOPS (under
+# taskset -c CPU when pinned) and wakebench run pingpong with the same
+# placement for DURATION; the order of the two alternates from round to
+# round (odd rounds perf first, even rounds wakebench first), so that
+# neither always runs first on a machine that drifts. With -T each round
+# also runs wakebench --trace. Printed per placement: the median round
+# trips/s of each, and the median and range of the per-round ratios
+# wakebench/perf (target: within +-5%) and of the same on round trips per
+# CPU-second (perf's from the shell's children times), which other load on
+# a shared machine disturbs less than round trips per wall-second.
 #
-#   bench/vs-perf-bench.sh [-r ROUNDS] [-l LOOPS] [-t DURATION] [-p any|same-cpu] [-c CPU]
+#   bench/vs-perf-bench.sh [-r ROUNDS] [-l LOOPS] [-t DURATION] [-p same-cpu|any|both] [-c CPU] [-T]
 #
-# Defaults: 10 rounds, 1000000 loops, 5s, same-cpu on CPU 0. Root is needed
-# for --trace. Never run by `make check`.
+# Defaults: 10 rounds, 1000000 loops, 5s, both placements, CPU 0. Root is
+# needed for -T. Exit status 0 when every wall-clock ratio is within +-5%,
+# 1 otherwise, 77 when perf or jq is missing. Never run by `make check`;
+# run it alone on the machine (flock).
 set -eu
 
-rounds=10 loops=1000000 duration=5s placement=same-cpu cpu=0
-while getopts r:l:t:p:c: o; do
+rounds=10 loops=1000000 duration=5s placements=both cpu=0 trace=0
+usage="usage: $0 [-r ROUNDS] [-l LOOPS] [-t DURATION] [-p same-cpu|any|both] [-c CPU] [-T]"
+while getopts r:l:t:p:c:T o; do
 	case $o in
 	r) rounds=$OPTARG ;;
 	l) loops=$OPTARG ;;
 	t) duration=$OPTARG ;;
-	p) placement=$OPTARG ;;
+	p) placements=$OPTARG ;;
 	c) cpu=$OPTARG ;;
-	*) echo "usage: $0 [-r ROUNDS] [-l LOOPS] [-t DURATION] [-p any|same-cpu] [-c CPU]" >&2
-	   exit 2 ;;
+	T) trace=1 ;;
+	*) echo "$usage" >&2; exit 2 ;;
 	esac
 done
-case $placement in
-same-cpu) pin="taskset -c $cpu" ;;
-any) pin="" ;;
-*) echo "$0: -p: '$placement' is not any or same-cpu (perf bench cannot pin tasks apart)" >&2
+case $placements in
+same-cpu | any) ;;
+both) placements="same-cpu any" ;;
+*) echo "$0: -p: '$placements' is not same-cpu, any or both (perf bench cannot pin tasks apart)" >&2
    exit 2 ;;
 esac
 
@@ -62,11 +66,9 @@ cpu_children() {
 		print n }' "$tmp/times"
 }
 
-i=0
-while [ "$i" -lt "$rounds" ]; do
-	i=$((i + 1))
-	# perf prints the round trips per second as "ops/sec"; its CPU time is
-	# the growth of the shell's children times around it
+# perf prints the round trips per second as "ops/sec"; its CPU time is the
+# growth of the shell's children times around it
+perfrun() {
 	times >"$tmp/times"
 	c0=$(cpu_children)
 	$pin perf bench sched pipe -l "$loops" >"$tmp/perf" 2>/dev/null
@@ -74,33 +76,67 @@ while [ "$i" -lt "$rounds" ]; do
 	c1=$(cpu_children)
 	perf_ops=$(awk '/ops\/sec/ { print $1 }' "$tmp/perf")
 	perf_cpu=$(awk -v l="$loops" -v a="$c0" -v b="$c1" 'BEGIN { print (b > a) ? l / (b - a) : 0 }')
+}
+
+wbpair() {
 	set -- $(wbrun)
 	wb_ops=$1 wb_cpu=$2
-	set -- $(wbrun --trace)
-	tr_ops=$1 tr_cpu=$2
-	[ -n "$perf_ops" ] && [ "$wb_ops" != null ] && [ "$tr_ops" != null ] || {
-		echo "$0: round $i failed: $(cat "$tmp/err")" >&2; exit 1; }
-	echo "$i $perf_ops $wb_ops $tr_ops $wb_cpu $tr_cpu $perf_cpu" >>"$tmp/rounds"
-	printf 'round %d: perf %.0f  wakebench %.0f  traced %.0f round trips/s\n' \
-		"$i" "$perf_ops" "$wb_ops" "$tr_ops"
+	tr_ops=0 tr_cpu=0
+	if [ "$trace" = 1 ]; then
+		set -- $(wbrun --trace)
+		tr_ops=$1 tr_cpu=$2
+	fi
+}
+
+i=0
+while [ "$i" -lt "$rounds" ]; do
+	i=$((i + 1))
+	for placement in $placements; do
+		case $placement in
+		same-cpu) pin="taskset -c $cpu" ;;
+		any) pin="" ;;
+		esac
+		if [ $((i % 2)) = 1 ]; then
+			perfrun
+			wbpair
+		else
+			wbpair
+			perfrun
+		fi
+		[ -n "$perf_ops" ] && [ "$wb_ops" != null ] && [ "$tr_ops" != null ] || {
+			echo "$0: $placement round $i failed: $(cat "$tmp/err")" >&2; exit 1; }
+		echo "$i $perf_ops $wb_ops $tr_ops $wb_cpu $tr_cpu $perf_cpu" >>"$tmp/$placement"
+		printf '%s round %d: perf %.0f  wakebench %.0f round trips/s (%.3f)\n' \
+			"$placement" "$i" "$perf_ops" "$wb_ops" \
+			"$(awk -v a="$wb_ops" -v b="$perf_ops" 'BEGIN { print a / b }')"
+	done
 done
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-col() { awk -v c="$1" '{ print $c }' "$tmp/rounds" | median; }
+range() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f", lo, hi }'; }
 
+status=0
 echo
-echo "rounds: $rounds, perf bench sched pipe -l $loops, wakebench -t $duration, placement $placement"
-printf 'median round trips/s: perf %.0f, wakebench %.0f, wakebench --trace %.0f\n' \
-	"$(col 2)" "$(col 3)" "$(col 4)"
-ratio=$(awk '{ print $3 / $2 }' "$tmp/rounds" | median)
-printf 'wakebench / perf (median of per-round ratios): %.3f (%+.1f%%; target within +-5%%)\n' \
-	"$ratio" "$(awk -v r="$ratio" 'BEGIN { print (r - 1) * 100 }')"
-cratio=$(awk '$7 > 0 { print $5 / $7 }' "$tmp/rounds" | median)
-printf 'the same per CPU-second (usr+sys of the tasks): %.3f (%+.1f%%)\n' \
-	"$cratio" "$(awk -v r="$cratio" 'BEGIN { print (r - 1) * 100 }')"
-ovh=$(awk '{ print 1 - $4 / $3 }' "$tmp/rounds" | median)
-printf 'tracing overhead on ops/s (median of 1 - traced/untraced): %.1f%% (target under 10%%)\n' \
-	"$(awk -v o="$ovh" 'BEGIN { print o * 100 }')"
-ovh_cpu=$(awk '{ print 1 - $6 / $5 }' "$tmp/rounds" | median)
-printf 'tracing overhead on ops per CPU-second: %.1f%%\n' \
-	"$(awk -v o="$ovh_cpu" 'BEGIN { print o * 100 }')"
+echo "perf bench sched pipe -l $loops, wakebench run pingpong -t $duration, $rounds rounds"
+echo
+echo "| placement | rounds | perf round trips/s | wakebench round trips/s | wakebench / perf (median) | range | per CPU-second (median) |"
+echo "|---|---|---|---|---|---|---|"
+for placement in $placements; do
+	f=$tmp/$placement
+	col() { awk -v c="$1" '{ print $c }' "$f" | median; }
+	ratio=$(awk '{ print $3 / $2 }' "$f" | median)
+	awk -v r="$ratio" 'BEGIN { exit !(r >= 0.95 && r <= 1.05) }' || status=1
+	printf '| %s | %d | %.0f | %.0f | %.3f | %s | %.3f |\n' "$placement" "$rounds" \
+		"$(col 2)" "$(col 3)" "$ratio" "$(awk '{ print $3 / $2 }' "$f" | range)" \
+		"$(awk '$7 > 0 { print $5 / $7 }' "$f" | median)"
+done
+if [ "$trace" = 1 ]; then
+	echo
+	for placement in $placements; do
+		f=$tmp/$placement
+		printf '%s: tracing overhead on ops/s (median of 1 - traced/untraced): %.1f%% (target under 10%%), on ops per CPU-second: %.1f%%\n' \
+			"$placement" "$(awk '{ print (1 - $4 / $3) * 100 }' "$f" | median)" \
+			"$(awk '{ print (1 - $6 / $5) * 100 }' "$f" | median)"
+	done
+fi
+exit $status
