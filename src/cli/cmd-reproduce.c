@@ -30,9 +30,9 @@ static const char reproduce_description[] =
 	"export, a report.html), whose experiments are imported into the store first. The same\n"
 	"workload runs with the profile and parameters that reproduce it (any option of 'run'\n"
 	"overrides them), is stored with label 'reproduce of UUID8', and the posted figure is\n"
-	"judged: reproduced when it lies within this run's 95% interval of the mean widened by\n"
-	"the posted spread; then the environment differences that could explain a gap,\n"
-	"strongest first. The options below are those of the source's workload (pipe here).";
+	"judged: reproduced when it lies within the 95% CI of this run's median (run's summary,\n"
+	"from 5 samples) widened by the posted spread; then the environment differences that\n"
+	"could explain a gap, strongest first. The options below are those of the source's workload (pipe here).";
 
 static const struct experiment_cmd_spec reproduce_cmd = {
 	.cmd = "reproduce",
