@@ -341,54 +341,6 @@ void experiment_resolve(const struct workload *wl, const struct experiment_opts 
 
 /* ---- params as JSON ---- */
 
-static char *json_key(const struct opt *o)
-{
-	const char *suffix = o->type == OPT_DURATION ? "_ns" : o->type == OPT_SIZE ? "_bytes" : "";
-	char *k = xasprintf("%s%s", o->long_name, suffix), *p;
-
-	for (p = k; *p; p++)
-		if (*p == '-')
-			*p = '_';
-	return k;
-}
-
-static json_object *opt_json(const struct opt *o, const void *base)
-{
-	const char *p = (const char *)base + o->offset;
-	const struct strlist *sl;
-	json_object *a;
-	const char *s;
-	int idx;
-	size_t i;
-
-	switch (o->type) {
-	case OPT_FLAG:
-		return json_object_new_boolean(*(const bool *)(const void *)p);
-	case OPT_UINT:
-	case OPT_DURATION:
-	case OPT_SIZE:
-		return json_object_new_uint64(*(const uint64_t *)(const void *)p);
-	case OPT_DOUBLE:
-	case OPT_PERCENT:
-		return json_double(*(const double *)(const void *)p);
-	case OPT_CHOICE:
-		idx = *(const int *)(const void *)p;
-		return idx >= 0 && o->choices ? json_object_new_string(o->choices[idx]) : NULL;
-	case OPT_STRING:
-		s = *(const char *const *)(const void *)p;
-		return s ? json_object_new_string(s) : NULL;
-	case OPT_STRLIST:
-		sl = (const struct strlist *)(const void *)p;
-		a = json_object_new_array();
-		for (i = 0; i < sl->n; i++)
-			json_object_array_add(a, json_object_new_string(sl->v[i]));
-		return a;
-	case OPT_END:
-		break;
-	}
-	return NULL;
-}
-
 json_object *experiment_params_json(const struct opt_group *groups, size_t ngroups)
 {
 	json_object *o = json_object_new_object();
@@ -403,8 +355,8 @@ json_object *experiment_params_json(const struct opt_group *groups, size_t ngrou
 
 			if (!op->long_name)
 				continue;
-			k = json_key(op);
-			json_object_object_add(o, k, opt_json(op, groups[g].base));
+			k = opt_json_key(op);
+			json_object_object_add(o, k, opt_json_value(op, groups[g].base));
 			free(k);
 		}
 	}

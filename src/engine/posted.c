@@ -1412,41 +1412,6 @@ static void env_add(json_object *arr, const char *key, const char *value)
 	json_object_array_add(arr, e);
 }
 
-/* A workload option's value as `run` stores it (cli/experiment.c's keys). */
-static char *opt_key(const struct opt *o)
-{
-	const char *suffix = o->type == OPT_DURATION ? "_ns" : o->type == OPT_SIZE ? "_bytes" : "";
-	char *k = xasprintf("%s%s", o->long_name, suffix), *s;
-
-	for (s = k; *s; s++)
-		if (*s == '-')
-			*s = '_';
-	return k;
-}
-
-static json_object *opt_json(const struct opt *o, const void *base)
-{
-	const char *at = (const char *)base + o->offset;
-	int idx;
-
-	switch (o->type) {
-	case OPT_FLAG:
-		return json_object_new_boolean(*(const bool *)(const void *)at);
-	case OPT_UINT:
-	case OPT_DURATION:
-	case OPT_SIZE:
-		return json_object_new_uint64(*(const uint64_t *)(const void *)at);
-	case OPT_DOUBLE:
-	case OPT_PERCENT:
-		return json_double(*(const double *)(const void *)at);
-	case OPT_CHOICE:
-		idx = *(const int *)(const void *)at;
-		return idx >= 0 && o->choices ? json_object_new_string(o->choices[idx]) : NULL;
-	default:
-		return NULL;
-	}
-}
-
 /* The profile's parameters with the posted ones over them, as `run` stores them. */
 static json_object *params_json(const struct workload *wl, const struct profile *prof,
 				const struct run *r, size_t nruns)
@@ -1470,8 +1435,8 @@ static json_object *params_json(const struct workload *wl, const struct profile 
 				 op->type == OPT_SIZE)
 				*(uint64_t *)(void *)at = json_object_get_uint64(v);
 		}
-		k = opt_key(op);
-		json_object_object_add(o, k, opt_json(op, base));
+		k = opt_json_key(op);
+		json_object_object_add(o, k, opt_json_value(op, base));
 		free(k);
 	}
 	free(base);

@@ -24,6 +24,16 @@ json_object *json_time_utc(uint64_t ns, const char *utc_suffix);
 /* A double in the shortest form that reads back as itself, or null when not finite. */
 json_object *json_double(double v);
 
+struct opt;
+
+/*
+ * An option's value as wakebench stores parameters (params JSON): its key,
+ * the long name with '-' as '_' and "_ns" or "_bytes" after a duration or
+ * a size (malloc'd), and its value in the struct at base.
+ */
+char *opt_json_key(const struct opt *o);
+json_object *opt_json_value(const struct opt *o, const void *base);
+
 /* Print a JSON object pretty, with a final newline. */
 void json_print(FILE *f, json_object *o);
 
