@@ -32,7 +32,8 @@ static const char reproduce_description[] =
 	"overrides them), is stored with label 'reproduce of UUID8', and the posted figure is\n"
 	"judged: reproduced when it lies within the 95% CI of this run's median (run's summary,\n"
 	"from 5 samples) widened by the posted spread; then the environment differences that\n"
-	"could explain a gap, strongest first. The options below are those of the source's workload (pipe here).";
+	"could explain a gap, strongest first. The options below are those of the source's "
+	"workload (pipe here).";
 
 static const struct experiment_cmd_spec reproduce_cmd = {
 	.cmd = "reproduce",
