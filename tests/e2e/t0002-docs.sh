@@ -1,8 +1,9 @@
 #!/bin/sh
 # The command reference doc/commands.md and the man page are what the binary's
 # -h and list print (regenerate with 'make docs'); the README's first screen
-# gives exactly the two commands for a fresh machine, then the four that answer
-# the thread (reproduce, ab, compare, report) with options the binary has; the
+# gives exactly the two commands for a fresh machine, then the five that answer
+# the thread (run its workload, ab, compare, reproduce what was posted, report)
+# with options the binary has; the
 # README stays short (the reference lives in doc/).
 . "$(dirname "$0")/lib.sh"
 
@@ -20,6 +21,7 @@ like "$screen" "^wakebench run pipe -j 4 -t 20s -n 1 --profile stress-ng-0\\.15"
 	"the first screen reproduces the reporter's workload"
 like "$screen" "^sudo wakebench ab --feature NO_DELAY_DEQUEUE" "the first screen A/Bs the feature"
 like "$screen" "^wakebench compare --by kernel" "the first screen compares kernels"
+like "$screen" "^wakebench reproduce " "the first screen reproduces a posted result"
 like "$screen" "^wakebench report .*-o report\\.html" "the first screen shares the answer"
 # each of those commands' options is one its command has
 printf '%s\n' "$screen" | sed -n 's/^\(sudo \)\{0,1\}wakebench \([a-z]*\) \(.*\)/\2 \3/p' |
@@ -34,7 +36,7 @@ while read -r cmd args; do
 		esac
 	done
 done <"$TMP/cmds"
-is "$(wc -l <"$TMP/cmds" | tr -d ' ')" 4 "four wakebench commands on the first screen"
+is "$(wc -l <"$TMP/cmds" | tr -d ' ')" 5 "five wakebench commands on the first screen"
 is "$bad" "" "every option on the first screen is in its command's -h"
 lines=$(wc -l <"$WAKEBENCH_SRC/README.md" | tr -d ' ')
 ok "[ $lines -lt 250 ]" "the README is under 250 lines ($lines)"
