@@ -4,7 +4,8 @@
 #
 # For each configuration (socketpairs or pipes, processes or threads), each
 # round runs the three back to back, in an order that rotates from round to
-# round (so that none always runs first on a machine that drifts):
+# round over the tools that run (so that each runs first, second ... equally
+# often on a machine that drifts):
 #   hackbench -g G -l L [-p] [-T]                 its "Time:"
 #   perf bench sched messaging -g G -l L [-p] [-t]   its "Total time"
 #   wakebench run messaging --groups G --loops L [--pipe] [--threads] -n 1
@@ -88,6 +89,9 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 range() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f", lo, hi }'; }
 col() { awk -v c="$1" '{ print $c }' "$2" | median; }
 
+tools="hackbench wakebench"
+[ "$with_perf" = 0 ] || tools="hackbench perf wakebench"
+[ "$with_libs" = 0 ] || tools="$tools hackbenchlibs"
 status=0
 for config in $(echo "$configs" | tr ',' ' '); do
 	case $config in
@@ -103,12 +107,18 @@ for config in $(echo "$configs" | tr ',' ' '); do
 	i=0
 	while [ "$i" -lt "$rounds" ]; do
 		i=$((i + 1))
-		case $((i % 3)) in
-		1) order="hackbench perf wakebench hackbenchlibs" ;;
-		2) order="perf wakebench hackbenchlibs hackbench" ;;
-		0) order="wakebench hackbenchlibs hackbench perf" ;;
-		esac
-		for tool in $order; do
+		# rotate over the tools that run, so that each runs first, second ...
+		# equally often (a left-out one must not shift the order)
+		set -- $tools
+		k=$(((i - 1) % $#))
+		while [ "$k" -gt 0 ]; do
+			first=$1
+			shift
+			set -- "$@" "$first"
+			k=$((k - 1))
+		done
+		t_perf=1 t_hackbenchlibs=1
+		for tool in "$@"; do
 			eval "t_$tool=\$(run_$tool)"
 		done
 		[ -n "$t_hackbench" ] && [ -n "$t_perf" ] && [ "$t_wakebench" != null ] || {
