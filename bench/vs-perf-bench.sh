@@ -12,7 +12,9 @@
 # trips/s of each, and the median and range of the per-round ratios
 # wakebench/perf (target: within +-5%) and of the same on round trips per
 # CPU-second (perf's from the shell's children times), which other load on
-# a shared machine disturbs less than round trips per wall-second.
+# a shared machine disturbs less than round trips per wall-second, and how
+# many rounds of each ran "split" (under half the placement's highest rate:
+# unpinned, the two tasks on two CPUs, so every wakeup is a cross-CPU one).
 #
 #   bench/vs-perf-bench.sh [-r ROUNDS] [-l LOOPS] [-t DURATION] [-p same-cpu|any|both] [-c CPU] [-T]
 #
@@ -119,16 +121,21 @@ status=0
 echo
 echo "perf bench sched pipe -l $loops, wakebench run pingpong -t $duration, $rounds rounds"
 echo
-echo "| placement | rounds | perf round trips/s | wakebench round trips/s | wakebench / perf (median) | range | per CPU-second (median) |"
-echo "|---|---|---|---|---|---|---|"
+echo "| placement | rounds | perf round trips/s | wakebench round trips/s | wakebench / perf (median) | range | per CPU-second (median) | split rounds perf / wakebench |"
+echo "|---|---|---|---|---|---|---|---|"
 for placement in $placements; do
 	f=$tmp/$placement
 	col() { awk -v c="$1" '{ print $c }' "$f" | median; }
 	ratio=$(awk '{ print $3 / $2 }' "$f" | median)
 	awk -v r="$ratio" 'BEGIN { exit !(r >= 0.95 && r <= 1.05) }' || status=1
-	printf '| %s | %d | %.0f | %.0f | %.3f | %s | %.3f |\n' "$placement" "$rounds" \
+	# a round is "split" (the two tasks on two CPUs, every wakeup a cross-CPU
+	# one) when its rate is under half the placement's highest
+	top=$(awk '{ m = ($2 > m) ? $2 : m; m = ($3 > m) ? $3 : m } END { print m }' "$f")
+	split="$(awk -v t="$top" '$2 < t / 2' "$f" | wc -l) / $(awk -v t="$top" '$3 < t / 2' "$f" | wc -l)"
+	[ "$placement" = any ] || split="-"
+	printf '| %s | %d | %.0f | %.0f | %.3f | %s | %.3f | %s |\n' "$placement" "$rounds" \
 		"$(col 2)" "$(col 3)" "$ratio" "$(awk '{ print $3 / $2 }' "$f" | range)" \
-		"$(awk '$7 > 0 { print $5 / $7 }' "$f" | median)"
+		"$(awk '$7 > 0 { print $5 / $7 }' "$f" | median)" "$split"
 done
 if [ "$trace" = 1 ]; then
 	echo
