@@ -177,3 +177,17 @@ descendants() {
 		[ "$pp" = "$1" ] && { echo "${p#/proc/}"; descendants "${p#/proc/}"; }
 	done
 }
+# wait_running PID OUT PATTERN: wait for events, not for time: until OUT has a
+# line matching PATTERN (e.g. '^sample 2/10000') and PID has descendants, or
+# PID is gone; prints the descendants (empty when PID ended first).
+wait_running() {
+	_w_kids=""
+	while kill -0 "$1" 2>/dev/null; do
+		if grep -q "$3" "$2" 2>/dev/null; then
+			_w_kids=$(descendants "$1")
+			[ -n "$_w_kids" ] && break
+		fi
+		sleep 0.1
+	done
+	printf '%s\n' "$_w_kids"
+}

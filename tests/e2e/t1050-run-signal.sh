@@ -22,14 +22,7 @@ stop() {
 	launch run pipe -j 2 -t 300ms -n 10000 --warmup 0 --db "$TMP/sig.db"
 	pid=$!
 	# wait for two completed samples and a later one running
-	kids=""
-	while kill -0 $pid 2>/dev/null; do
-		if grep -q '^sample 2/10000' "$TMP/out" 2>/dev/null; then
-			kids=$(descendants $pid)
-			[ -n "$kids" ] && break
-		fi
-		sleep 0.1
-	done
+	kids=$(wait_running $pid "$TMP/out" '^sample 2/10000')
 	ok "[ -n '$kids' ]" "$1: the run has workload processes before the signal"
 	kill -"$1" $pid
 	wait $pid

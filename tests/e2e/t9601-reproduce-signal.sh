@@ -30,14 +30,7 @@ wb import "$TMP/posted.json" >/dev/null || { echo "1..0 # SKIP the posted docume
 env --default-signal "$WAKEBENCH" reproduce 5ea1ed00 -t 300ms -n 10000 --warmup 0 \
 	>"$TMP/out" 2>"$TMP/err" &
 pid=$!
-kids=""
-while kill -0 $pid 2>/dev/null; do
-	if grep -q '^sample 2/10000' "$TMP/out" 2>/dev/null; then
-		kids=$(descendants $pid)
-		[ -n "$kids" ] && break
-	fi
-	sleep 0.1
-done
+kids=$(wait_running $pid "$TMP/out" '^sample 2/10000')
 ok "[ -n '$kids' ]" "reproduce has workload processes before the signal"
 kill -INT $pid
 wait $pid
