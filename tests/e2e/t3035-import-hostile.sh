@@ -72,6 +72,8 @@ done
 kill -KILL "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 is "$(ls -A "$TMP/tmpdir" | wc -l)" 0 "killed: no temporary file left"
+# what was left, if anything: its name says whose it is (SQLite's are etilqs_*)
+[ -z "$(ls -A "$TMP/tmpdir")" ] || diag "left in TMPDIR: $(ls -lA "$TMP/tmpdir")"
 ok "[ ! -e '$TMP/killed.db' ] || [ \"\$(sqlite3 '$TMP/killed.db' 'SELECT count(*) FROM experiments')\" = 0 ]" \
 	"killed: no store, or an empty one"
 
