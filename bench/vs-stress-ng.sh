@@ -24,7 +24,7 @@
 # moved (read(pipe,4096) 1.0000), and every other call of those processes,
 # by name; listed when at least 1 in 2000 ops. The shapes are equal when
 # both list the same calls, each within 2% (or 0.0005) of the other.
-# Targets (issue 26): equal shape, ratio within 0.97..1.03. -r 0: the
+# Targets: equal shape, ratio within 0.97..1.03. -r 0: the
 # traced runs only.
 #
 # Defaults: 7 rounds of 3s with 4 instances, traced runs of 1s and 3s. Not part of

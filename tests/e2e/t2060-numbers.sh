@@ -1,5 +1,5 @@
 #!/bin/sh
-# Numbers and names for people (issue 24, points 6 and 7): one median prints
+# Numbers and names for people: one median prints
 # the same in run, compare, show, report (email, Markdown, HTML), with four
 # significant digits, grouped by threes, never an exponent; a metric has one
 # name in the sample lines, the summary, compare and the report; messaging's
