@@ -14,6 +14,7 @@
  * machine.
  */
 #include "engine/reproduce.h"
+#include "engine/summary.h"
 #include "core/metrics.h"
 #include "engine/import.h"
 #include "runner/runner.h"
@@ -435,34 +436,34 @@ static void split_diff(const struct reproduce_source *src, struct reproduce_verd
 	free(d);
 }
 
-/* This run: the same summary as run's (the median and its distribution-free CI). */
+/* This run: run's own summary of the samples (engine/summary.c), its median and CI. */
 static void run_interval(const struct sample *s, size_t n, const char *metric,
 			 struct reproduce_verdict *rv)
 {
-	double *x = xcalloc(n + 1, sizeof(*x));
-	struct summary sum;
+	struct report_summary rs;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (s[i].warmup)
-			continue;
-		if (s[i].status == SAMPLE_OK && sample_value(&s[i], metric, &x[rv->run_n]) &&
-		    isfinite(x[rv->run_n]))
-			rv->run_n++;
-		else
-			rv->run_failed++;
-	}
-	rv->level = 0.95;
+	rv->level = REPORT_CONF;
 	rv->run_median = rv->ci_lo = rv->ci_hi = NAN;
-	if (rv->run_n && !stats_summarize(x, rv->run_n, rv->level, &sum, NULL)) {
-		rv->run_median = sum.median;
-		if (sum.ci_valid) {
-			rv->ci_lo = sum.ci_lo;
-			rv->ci_hi = sum.ci_hi;
-			rv->level = sum.ci_level;
+	if (report_summarize(s, n, metric, &rs))
+		return;
+	rv->run_failed = rs.nfailed + rs.ninterrupted;
+	for (i = 0; i < rs.nmetrics; i++) {
+		const struct metric_summary *ms = &rs.m[i];
+
+		if (strcmp(ms->name, metric))
+			continue;
+		rv->run_n = ms->available ? ms->sum.n : 0;
+		rv->run_median = ms->available ? ms->sum.median : NAN;
+		if (ms->available && ms->sum.ci_valid) {
+			rv->ci_lo = ms->sum.ci_lo;
+			rv->ci_hi = ms->sum.ci_hi;
+			rv->level = ms->sum.ci_level;
 		}
 	}
-	free(x);
+	/* usable samples that lack the metric count as failed for it */
+	rv->run_failed += rs.nsamples - rv->run_n;
+	report_summary_release(&rs);
 }
 
 int reproduce_judge(const struct reproduce_source *src, const struct sample *s, size_t n,
