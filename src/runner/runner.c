@@ -1308,7 +1308,7 @@ static int sleep_until(const struct run_state *st, int fd, uint64_t deadline_ns)
 	struct timespec ts = { .tv_sec = (time_t)(left / 1000000000ULL),
 			       .tv_nsec = (long)(left % 1000000000ULL) };
 	nfds_t n = 0;
-	int fd_slot = -1;
+	int fd_slot = -1, stop_slot = -1;
 
 	if (fd >= 0) {
 		pfd[n].fd = fd;
@@ -1318,10 +1318,17 @@ static int sleep_until(const struct run_state *st, int fd, uint64_t deadline_ns)
 	if (stop_pipe[0] >= 0) {
 		pfd[n].fd = stop_pipe[0];
 		pfd[n].events = POLLIN;
-		n++;
+		stop_slot = (int)n++;
 	}
 	if (ppoll(n ? pfd : NULL, n, &ts, &st->wait_mask) <= 0)
 		return 0;
+	/* Emptied once seen (the flag stays): the wait after a stop signal sleeps again. */
+	if (stop_slot >= 0 && (pfd[stop_slot].revents & POLLIN)) {
+		char buf[64];
+
+		while (read(stop_pipe[0], buf, sizeof(buf)) > 0)
+			;
+	}
 	return fd_slot >= 0 && (pfd[fd_slot].revents & (POLLIN | POLLHUP));
 }
 
@@ -1537,6 +1544,8 @@ static void fail_interrupted(struct sample *s)
 #define STOP_GRACE_NS (5 * 1000000000ULL)
 /* The stop signal is repeated this often until every instance returned. */
 #define STOP_RESEND_NS (10 * 1000000ULL)
+/* Grace after a stop signal (Ctrl-C) for instances to return before they are killed. */
+#define STOP_SIGNAL_GRACE_NS (1000000000ULL)
 /* Time allowed for every task to be created and reach the barrier. */
 #define SETUP_TIMEOUT_NS (30 * 1000000000ULL)
 
@@ -1679,24 +1688,34 @@ static void collect(struct run_state *st)
 /*
  * The window (or the fixed work) from the release to the return of every
  * instance: stop at the end, wait, fail the sample on an early death, an
- * unfinished fixed work or an instance that does not stop.
+ * unfinished fixed work or an instance that does not stop. A stop signal
+ * makes the sample interrupted and stops the tasks as the window's end
+ * does, so that each instance reaps its own (with no subreaper, as under
+ * qemu-user, a killed instance's tasks would go to init); what has not
+ * returned STOP_SIGNAL_GRACE_NS later is killed by the caller.
  */
 static void run_window(struct run_state *st, uint64_t release_ns, uint64_t duration_ns)
 {
 	const bool fixed = st->spec->wl->fixed_work;
-	uint64_t end = release_ns + duration_ns, stop_ns = 0, resend_ns = 0;
+	uint64_t end = release_ns + duration_ns, stop_ns = 0, resend_ns = 0, grace_end = 0;
+	bool signalled = false;
 	struct sample *out = st->out;
 	char limit[32];
 
 	format_duration(duration_ns, limit, sizeof(limit));
 	for (;;) {
-		uint64_t now;
+		uint64_t now = now_ns();
 
-		if (runner_stop_signal()) {
+		if (runner_stop_signal() && !signalled) {
 			fail_interrupted(out);
-			break;
+			signalled = true;
+			if (!stop_ns)
+				stop_ns = now;
+			if (!grace_end || now + STOP_SIGNAL_GRACE_NS < grace_end)
+				grace_end = now + STOP_SIGNAL_GRACE_NS;
 		}
-		now = now_ns();
+		if (signalled && now >= grace_end)
+			break;
 		/*
 		 * In the window only an early death (or a fixed work that is done)
 		 * wakes us: look at all of them. After the stop, in order.
@@ -1736,7 +1755,9 @@ static void run_window(struct run_state *st, uint64_t release_ns, uint64_t durat
 			stop_tasks(st);
 			resend_ns = now + STOP_RESEND_NS;
 		}
-		if (stop_ns && now >= stop_ns + STOP_GRACE_NS) {
+		if (!grace_end && stop_ns)
+			grace_end = stop_ns + STOP_GRACE_NS;
+		if (grace_end && now >= grace_end) {
 			unsigned i, first = st->n;
 			char why[160] = "";
 
@@ -1761,9 +1782,7 @@ static void run_window(struct run_state *st, uint64_t release_ns, uint64_t durat
 		if (!stop_ns)
 			sleep_until(st, -1, end);
 		else
-			sleep_until(st, -1,
-				    resend_ns < stop_ns + STOP_GRACE_NS ? resend_ns
-									: stop_ns + STOP_GRACE_NS);
+			sleep_until(st, -1, resend_ns < grace_end ? resend_ns : grace_end);
 	}
 	out->wall_ns = now_ns() - release_ns;
 }

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -553,11 +554,20 @@ enum fake_mode {
 	FAKE_FAIL_REASON,	/* reports a reason mid-window */
 	FAKE_IGNORE_STOP,	/* never leaves its loop */
 	FAKE_CHILD_DIES,	/* task 1 exits before it is ready */
+	FAKE_STOP_REAP,		/* task 1 and the instance wait for the stop; it reaps task 1 */
 };
 
 struct fake_params {
 	int mode;
+	int marker_fd;	/* FAKE_STOP_REAP: a byte per instance that reaped its task 1 */
+	int started_fd; /* when > 0: a byte per instance released at the start */
 };
+
+/* The start, told to the test through started_fd. */
+static int fake_started(const struct fake_params *fp)
+{
+	return fp->started_fd > 0 && write(fp->started_fd, "s", 1) != 1 ? -1 : 0;
+}
 
 static int fake_instance(const void *params, struct instance_ctx *ic)
 {
@@ -577,7 +587,25 @@ static int fake_instance(const void *params, struct instance_ctx *ic)
 		instance_reap_child(ic, pid);
 		return -1;
 	}
-	if (instance_ready(ic))
+	if (fp->mode == FAKE_STOP_REAP) {
+		pid_t pid = instance_fork(ic);
+
+		if (pid == 0) {
+			if (instance_ready(ic))
+				_exit(1);
+			while (instance_running(ic))
+				pause(); /* the stop's SIGALRM ends it */
+			_exit(0);
+		}
+		if (pid < 0 || instance_ready(ic) || fake_started(fp))
+			return -1;
+		while (instance_running(ic))
+			pause();
+		if (instance_reap_child(ic, pid) == 0 && write(fp->marker_fd, "r", 1) != 1)
+			return -1;
+		return 0;
+	}
+	if (instance_ready(ic) || fake_started(fp))
 		return -1;
 	if (fp->mode == FAKE_FAIL_REASON) {
 		usleep(20000);
@@ -621,7 +649,9 @@ static void run_fake(int mode, unsigned instances, struct sample *s)
 {
 	struct fake_params fp = { .mode = mode };
 	struct run_params rp = runner_defaults;
-	struct run_spec spec = { .wl = mode == FAKE_CHILD_DIES ? &fake_workload2 : &fake_workload,
+	struct run_spec spec = { .wl = mode == FAKE_CHILD_DIES || mode == FAKE_STOP_REAP
+					       ? &fake_workload2
+					       : &fake_workload,
 				 .wl_params = &fp,
 				 .rp = &rp };
 
@@ -679,6 +709,139 @@ static void test_stop_deadline(void **state)
 	assert_int_equal(s.status, SAMPLE_FAILED);
 	assert_non_null(strstr(s.reason, "did not stop"));
 	assert_true(now_ns() - t0 < 9000 * MS);
+	assert_nothing_left();
+}
+
+/*
+ * Ctrl-C mid-window, in a child process (a stop signal stays for the rest
+ * of a process): what the sample says, how many instances reaped their own
+ * task (FAKE_STOP_REAP's markers) and how long after the signal it ended.
+ */
+struct interrupted {
+	int status;
+	char reason[sizeof(((struct sample *)0)->reason)];
+	int reaped;
+	uint64_t after_ns;
+};
+
+/* SIGINT to the thread in the sample once every instance started (when is noted before). */
+struct sigint_at {
+	pthread_t sampler;
+	int started_fd;
+	unsigned instances;
+	uint64_t at_ns;
+};
+
+static void *sigint_later(void *arg)
+{
+	struct sigint_at *sa = arg;
+	unsigned got = 0;
+	char b;
+
+	while (got < sa->instances && read(sa->started_fd, &b, 1) == 1)
+		got++;
+	if (got < sa->instances)
+		return NULL; /* the sample ended before (the write end closed): no signal */
+	sa->at_ns = now_ns();
+	pthread_kill(sa->sampler, SIGINT);
+	return NULL;
+}
+
+static void run_interrupted(int mode, unsigned instances, struct interrupted *r)
+{
+	int marker[2], result[2], status;
+	pid_t child;
+
+	assert_int_equal(pipe(marker), 0);
+	assert_int_equal(pipe(result), 0);
+	fflush(NULL);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		struct fake_params fp = { .mode = mode, .marker_fd = marker[1] };
+		int started[2];
+		struct run_params rp = runner_defaults;
+		struct run_spec spec = { .wl = mode == FAKE_STOP_REAP ? &fake_workload2
+								      : &fake_workload,
+					 .wl_params = &fp,
+					 .rp = &rp };
+		struct interrupted out = { 0 };
+		struct sample s;
+		struct sigint_at sa = { .sampler = pthread_self(), .instances = instances };
+		pthread_t th;
+
+		close(marker[0]);
+		close(result[0]);
+		if (pipe(started))
+			_exit(1);
+		fp.started_fd = started[1];
+		sa.started_fd = started[0];
+		rp.instances = instances;
+		runner_signals_install();
+		memset(&s, 0, sizeof(s));
+		if (pthread_create(&th, NULL, sigint_later, &sa) ||
+		    runner_sample(&spec, 5000 * MS, &s))
+			_exit(1);
+		out.after_ns = now_ns();
+		close(started[1]);
+		pthread_join(th, NULL);
+		out.after_ns = sa.at_ns ? out.after_ns - sa.at_ns : 0;
+		out.status = (int)s.status;
+		memcpy(out.reason, s.reason, sizeof(out.reason));
+		close(marker[1]);
+		if (write(result[1], &out, sizeof(out)) != (ssize_t)sizeof(out))
+			_exit(1);
+		_exit(0);
+	}
+	close(marker[1]);
+	close(result[1]);
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(read(result[0], r, sizeof(*r)), (ssize_t)sizeof(*r));
+	{
+		char buf[64];
+		ssize_t n;
+
+		/* every instance is gone once the sample is over: nothing more comes */
+		fcntl(marker[0], F_SETFL, O_NONBLOCK);
+		while ((n = read(marker[0], buf, sizeof(buf))) > 0)
+			r->reaped += (int)n;
+	}
+	close(marker[0]);
+	close(result[0]);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	print_message("# %s: %s; %d reaped by their instance; ended %llu ms after the signal\n",
+		      sample_status_name((enum sample_status)r->status), r->reason, r->reaped,
+		      (unsigned long long)(r->after_ns / MS));
+}
+
+/*
+ * Ctrl-C stops the tasks as the window's end does: every instance returns
+ * and reaps its own tasks (nothing is left to init where no subreaper can
+ * be set, as under qemu-user); the sample is interrupted.
+ */
+static void test_interrupt_stops_tasks(void **state)
+{
+	struct interrupted r;
+
+	(void)state;
+	run_interrupted(FAKE_STOP_REAP, 3, &r);
+	assert_int_equal(r.status, SAMPLE_INTERRUPTED);
+	assert_non_null(strstr(r.reason, "SIGINT"));
+	assert_int_equal(r.reaped, 3);
+	assert_nothing_left();
+}
+
+/* Instances that do not return after Ctrl-C are killed a second later, not at the 5 s grace. */
+static void test_interrupt_grace(void **state)
+{
+	struct interrupted r;
+
+	(void)state;
+	run_interrupted(FAKE_IGNORE_STOP, 2, &r);
+	assert_int_equal(r.status, SAMPLE_INTERRUPTED);
+	assert_true(r.after_ns >= 1000 * MS); /* they had their second */
+	assert_true(r.after_ns < 4500 * MS);
 	assert_nothing_left();
 }
 
@@ -778,6 +941,8 @@ int main(void)
 		cmocka_unit_test(test_fail_reason),
 		cmocka_unit_test(test_child_dies_before_start),
 		cmocka_unit_test(test_stop_deadline),
+		cmocka_unit_test(test_interrupt_stops_tasks),
+		cmocka_unit_test(test_interrupt_grace),
 		cmocka_unit_test(test_probe_calls),
 		cmocka_unit_test(test_sample_interrupted), /* last: the stop signal stays */
 	};
