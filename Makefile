@@ -277,10 +277,13 @@ check-arm64: deps-arm64
 		WAKEBENCH_EMULATOR=qemu-user WAKEBENCH_FAKEFS=$(abspath $(FAKEFS)) \
 		WAKEBENCH_SRC=$(CURDIR) WB_T3015_ROUNDS=20,$(ARM64_UNIT) $(ARM64_E2E))
 
+COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
+
 install: wakebench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/wakebench
 	install -m 0644 doc/wakebench.1 $(DESTDIR)$(MANDIR)/wakebench.1
+	install -m 0644 contrib/completion/wakebench.bash $(DESTDIR)$(COMPLETIONDIR)/wakebench
 
 # doc/commands.md and doc/wakebench.1 from the binary's -h and list, and every
 # output example in README.md and doc/*.md from the binary (scripts/doc-examples.sh:

@@ -24,6 +24,8 @@ if [ "$what" = test ]; then
 	pkgs="$pkgs libcmocka-dev libfuse3-dev fuse3 perl jq python3 strace procps util-linux sqlite3 busybox-static cpio"
 	# report's tests: xmllint parses its HTML (t8001), headless Chromium renders it (t8004)
 	pkgs="$pkgs libxml2-utils chromium"
+	# the shell completion's test (t0007) with bash-completion's word splitting
+	pkgs="$pkgs bash-completion"
 	case "$arch" in
 	amd64) pkgs="$pkgs qemu-system-x86" ;;
 	arm64) pkgs="$pkgs qemu-system-arm" ;;

@@ -91,6 +91,37 @@ static int finish(int status)
 	return status;
 }
 
+/*
+ * `wakebench __complete WORD...` (contrib/completion/wakebench.bash): the
+ * words after "wakebench", the last the one being completed. Command names
+ * here; a command's candidates from its own option table (cli/complete.c),
+ * by running it with the words before the last, with stderr silenced (a
+ * half-typed line may not parse).
+ */
+static int complete(int n, const char **words, struct ctx *ctx)
+{
+	size_t i;
+
+	if (n < 1)
+		return EXIT_OK;
+	if (n == 1) {
+		for (i = 0; i < ARRAY_SIZE(commands); i++)
+			printf("%s\n", commands[i].name);
+		return finish(EXIT_OK);
+	}
+	if (!freopen("/dev/null", "w", stderr))
+		return EXIT_RUNTIME;
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(words[0], commands[i].name)) {
+			cli_complete_begin(words[n - 1], n > 2 ? words[n - 2] : NULL);
+			ctx->cmd_flags = commands[i].flags;
+			/* cli_parse() prints the candidates and exits */
+			commands[i].fn(n - 2, words + 1, ctx);
+			return finish(EXIT_OK);
+		}
+	return EXIT_OK;
+}
+
 int main(int argc, const char **argv)
 {
 	struct ctx ctx = { 0 };
@@ -117,6 +148,8 @@ int main(int argc, const char **argv)
 		printf("wakebench %s\n", WAKEBENCH_VERSION);
 		return finish(EXIT_OK);
 	}
+	if (!strcmp(argv[1], "__complete"))
+		return complete(argc - 2, argv + 2, &ctx);
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name)) {
 			int status;

@@ -96,6 +96,17 @@ void cli_parse(const char *cmd, const char *usage, const char *description,
 	       struct opt_group *groups, size_t ngroups, int argc, const char **argv,
 	       int stop_at_first_pos, struct opts_result *res, struct ctx *ctx);
 
+/*
+ * Shell completion (cli/complete.c): main starts it for `wakebench __complete
+ * WORD...` with the word being completed and the one before it (NULL right
+ * after the command); cli_parse() then calls cli_complete() with its groups,
+ * which prints the candidates for that word and exits, before parsing.
+ */
+void cli_complete_begin(const char *cur, const char *prev);
+bool cli_completing(void);
+NORETURN void cli_complete(const char *cmd, const struct opt_group *groups, size_t ngroups,
+			   int argc, const char **argv, const struct ctx *ctx);
+
 /* Exit 2 unless ctx->format is one of the allowed formats (bitmask of 1 << FMT_x). */
 void cli_require_format(const char *cmd, const struct ctx *ctx, unsigned allowed);
 

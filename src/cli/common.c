@@ -97,6 +97,8 @@ void cli_parse(const char *cmd, const char *usage, const char *description,
 	       struct opt_group *groups, size_t ngroups, int argc, const char **argv,
 	       int stop_at_first_pos, struct opts_result *res, struct ctx *ctx)
 {
+	if (cli_completing())
+		cli_complete(cmd, groups, ngroups, argc, argv, ctx);
 	if (opts_parse(cmd, groups, ngroups, argc, argv, stop_at_first_pos, res))
 		exit(EXIT_USAGE);
 	if (res->help) {
