@@ -106,6 +106,9 @@ void cli_complete_begin(const char *cur, const char *prev);
 bool cli_completing(void);
 NORETURN void cli_complete(const char *cmd, const struct opt_group *groups, size_t ngroups,
 			   int argc, const char **argv, const struct ctx *ctx);
+/* The same with common and run's runner, probe and experiment options (reproduce's first pass). */
+NORETURN void cli_complete_run_options(const char *cmd, const struct opt_group *common, int argc,
+				       const char **argv, const struct ctx *ctx);
 
 /* Exit 2 unless ctx->format is one of the allowed formats (bitmask of 1 << FMT_x). */
 void cli_require_format(const char *cmd, const struct ctx *ctx, unsigned allowed);

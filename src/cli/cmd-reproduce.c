@@ -91,15 +91,8 @@ static int find_source(int argc, const char **argv, struct ctx *ctx, bool *help)
 	int a, source = -1, n = 0;
 	char lname[128];
 
-	if (cli_completing()) {
-		struct experiment_opts eo;
-		struct opt_group g[4] = { common,
-					  { .opts = runner_opts },
-					  { .opts = probe_opts },
-					  experiment_opts_group(&eo, NULL) };
-
-		cli_complete("reproduce", g, ARRAY_SIZE(g), argc, argv, ctx);
-	}
+	if (cli_completing())
+		cli_complete_run_options("reproduce", &common, argc, argv, ctx);
 	for (a = 0; a < argc; a++) {
 		const char *arg = argv[a];
 		bool next;

@@ -25,6 +25,7 @@
  *    files for import and reproduce.
  */
 #include "cli/cli.h"
+#include "cli/experiment.h"
 #include "core/metrics.h"
 #include "sys/features.h"
 #include "workloads/workload.h"
@@ -245,4 +246,16 @@ void cli_complete(const char *cmd, const struct opt_group *groups, size_t ngroup
 	}
 	fflush(stdout);
 	exit(ferror(stdout) ? EXIT_RUNTIME : EXIT_OK);
+}
+
+void cli_complete_run_options(const char *cmd, const struct opt_group *common, int argc,
+			      const char **argv, const struct ctx *ctx)
+{
+	struct experiment_opts eo;
+	struct opt_group g[4] = { *common,
+				  { .opts = runner_opts },
+				  { .opts = probe_opts },
+				  experiment_opts_group(&eo, NULL) };
+
+	cli_complete(cmd, g, ARRAY_SIZE(g), argc, argv, ctx);
 }
