@@ -8,6 +8,7 @@
 #   make V=1          every command in full (CPPFLAGS, CFLAGS, LDFLAGS are honoured)
 #   make format       clang-format every C file; make format-check: fail on any that would change
 #   make install PREFIX=/usr/local DESTDIR=
+#   make deb          Debian packages in build-deb/ (this architecture; amd64 also builds arm64)
 #   make fuzz FUZZ_SECONDS=30   the libFuzzer targets (clang; build-fuzz/), 30 s each
 #   make CROSS_COMPILE=aarch64-linux-gnu-   arm64 wakebench and unit tests in build-aarch64/
 #   make check-arm64  the arm64 build's tests under qemu-user (doc/cross.md)
@@ -87,7 +88,7 @@ SKIP_ONLY := $(BUILD)/tests/skip-only
 E2E := $(sort $(wildcard tests/e2e/t[0-9]*.sh))
 
 .PHONY: all run check check-build check-run check-stress unit e2e deps deps-test install clean \
-	format format-check docs fuzz fuzz-build fuzz-corpus deps-arm64 check-arm64
+	format format-check docs fuzz fuzz-build fuzz-corpus deps-arm64 check-arm64 deb deb-check
 
 ifeq ($(CROSS_COMPILE),)
 all: wakebench
@@ -122,7 +123,8 @@ $(BUILD)/%.o: %.c
 # them wakebench still builds and --trace=bpf says why it cannot trace.
 BPF_CLANG ?= clang
 BPFTOOL ?= $(firstword $(shell command -v bpftool 2>/dev/null) $(wildcard /usr/sbin/bpftool /sbin/bpftool))
-BPF_CFLAGS := -target bpfel -g -O2 -Wall -Werror -I src/sys/bpf
+# (the build directory mapped away: the object, embedded, is the same wherever it is built)
+BPF_CFLAGS := -target bpfel -g -O2 -Wall -Werror -I src/sys/bpf -ffile-prefix-map=$(CURDIR)=.
 BPF_OBJ := $(BUILD)/bpf/sched-trace.bpf.o
 BPF_SKEL := $(BUILD)/gen/sched-trace.skel.h
 BPF_MISSING := $(if $(shell command -v $(BPF_CLANG) 2>/dev/null),,$(BPF_CLANG) not found)
@@ -348,8 +350,18 @@ fuzz-corpus: $(BIN)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $(BUILD)/fuzz/mkseed fuzz/mkseed.c $(LIB) $(ALL_LDFLAGS) $(LIBS)
 	sh fuzz/make-corpus.sh $(BUILD)/fuzz/mkseed $(BIN)
 
+# The Debian packages (debian/, scripts/deb.sh): this machine's architecture and,
+# on amd64, arm64, built from a clean copy of the tree into build-deb/, each
+# lintian-clean; deb-check (CI) also checks that two builds are identical and
+# runs the package's autopkgtest in a fresh Debian root.
+deb:
+	@sh scripts/deb.sh build
+
+deb-check:
+	@sh scripts/deb.sh check
+
 clean:
-	rm -rf build build-san build-fuzz build-aarch64 build-aarch64-san wakebench
+	rm -rf build build-san build-fuzz build-aarch64 build-aarch64-san build-deb wakebench
 
 -include $(OBJS:.o=.d) $(BUILD)/src/main.d
 ifneq ($(filter fuzz fuzz-build $(FUZZ_BUILD)/%,$(MAKECMDGOALS)),)

@@ -10,6 +10,10 @@
 #                   of scripts/arm64-sysroot.sh
 #   deps.sh lava    what the farm tests (t7xxx) need besides 'test', lava-dispatcher included
 #   deps.sh format  clang-format, for make format-check
+#   deps.sh deb     what make deb needs besides 'build': debhelper, lintian, and
+#                   for scripts/deb.sh check mmdebstrap and autopkgtest
+#   deps.sh deb-arm64  'arm64' plus the arm64 runtime libraries that the arm64
+#                   package's dependencies are computed from (dpkg-shlibdeps)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
@@ -37,6 +41,15 @@ fi
 # deps.sh format: only clang-format (make format-check), nothing to build
 if [ "$what" = format ]; then
 	pkgs="clang-format"
+fi
+
+if [ "$what" = deb ]; then
+	pkgs="$pkgs dpkg-dev debhelper lintian mmdebstrap autopkgtest uidmap"
+fi
+# deb-arm64 is arm64 and GSL's arm64 runtime, which the sysroot holds but dpkg does not
+if [ "$what" = deb-arm64 ]; then
+	what=arm64
+	pkgs="$pkgs libgsl27:arm64 libgslcblas0:arm64"
 fi
 
 # arm64: the cross toolchain, qemu-user to run its binaries here, qemu-system

@@ -1,0 +1,92 @@
+#!/bin/sh
+# deb.sh: the Debian packages of wakebench, built from a clean copy of the tree.
+#   deb.sh build   build-deb/wakebench_VERSION_ARCH.deb (from the tree's files that git
+#                  does not ignore) for this machine's
+#                  architecture and, on amd64, for arm64 (cross, with the
+#                  Makefile's cross support); lintian on each: any error,
+#                  warning or info tag fails
+#   deb.sh check   build, then: the amd64 package built again in another
+#                  directory must be byte for byte the same (reproducible);
+#                  it is installed into a fresh Debian root (mmdebstrap) and
+#                  debian/tests (autopkgtest) run there against it
+# Installs what it needs (scripts/deps.sh deb, and arm64 for the cross build).
+set -eu
+cd "$(dirname "$0")/.."
+
+what=${1:-build}
+top=$(pwd)
+out=$top/build-deb
+arch=$(dpkg --print-architecture)
+version=$(dpkg-parsechangelog -SVersion 2>/dev/null || sed -n '1s/.*(\(.*\)).*/\1/p' debian/changelog)
+
+sh scripts/deps.sh deb
+[ "$arch" != amd64 ] || sh scripts/deps.sh deb-arm64
+
+# copy DIR: the tree's files (a git checkout's tracked ones), nothing built
+copy() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	if git rev-parse --git-dir >/dev/null 2>&1; then
+		git ls-files -z -co --exclude-standard | tar cf - --null -T - | tar xf - -C "$1"
+	else
+		tar cf - --exclude='./build*' --exclude=./wakebench . | tar xf - -C "$1"
+	fi
+}
+
+# package DIR [dpkg-buildpackage options]: build in DIR, the results beside it
+package() {
+	dir=$1
+	shift
+	echo "deb.sh: dpkg-buildpackage $* in $dir" >&2
+	(cd "$dir" && dpkg-buildpackage -us -uc "$@") >"$dir.log" 2>&1 || {
+		tail -40 "$dir.log" >&2
+		echo "deb.sh: dpkg-buildpackage $* failed; the whole log: $dir.log" >&2
+		exit 1
+	}
+}
+
+# lint DEB: lintian's tags of every level but pedantic and experimental; any fails
+lint() {
+	tags=$(lintian --display-info "$1")
+	if [ -n "$tags" ]; then
+		printf '%s\n' "$tags" >&2
+		echo "deb.sh: lintian has something to say on $1" >&2
+		exit 1
+	fi
+	echo "deb.sh: lintian: nothing on $(basename "$1")" >&2
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+copy "$out/wakebench-$version"
+package "$out/wakebench-$version" -b
+debs="$out/wakebench_${version}_$arch.deb"
+if [ "$arch" = amd64 ]; then
+	# -d: the arm64 build dependencies are partly in the cross sysroot, not in dpkg
+	copy "$out/arm64/wakebench-$version"
+	package "$out/arm64/wakebench-$version" -B -a arm64 -d
+	mv "$out/arm64/wakebench_${version}_arm64.deb" "$out/"
+	debs="$debs $out/wakebench_${version}_arm64.deb"
+fi
+for d in $debs; do
+	lint "$d"
+done
+
+if [ "$what" = check ]; then
+	# reproducible: the same source in another directory gives the same bytes
+	copy "$out/again/wakebench-$version"
+	package "$out/again/wakebench-$version" -b
+	a=$(sha256sum <"$out/wakebench_${version}_$arch.deb")
+	b=$(sha256sum <"$out/again/wakebench_${version}_$arch.deb")
+	if [ "$a" != "$b" ]; then
+		echo "deb.sh: two builds differ: $out/wakebench_${version}_$arch.deb and $out/again/" >&2
+		exit 1
+	fi
+	echo "deb.sh: reproducible: two builds in two directories are identical (${a%% *})" >&2
+	# the installed package's tests in a fresh Debian root
+	mmdebstrap --variant=apt --quiet bookworm "$out/root.tar"
+	autopkgtest --output-dir "$out/autopkgtest" \
+		"$out/wakebench_${version}_$arch.deb" "$out/wakebench-$version" -- \
+		unshare --tarball "$out/root.tar"
+fi
+ls -l $debs
