@@ -65,6 +65,7 @@ is "$(complete_line run --placement s | lines)" "same-cpu spread" "... by prefix
 like "$(complete_line run pipe --profile stress | lines)" \
 	"stress-ng-0.15 stress-ng-0.15.07 stress-ng-0.16 stress-ng-0.21.02" "profile names"
 like "$(complete_line show --format "" | lines)" "json text" "a command's own formats"
+like "$(complete_line bisect --metric ops_per | lines)" "ops_per_s" "metric names"
 is "$(complete_line "" | grep -c __complete)" 0 "the completion entry point is not offered"
 like "$(complete_line run "" | lines)" "messaging pingpong pipe" "workloads after run"
 is "$(complete_line features "" | lines)" "restore set show" "features' subcommands"
