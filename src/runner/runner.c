@@ -975,21 +975,11 @@ int instance_ready(struct instance_ctx *ic)
 		note_start(ic);
 		return 0;
 	}
-	/*
-	 * Only the close of the write end by the parent releases (POLLHUP;
-	 * nothing is ever written). poll() sees it without the pipe's lock,
-	 * which a read() takes: hundreds of tasks woken at once from read()
-	 * pass that lock one by one, a convoy at the start of the time
-	 * (about 25 ms for hackbench's 400 tasks on 2 CPUs).
-	 */
-	for (;;) {
-		struct pollfd pfd = { .fd = ic->start_rd, .events = POLLIN };
-		int rc = poll(&pfd, 1, -1);
-
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc > 0 && pfd.revents == POLLHUP)
-			break;
+	/* Only the close of the write end by the parent ends this read. */
+	do
+		n = read(ic->start_rd, &b, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 0) {
 		instance_failed(ic, "bad release of the start barrier");
 		return -1;
 	}
