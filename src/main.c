@@ -101,9 +101,21 @@ static int finish(int status)
 static int complete(int n, const char **words, struct ctx *ctx)
 {
 	size_t i;
+	int k;
 
 	if (n < 1)
 		return EXIT_OK;
+	/* after "--": vm's SUBCOMMAND is a command line of its own, bisect's WORKLOAD ARGS run's */
+	for (k = 1; k < n - 1; k++)
+		if (!strcmp(words[k], "--")) {
+			if (!strcmp(words[0], "vm"))
+				return complete(n - k - 1, words + k + 1, ctx);
+			if (!strcmp(words[0], "bisect")) {
+				words[k] = "run";
+				return complete(n - k, words + k, ctx);
+			}
+			break;
+		}
 	if (n == 1) {
 		for (i = 0; i < ARRAY_SIZE(commands); i++)
 			printf("%s\n", commands[i].name);

@@ -69,6 +69,10 @@ like "$(complete_line bisect --metric ops_per | lines)" "ops_per_s" "metric name
 is "$(complete_line "" | grep -c __complete)" 0 "the completion entry point is not offered"
 like "$(complete_line run "" | lines)" "messaging pingpong pipe" "workloads after run"
 is "$(complete_line features "" | lines)" "restore set show" "features' subcommands"
+is "$(complete_line vm --kernel x -- r | lines)" "report reproduce run" "vm: the subcommand after --"
+is "$(complete_line vm --kernel x -- run --place | lines)" "--placement" "vm: the subcommand's options"
+is "$(complete_line bisect step --good a --bad b -- pipe --data | lines)" "--data-size" \
+	"bisect step: run's options for the workload after --"
 
 # file names where a command takes a file
 : >"$TMP/posted-a.txt"

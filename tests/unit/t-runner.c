@@ -645,15 +645,17 @@ static const struct workload fake_workload2 = {
 	.instance = fake_instance,
 };
 
+/* The made-up workload of a mode: two tasks where the mode forks one. */
+static const struct workload *fake_wl(int mode)
+{
+	return mode == FAKE_CHILD_DIES || mode == FAKE_STOP_REAP ? &fake_workload2 : &fake_workload;
+}
+
 static void run_fake(int mode, unsigned instances, struct sample *s)
 {
 	struct fake_params fp = { .mode = mode };
 	struct run_params rp = runner_defaults;
-	struct run_spec spec = { .wl = mode == FAKE_CHILD_DIES || mode == FAKE_STOP_REAP
-					       ? &fake_workload2
-					       : &fake_workload,
-				 .wl_params = &fp,
-				 .rp = &rp };
+	struct run_spec spec = { .wl = fake_wl(mode), .wl_params = &fp, .rp = &rp };
 
 	rp.instances = instances;
 	memset(s, 0, sizeof(*s));
@@ -761,10 +763,7 @@ static void run_interrupted(int mode, unsigned instances, struct interrupted *r)
 		struct fake_params fp = { .mode = mode, .marker_fd = marker[1] };
 		int started[2];
 		struct run_params rp = runner_defaults;
-		struct run_spec spec = { .wl = mode == FAKE_STOP_REAP ? &fake_workload2
-								      : &fake_workload,
-					 .wl_params = &fp,
-					 .rp = &rp };
+		struct run_spec spec = { .wl = fake_wl(mode), .wl_params = &fp, .rp = &rp };
 		struct interrupted out = { 0 };
 		struct sample s;
 		struct sigint_at sa = { .sampler = pthread_self(), .instances = instances };
