@@ -320,7 +320,6 @@ int cmd_list(int argc, const char **argv, struct ctx *ctx)
 		list_json(shown, nshown);
 	else
 		list_text(shown, nshown, !lp.workloads);
-	experiment_opts_release(&eo);
 	opts_result_release(&res);
 	return EXIT_OK;
 }

@@ -74,7 +74,6 @@ static bool takes_next(const struct opt *common, const char *arg)
 		o = lookup(workloads[i]->opts, arg, lname, sizeof(lname));
 	next = o && o->type != OPT_FLAG && !(o->flags & OPT_OPTIONAL_ARG) && !strchr(arg, '=') &&
 	       (arg[1] == '-' || !arg[2]);
-	experiment_opts_release(&eo);
 	return next;
 }
 

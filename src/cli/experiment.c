@@ -181,7 +181,6 @@ const struct workload *experiment_pick_workload(const char *cmd, struct opt_grou
 		if (takes_value(o))
 			a++;
 	}
-	experiment_opts_release(&eo);
 	free(tables);
 
 	if (!name)
@@ -223,11 +222,6 @@ struct opt_group experiment_opts_group(struct experiment_opts *eo, const struct 
 	g.base = &eo->v;
 	g.defaults = &eo->defaults;
 	return g;
-}
-
-void experiment_opts_release(struct experiment_opts *eo)
-{
-	(void)eo;
 }
 
 /* "stress-ng-0.15|stress-ng-0.16 or stress-ng-X.Y.Z for 0.15.00..0.22.00" */
@@ -433,7 +427,6 @@ void experiment_cmd_resolve(struct experiment_cmd *o, const char *cmd)
 
 void experiment_cmd_release(struct experiment_cmd *o)
 {
-	experiment_opts_release(&o->eo);
 	opts_result_release(&o->res);
 	opts_release(o->groups, o->ngroups);
 	free(o->parsed);

@@ -73,9 +73,8 @@ struct experiment_opts {
 	char release[32];
 };
 
-/* Build the --profile/--label group for wl (call experiment_opts_release after). */
+/* Build the --profile/--label group for wl (eo holds the table; nothing to release). */
 struct opt_group experiment_opts_group(struct experiment_opts *eo, const struct workload *wl);
-void experiment_opts_release(struct experiment_opts *eo);
 /*
  * Check --profile against wl's profiles and the releases they cover: exits
  * 2 with one line naming the option, the value and what is allowed when it

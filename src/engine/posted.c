@@ -51,16 +51,25 @@ enum fmt {
 	F_COUNT
 };
 
+struct posted;
+/*
+ * A format's reader: its runs from line i on, into p; the index of the first
+ * line after them, or -1 after saying why.
+ */
+typedef long reader_fn(struct posted *p, size_t i);
+static reader_fn sng_table, sng_yaml, perf_pipe, perf_msg, hackbench, schbench;
+
 static const struct fmt_info {
 	const char *name, *tool, *workload;
+	reader_fn *read;
 } fmts[F_COUNT] = {
-	[F_SNG_BRIEF] = { "stress-ng-metrics-brief", "stress-ng", "pipe" },
-	[F_SNG_YAML] = { "stress-ng-yaml", "stress-ng", "pipe" },
-	[F_PERF_PIPE] = { "perf-bench-sched-pipe", "perf", "pingpong" },
-	[F_PERF_MSG] = { "perf-bench-sched-messaging", "perf", "messaging" },
-	[F_HACKBENCH] = { "hackbench", "hackbench", "messaging" },
-	[F_SCHBENCH] = { "schbench", "schbench", "schbench" },
-	[F_SCHBENCH_JSON] = { "schbench-json", "schbench", "schbench" },
+	[F_SNG_BRIEF] = { "stress-ng-metrics-brief", "stress-ng", "pipe", sng_table },
+	[F_SNG_YAML] = { "stress-ng-yaml", "stress-ng", "pipe", sng_yaml },
+	[F_PERF_PIPE] = { "perf-bench-sched-pipe", "perf", "pingpong", perf_pipe },
+	[F_PERF_MSG] = { "perf-bench-sched-messaging", "perf", "messaging", perf_msg },
+	[F_HACKBENCH] = { "hackbench", "hackbench", "messaging", hackbench },
+	[F_SCHBENCH] = { "schbench", "schbench", "schbench", schbench },
+	[F_SCHBENCH_JSON] = { "schbench-json", "schbench", "schbench", schbench },
 };
 
 /* One line of the paste, normalised (see the top), with its number in the file. */
@@ -1351,26 +1360,7 @@ static int scan(struct posted *p)
 		}
 		if (same_source(p, &seen, &seen_no, f, l->no))
 			return -1;
-		switch (f) {
-		case F_SNG_BRIEF:
-			next = sng_table(p, i);
-			break;
-		case F_SNG_YAML:
-			next = sng_yaml(p, i);
-			break;
-		case F_PERF_PIPE:
-			next = perf_pipe(p, i);
-			break;
-		case F_PERF_MSG:
-			next = perf_msg(p, i);
-			break;
-		case F_HACKBENCH:
-			next = hackbench(p, i);
-			break;
-		default:
-			next = schbench(p, i);
-			break;
-		}
+		next = fmts[f].read(p, i);
 		if (next < 0)
 			return -1;
 		p->floor = (size_t)next;
