@@ -1,15 +1,16 @@
 #!/bin/sh
-# deb.sh: the Debian packages of wakebench, built from a clean copy of the tree.
-#   deb.sh build   build-deb/wakebench_VERSION_ARCH.deb (from the tree's files that git
-#                  does not ignore) for this machine's
+# deb.sh: the Debian packages of wakebench, built from a clean copy of the tree
+# (the files git does not ignore).
+#   deb.sh build   build-deb/wakebench_VERSION_ARCH.deb for this machine's
 #                  architecture and, on amd64, for arm64 (cross, with the
-#                  Makefile's cross support); lintian on each: any error,
-#                  warning or info tag fails
-#   deb.sh check   build, then: the amd64 package built again in another
-#                  directory must be byte for byte the same (reproducible);
-#                  it is installed into a fresh Debian root (mmdebstrap) and
-#                  debian/tests (autopkgtest) run there against it (as root)
-# Installs what it needs (scripts/deps.sh deb, and arm64 for the cross build).
+#                  Makefile's cross support); lintian on each: any tag fails,
+#                  pedantic and info included
+#   deb.sh check   build, then (as root): the amd64 package built again in
+#                  another directory must be byte for byte the same; the arm64
+#                  binary's segments and a short run under qemu-user; the amd64
+#                  package installed into a fresh Debian root (mmdebstrap) and
+#                  its debian/tests (autopkgtest) run there
+# Installs what it needs (scripts/deps.sh deb, and deb-arm64 for the cross build).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -22,7 +23,7 @@ version=$(dpkg-parsechangelog -SVersion 2>/dev/null || sed -n '1s/.*(\(.*\)).*/\
 sh scripts/deps.sh deb
 [ "$arch" != amd64 ] || sh scripts/deps.sh deb-arm64
 
-# copy DIR: the tree's files (a git checkout's tracked ones), nothing built
+# copy DIR: the tree's files (in a git checkout those git does not ignore), nothing built
 copy() {
 	rm -rf "$1"
 	mkdir -p "$1"
@@ -45,9 +46,12 @@ package() {
 	}
 }
 
-# lint DEB: lintian's tags of every level but pedantic and experimental; any fails
+# lint DEB: lintian's tags of every level but experimental; any fails
 lint() {
-	tags=$(lintian --display-info "$1")
+	tags=$(lintian --pedantic --display-info "$1") || [ -n "$tags" ] || {
+		echo "deb.sh: lintian could not check $1" >&2
+		exit 1
+	}
 	if [ -n "$tags" ]; then
 		printf '%s\n' "$tags" >&2
 		echo "deb.sh: lintian has something to say on $1" >&2

@@ -103,17 +103,17 @@ static void metric_names(const char *prefix)
 /* What a value of option o may be; prefix is "--name=" when completing in that form. */
 static void option_values(const struct ctx *ctx, const struct opt *o, const char *prefix)
 {
-	const char *a = o->argh ? o->argh : "";
+	const char *a = o->argh ? o->argh : "", *name = o->long_name ? o->long_name : "";
 	size_t i;
 
 	if (o->type == OPT_CHOICE) {
 		for (i = 0; o->choices[i]; i++)
 			cand(prefix, o->choices[i]);
-	} else if (!strcmp(o->long_name, "profile")) {
+	} else if (!strcmp(name, "profile")) {
 		profile_names(prefix);
-	} else if (!strcmp(o->long_name, "metric")) {
+	} else if (!strcmp(name, "metric")) {
 		metric_names(prefix);
-	} else if (!strcmp(o->long_name, "feature")) {
+	} else if (!strcmp(name, "feature")) {
 		feature_tokens(ctx, prefix);
 	} else if (!*prefix && !strcmp(a, "DIR")) {
 		cand("", "__dirs");

@@ -485,7 +485,6 @@ static void resolve(const char **args, int nargs, struct tparams *out, char *lab
 	assert_int_equal(opts_parse("test", g, 2, nargs, args, 0, &res), 0);
 	experiment_resolve(&twl, &eo, &g[0], out, label, len, base);
 	opts_result_release(&res);
-	experiment_opts_release(&eo);
 }
 
 static void test_resolve(void **state)
