@@ -45,36 +45,20 @@ static const struct experiment_cmd_spec reproduce_cmd = {
 
 /* ---- the command line: SOURCE among run's options ---- */
 
-/* The option argv element arg names in table t (its long name into lname), or NULL. */
-static const struct opt *lookup(const struct opt *t, const char *arg, char *lname, size_t len)
-{
-	lname[0] = '\0';
-	if (arg[1] == '-')
-		snprintf(lname, len, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
-	for (; t && t->type != OPT_END; t++)
-		if (lname[0] ? t->long_name && !strcmp(t->long_name, lname)
-			     : t->short_name == (unsigned char)arg[1])
-			return t;
-	return NULL;
-}
-
 /* Does option argument arg take the next argument as its value (in any of run's tables)? */
 static bool takes_next(const struct opt *common, const char *arg)
 {
 	struct experiment_opts eo;
 	struct opt_group eg = experiment_opts_group(&eo, NULL);
 	const struct opt *tables[4] = { common, runner_opts, probe_opts, eg.opts }, *o = NULL;
-	char lname[128];
 	size_t i;
-	bool next;
 
 	for (i = 0; i < ARRAY_SIZE(tables) && !o; i++)
-		o = lookup(tables[i], arg, lname, sizeof(lname));
+		o = opts_find_arg(tables[i], arg);
 	for (i = 0; workloads[i] && !o; i++)
-		o = lookup(workloads[i]->opts, arg, lname, sizeof(lname));
-	next = o && o->type != OPT_FLAG && !(o->flags & OPT_OPTIONAL_ARG) && !strchr(arg, '=') &&
-	       (arg[1] == '-' || !arg[2]);
-	return next;
+		if (workloads[i]->opts)
+			o = opts_find_arg(workloads[i]->opts, arg);
+	return opts_arg_takes_next(o, arg);
 }
 
 /*
@@ -88,7 +72,6 @@ static int find_source(int argc, const char **argv, struct ctx *ctx, bool *help)
 	const char **mine = xcalloc((size_t)argc + 1, sizeof(*mine));
 	struct opts_result res = { 0 };
 	int a, source = -1, n = 0;
-	char lname[128];
 
 	if (cli_completing())
 		cli_complete_run_options("reproduce", &common, argc, argv, ctx);
@@ -109,7 +92,7 @@ static int find_source(int argc, const char **argv, struct ctx *ctx, bool *help)
 			continue;
 		}
 		next = takes_next(common.opts, arg) && a + 1 < argc;
-		if (lookup(common.opts, arg, lname, sizeof(lname))) {
+		if (opts_find_arg(common.opts, arg)) {
 			mine[n++] = arg;
 			if (next)
 				mine[n++] = argv[a + 1];

@@ -122,28 +122,15 @@ static void option_values(const struct ctx *ctx, const struct opt *o, const char
 	}
 }
 
-static bool takes_value(const struct opt *o)
+/* The option a word names ("--name", "--name=VALUE", "-x"), in any group; NULL if none. */
+static const struct opt *find_opt(const struct opt_group *groups, size_t ngroups, const char *word)
 {
-	return o->type != OPT_FLAG && !(o->flags & OPT_OPTIONAL_ARG);
-}
-
-/* The option named by word ("--name", "-x"), in any group; NULL if none. */
-static const struct opt *find_opt(const struct opt_group *groups, size_t ngroups, const char *word,
-				  size_t len)
-{
-	const struct opt *o;
+	const struct opt *o = NULL;
 	size_t g;
 
-	for (g = 0; g < ngroups; g++)
-		for (o = groups[g].opts; o->type != OPT_END; o++) {
-			if (len > 2 && word[0] == '-' && word[1] == '-' && o->long_name &&
-			    strlen(o->long_name) == len - 2 &&
-			    !strncmp(o->long_name, word + 2, len - 2))
-				return o;
-			if (len == 2 && word[0] == '-' && o->short_name && word[1] == o->short_name)
-				return o;
-		}
-	return NULL;
+	for (g = 0; g < ngroups && !o; g++)
+		o = opts_find_arg(groups[g].opts, word);
+	return o;
 }
 
 /* Positional arguments among words (those that are not options or their values). */
@@ -155,8 +142,6 @@ static size_t positionals(const struct opt_group *groups, size_t ngroups, int ar
 
 	*first = NULL;
 	for (i = 0; i < argc; i++) {
-		const struct opt *o;
-
 		if (!strcmp(argv[i], "--"))
 			break;
 		if (argv[i][0] != '-' || !argv[i][1]) {
@@ -164,9 +149,7 @@ static size_t positionals(const struct opt_group *groups, size_t ngroups, int ar
 				*first = argv[i];
 			continue;
 		}
-		o = strchr(argv[i], '=') ? NULL
-					 : find_opt(groups, ngroups, argv[i], strlen(argv[i]));
-		if (o && takes_value(o))
+		if (opts_arg_takes_next(find_opt(groups, ngroups, argv[i]), argv[i]))
 			i++;
 	}
 	return n;
@@ -226,14 +209,13 @@ void cli_complete(const char *cmd, const struct opt_group *groups, size_t ngroup
 	if (cur[0] == '-' && cur[1] == '-' && eq) {
 		char prefix[128];
 
-		o = find_opt(groups, ngroups, cur, (size_t)(eq - cur));
+		o = find_opt(groups, ngroups, cur);
 		if (o && o->type != OPT_FLAG && (size_t)(eq - cur) + 2 < sizeof(prefix)) {
 			snprintf(prefix, sizeof(prefix), "%.*s", (int)(eq - cur) + 1, cur);
 			option_values(ctx, o, prefix);
 		}
-	} else if (comp.prev && comp.prev[0] == '-' && !strchr(comp.prev, '=') &&
-		   (o = find_opt(groups, ngroups, comp.prev, strlen(comp.prev))) &&
-		   takes_value(o)) {
+	} else if (comp.prev && (o = find_opt(groups, ngroups, comp.prev)) &&
+		   opts_arg_takes_next(o, comp.prev)) {
 		option_values(ctx, o, "");
 	} else if (cur[0] == '-') {
 		for (g = 0; g < ngroups; g++)

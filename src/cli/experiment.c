@@ -18,11 +18,6 @@
 
 /* ---- choosing the workload ---- */
 
-static bool takes_value(const struct opt *o)
-{
-	return o && o->type != OPT_FLAG && !(o->flags & OPT_OPTIONAL_ARG);
-}
-
 static const struct opt *find_short(const struct opt *t, int c)
 {
 	for (; t->type != OPT_END; t++)
@@ -178,7 +173,7 @@ const struct workload *experiment_pick_workload(const char *cmd, struct opt_grou
 		}
 		if (!o)
 			break;
-		if (takes_value(o))
+		if (opts_takes_value(o))
 			a++;
 	}
 	free(tables);

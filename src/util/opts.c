@@ -56,6 +56,36 @@ const struct opt *opts_find(const struct opt *opts, const char *long_name)
 	return NULL;
 }
 
+const struct opt *opts_find_arg(const struct opt *opts, const char *arg)
+{
+	size_t len;
+
+	if (arg[0] != '-' || !arg[1])
+		return NULL;
+	if (arg[1] != '-') {
+		for (; opts->type != OPT_END; opts++)
+			if (opts->short_name && opts->short_name == (unsigned char)arg[1])
+				return opts;
+		return NULL;
+	}
+	len = strcspn(arg + 2, "=");
+	for (; opts->type != OPT_END; opts++)
+		if (opts->long_name && strlen(opts->long_name) == len &&
+		    !strncmp(opts->long_name, arg + 2, len))
+			return opts;
+	return NULL;
+}
+
+bool opts_takes_value(const struct opt *o)
+{
+	return o && o->type != OPT_FLAG && !(o->flags & OPT_OPTIONAL_ARG);
+}
+
+bool opts_arg_takes_next(const struct opt *o, const char *arg)
+{
+	return opts_takes_value(o) && !strchr(arg, '=') && (arg[1] == '-' || !arg[2]);
+}
+
 int opts_choice_index(const char *const *choices, const char *name)
 {
 	int i;

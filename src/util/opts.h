@@ -9,6 +9,7 @@
 #ifndef WAKEBENCH_OPTS_H
 #define WAKEBENCH_OPTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -104,6 +105,16 @@ size_t opt_field_size(enum opt_type t);
 
 /* Find an option by long name in a table; NULL if absent. */
 const struct opt *opts_find(const struct opt *opts, const char *long_name);
+
+/* The option a command-line argument names ("--name", "--name=VALUE", "-x", "-xVALUE"); NULL if
+ * none. */
+const struct opt *opts_find_arg(const struct opt *opts, const char *arg);
+
+/* Does o take a value (not a flag, not an optional argument)? False for NULL. */
+bool opts_takes_value(const struct opt *o);
+
+/* Is the argument after arg o's value: o takes one and arg ("--name", "-x") does not hold it? */
+bool opts_arg_takes_next(const struct opt *o, const char *arg);
 
 /* Index of `name` in a NULL-terminated choices list, or -1. */
 int opts_choice_index(const char *const *choices, const char *name);

@@ -436,6 +436,30 @@ static void test_opts_errors(void **state)
 	}
 }
 
+/* An argument names its option in every form; whether the next argument is its value. */
+static void test_opts_find_arg(void **state)
+{
+	(void)state;
+	assert_ptr_equal(opts_find_arg(table, "--count"), &table[1]);
+	assert_ptr_equal(opts_find_arg(table, "--count=8"), &table[1]);
+	assert_ptr_equal(opts_find_arg(table, "-j"), &table[1]);
+	assert_ptr_equal(opts_find_arg(table, "-j8"), &table[1]);
+	assert_ptr_equal(opts_find_arg(table, "--flag"), &table[0]);
+	assert_null(opts_find_arg(table, "--coun"));
+	assert_null(opts_find_arg(table, "--counts"));
+	assert_null(opts_find_arg(table, "-z"));
+	assert_null(opts_find_arg(table, "-"));
+	assert_null(opts_find_arg(table, "count"));
+	assert_true(opts_arg_takes_next(&table[1], "--count"));
+	assert_true(opts_arg_takes_next(&table[1], "-j"));
+	assert_false(opts_arg_takes_next(&table[1], "--count=8"));
+	assert_false(opts_arg_takes_next(&table[1], "-j8"));
+	assert_false(opts_arg_takes_next(&table[0], "--flag"));
+	assert_false(opts_arg_takes_next(NULL, "--nothing"));
+	assert_false(opts_takes_value(&table[0]));
+	assert_true(opts_takes_value(&table[1]));
+}
+
 static void test_opts_help(void **state)
 {
 	struct params p = defaults;
@@ -808,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_opts_every_type),
 		cmocka_unit_test(test_opts_defaults_and_seen),
 		cmocka_unit_test(test_opts_errors),
+		cmocka_unit_test(test_opts_find_arg),
 		cmocka_unit_test(test_opts_help),
 		cmocka_unit_test(test_base64),
 		cmocka_unit_test(test_json_time),
