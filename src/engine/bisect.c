@@ -896,7 +896,7 @@ int bisect_find_qemu(struct bisect_run_ctx *rc)
 
 	if (!q)
 		return error("bisect: qemu guests are not supported on this architecture");
-	if (vm_find_program(q, rc->qemu, sizeof(rc->qemu)))
+	if (find_program(q, rc->qemu, sizeof(rc->qemu)))
 		return error("bisect: qemu not found: '%s'%s", q,
 			     rc->p->qemu ? " is not an executable" : " is not in PATH");
 	return 0;

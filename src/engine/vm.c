@@ -346,8 +346,8 @@ int vm_guest_archive(struct initramfs *a, const struct vm_params *p, const struc
 		spec.busybox = foreign.busybox;
 		spec.sysroot = foreign.sysroot;
 	} else {
-		if (vm_find_program("busybox", busybox, sizeof(busybox)) &&
-		    vm_find_program("/bin/busybox", busybox, sizeof(busybox)))
+		if (find_program("busybox", busybox, sizeof(busybox)) &&
+		    find_program("/bin/busybox", busybox, sizeof(busybox)))
 			return error("vm: busybox not found (Debian: apt-get install "
 				     "busybox-static)");
 		spec.wakebench = p->guest_wakebench ? p->guest_wakebench : self;
@@ -525,7 +525,7 @@ static int vm_pick_qemu(const struct vm_params *p, const struct vmhost_arch *arc
 {
 	char why[256];
 
-	if (vm_find_program(p->qemu ? p->qemu : arch->qemu, qemu, len))
+	if (find_program(p->qemu ? p->qemu : arch->qemu, qemu, len))
 		return error("vm: qemu not found: '%s'%s (Debian: apt-get install %s)",
 			     p->qemu ? p->qemu : arch->qemu,
 			     p->qemu ? " is not an executable" : " is not in PATH",

@@ -52,32 +52,6 @@ int vm_stop_signal(void)
 	return stop_signal;
 }
 
-int vm_find_program(const char *name, char *out, size_t len)
-{
-	const char *path = getenv("PATH"), *p;
-
-	if (strchr(name, '/')) {
-		if (access(name, X_OK))
-			return -1;
-		snprintf(out, len, "%s", name);
-		return 0;
-	}
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; *p;) {
-		const char *colon = strchr(p, ':');
-		size_t n = colon ? (size_t)(colon - p) : strlen(p);
-
-		if (n && (size_t)snprintf(out, len, "%.*s/%s", (int)n, p, name) < len &&
-		    !access(out, X_OK))
-			return 0;
-		p += n;
-		if (*p == ':')
-			p++;
-	}
-	return -1;
-}
-
 int vm_qemu_version(const char *qemu, char *buf, size_t len)
 {
 	const char *argv[] = { qemu, "-version", NULL };

@@ -61,8 +61,6 @@ void vm_console_tail(const char *path, unsigned lines, const char *prefix, FILE 
 /* The first kernel panic or fatal line in a console log, into buf; 0 if found. */
 int vm_console_panic(const char *path, char *buf, size_t len);
 
-/* Find a program: a path containing '/', else searched in PATH. 0 if found. */
-int vm_find_program(const char *name, char *out, size_t len);
 /* First line of `qemu -version` ("QEMU emulator version 7.2.22 (...)"). */
 int vm_qemu_version(const char *qemu, char *buf, size_t len);
 

@@ -158,6 +158,9 @@ void outfile_abort(struct outfile *of);
 /* outfile_open(), one write, outfile_commit(). */
 int write_file_atomic(const char *path, const void *data, size_t len);
 
+/* Find a program: a path containing '/', else searched in PATH. 0 if found. */
+int find_program(const char *name, char *out, size_t len);
+
 /*
  * Run argv (argv[0] a path, not searched in PATH) with stdin and stderr on
  * /dev/null, capturing its stdout (at most 1 MiB) into a malloc'd string.
