@@ -50,6 +50,8 @@ static const struct command commands[] = {
 	  "find the kernel that changed a metric: a step for git bisect run, or a list of images" },
 	{ "reproduce", cmd_reproduce, CMD_WRITES_STORE,
 	  "run what someone posted, here, with the matching profile; say if it reproduced" },
+	{ "campaign", cmd_campaign, 0,
+	  "kernels installed here and how each can be booted once, for a cross-kernel campaign" },
 };
 
 static void usage(FILE *f)

@@ -198,5 +198,6 @@ int cmd_vm(int argc, const char **argv, struct ctx *ctx);
 int cmd_report(int argc, const char **argv, struct ctx *ctx);
 int cmd_bisect(int argc, const char **argv, struct ctx *ctx);
 int cmd_reproduce(int argc, const char **argv, struct ctx *ctx);
+int cmd_campaign(int argc, const char **argv, struct ctx *ctx);
 
 #endif

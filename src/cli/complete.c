@@ -176,6 +176,9 @@ static void positional_values(const struct ctx *ctx, const char *cmd,
 	} else if (!strcmp(cmd, "bisect")) {
 		if (!n)
 			cand("", "step");
+	} else if (!strcmp(cmd, "campaign")) {
+		if (!n)
+			cand("", "kernels");
 	} else if (!strcmp(cmd, "import") || !strcmp(cmd, "reproduce")) {
 		cand("", "__files");
 	}
