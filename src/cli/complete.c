@@ -177,8 +177,14 @@ static void positional_values(const struct ctx *ctx, const char *cmd,
 		if (!n)
 			cand("", "step");
 	} else if (!strcmp(cmd, "campaign")) {
-		if (!n)
+		if (!n) {
 			cand("", "kernels");
+			cand("", "start");
+			cand("", "step");
+			cand("", "status");
+			cand("", "abort");
+			cand("", "report");
+		}
 	} else if (!strcmp(cmd, "import") || !strcmp(cmd, "reproduce")) {
 		cand("", "__files");
 	}

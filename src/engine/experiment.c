@@ -85,6 +85,13 @@ int experiment_begin(struct experiment *ex, const struct experiment_where *w, co
 
 	if (collect_env(ex, &ex->env_start))
 		goto fail;
+	/* a tree of files standing in for this machine's (tests) names its own kernel */
+	if (ex->root && strcmp(ex->root, "/")) {
+		const char *rel = env_get(&ex->env_start, "kernel.release");
+
+		if (rel && strncmp(rel, "absent", 6))
+			snprintf(ex->kernel, sizeof(ex->kernel), "%s", rel);
+	}
 	flag_overload(ex);
 	if (!w->db)
 		return 0;

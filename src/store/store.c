@@ -131,6 +131,32 @@ static const char *const migrations[] = {
 	" SELECT s.experiment_id, m.name, min(m.pos), m.better, m.flags"
 	" FROM samples s JOIN sample_metrics m ON m.sample_id = s.id"
 	" GROUP BY s.experiment_id, m.name;",
+	/*
+	 * 5: campaigns: one experiment across kernels and boots, rebooting
+	 * between them (engine/campaign.c); each planned boot and what became
+	 * of it. Not part of an export or an import: a campaign is this machine's.
+	 */
+	"CREATE TABLE campaigns ("
+	" id INTEGER PRIMARY KEY,"
+	" uuid TEXT NOT NULL UNIQUE,"
+	" created_ns INTEGER NOT NULL,"
+	" ended_ns INTEGER,"
+	" state TEXT NOT NULL"
+	"  CHECK (state IN ('running', 'decided', 'exhausted', 'aborted', 'failed')),"
+	" backend TEXT NOT NULL,"
+	" plan TEXT NOT NULL," /* JSON */
+	" outcome TEXT);"
+	"CREATE TABLE campaign_boots ("
+	" campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL,"
+	" kernel TEXT NOT NULL,"
+	" state TEXT NOT NULL CHECK (state IN ('planned', 'booting', 'measuring', 'measured',"
+	"  'failed', 'wrong-kernel')),"
+	" boot_id TEXT,"
+	" experiment_uuid TEXT,"
+	" reason TEXT,"
+	" at_ns INTEGER,"
+	" PRIMARY KEY (campaign_id, idx)) WITHOUT ROWID;",
 };
 
 #define STORE_VERSION ((int)ARRAY_SIZE(migrations))
@@ -1127,7 +1153,11 @@ void store_close(struct store *st)
 	free(st->merge_name);
 	/* created here and nothing stored: removed if no other writer has it (remove_unused()) */
 	if (st->created && !byte_lock(st->guard, USE_BYTE, F_WRLCK) &&
-	    !pragma_int(st->db, "SELECT EXISTS (SELECT 1 FROM experiments)", &stored) && !stored)
+	    !pragma_int(
+		    st->db,
+		    "SELECT EXISTS (SELECT 1 FROM experiments) OR EXISTS (SELECT 1 FROM campaigns)",
+		    &stored) &&
+	    !stored)
 		unused = true;
 	/* the last connection's checkpoint (that removes the WAL), unless a reader reads */
 	if (!st->readonly && !unused && guard_lock(st->guard, F_WRLCK) != 1)
@@ -3243,4 +3273,228 @@ const char *store_migration_sql(int version)
 uint32_t store_application_id(void)
 {
 	return STORE_APPLICATION_ID;
+}
+
+/* ---- campaigns ---- */
+
+int store_campaign_create(struct store *st, const char *backend, const char *plan_json,
+			  const char *const *kernels, size_t nboots, int64_t *id, char uuid[37])
+{
+	sqlite3_stmt *stmt = NULL;
+	uuid_t u;
+	size_t i;
+
+	uuid_generate_random(u);
+	uuid_unparse_lower(u, uuid);
+	if (exec(st->db, st->path, "BEGIN IMMEDIATE"))
+		return -1;
+	if (prepare(st,
+		    "INSERT INTO campaigns (uuid, created_ns, state, backend, plan)"
+		    " VALUES (?1, ?2, 'running', ?3, ?4)",
+		    &stmt))
+		goto fail;
+	bind_text(stmt, 1, uuid);
+	sqlite3_bind_int64(stmt, 2, (sqlite3_int64)realtime_ns());
+	bind_text(stmt, 3, backend);
+	bind_text(stmt, 4, plan_json);
+	if (sqlite3_step(stmt) != SQLITE_DONE) {
+		st_error(st, "cannot store the campaign");
+		goto fail;
+	}
+	sqlite3_finalize(stmt);
+	stmt = NULL;
+	*id = sqlite3_last_insert_rowid(st->db);
+	for (i = 0; i < nboots; i++)
+		if (store_campaign_boot_add(st, *id, (unsigned)i, kernels[i]))
+			goto fail;
+	if (exec(st->db, st->path, "COMMIT"))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_finalize(stmt);
+	rollback(st);
+	return -1;
+}
+
+int store_campaign_boot_add(struct store *st, int64_t id, unsigned idx, const char *kernel)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (prepare(st,
+		    "INSERT INTO campaign_boots (campaign_id, idx, kernel, state)"
+		    " VALUES (?1, ?2, ?3, 'planned')",
+		    &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, id);
+	sqlite3_bind_int(stmt, 2, (int)idx);
+	bind_text(stmt, 3, kernel);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : st_error(st, "cannot store a planned boot");
+}
+
+static int campaign_row(struct store *st, sqlite3_stmt *stmt, struct store_campaign *c)
+{
+	int rc = sqlite3_step(stmt);
+
+	if (rc == SQLITE_DONE)
+		return 1;
+	if (rc != SQLITE_ROW)
+		return st_error(st, "cannot read the campaigns");
+	c->id = sqlite3_column_int64(stmt, 0);
+	snprintf(c->uuid, sizeof(c->uuid), "%s", col_text(stmt, 1));
+	c->created_ns = (uint64_t)sqlite3_column_int64(stmt, 2);
+	c->ended_ns = (uint64_t)sqlite3_column_int64(stmt, 3);
+	c->state = col_strdup(stmt, 4);
+	c->backend = col_strdup(stmt, 5);
+	c->plan_json = col_strdup(stmt, 6);
+	c->outcome = col_strdup(stmt, 7);
+	return 0;
+}
+
+int store_campaign_latest(struct store *st, bool running_only, struct store_campaign *c)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (prepare(st,
+		    running_only ? "SELECT id, uuid, created_ns, ended_ns, state, backend, plan,"
+				   " outcome FROM campaigns WHERE state = 'running'"
+				   " ORDER BY id DESC LIMIT 1"
+				 : "SELECT id, uuid, created_ns, ended_ns, state, backend, plan,"
+				   " outcome FROM campaigns ORDER BY id DESC LIMIT 1",
+		    &stmt))
+		return -1;
+	rc = campaign_row(st, stmt, c);
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+void store_campaign_release(struct store_campaign *c)
+{
+	free(c->state);
+	free(c->backend);
+	free(c->plan_json);
+	free(c->outcome);
+	memset(c, 0, sizeof(*c));
+}
+
+int store_campaign_boots(struct store *st, int64_t id, struct store_campaign_boot **out, size_t *n)
+{
+	struct store_campaign_boot *v = NULL;
+	sqlite3_stmt *stmt;
+	size_t k = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (prepare(st,
+		    "SELECT idx, kernel, state, boot_id, experiment_uuid, reason, at_ns"
+		    " FROM campaign_boots WHERE campaign_id = ?1 ORDER BY idx",
+		    &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, id);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct store_campaign_boot *b;
+
+		v = xrealloc(v, (k + 1) * sizeof(*v));
+		b = &v[k++];
+		b->idx = (unsigned)sqlite3_column_int(stmt, 0);
+		b->kernel = col_strdup(stmt, 1);
+		b->state = col_strdup(stmt, 2);
+		b->boot_id = col_strdup(stmt, 3);
+		b->experiment_uuid = col_strdup(stmt, 4);
+		b->reason = col_strdup(stmt, 5);
+		b->at_ns = (uint64_t)sqlite3_column_int64(stmt, 6);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_campaign_boots_free(v, k);
+		return st_error(st, "cannot read the campaign's boots");
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+void store_campaign_boots_free(struct store_campaign_boot *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].kernel);
+		free(v[i].state);
+		free(v[i].boot_id);
+		free(v[i].experiment_uuid);
+		free(v[i].reason);
+	}
+	free(v);
+}
+
+int store_campaign_boot_set(struct store *st, int64_t id, unsigned idx, const char *state,
+			    const char *boot_id, const char *exp_uuid, const char *reason)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (prepare(st,
+		    "UPDATE campaign_boots SET state = ?3, boot_id = coalesce(?4, boot_id),"
+		    " experiment_uuid = coalesce(?5, experiment_uuid), reason = ?6, at_ns = ?7"
+		    " WHERE campaign_id = ?1 AND idx = ?2",
+		    &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, id);
+	sqlite3_bind_int(stmt, 2, (int)idx);
+	bind_text(stmt, 3, state);
+	bind_text(stmt, 4, boot_id);
+	bind_text(stmt, 5, exp_uuid);
+	bind_text(stmt, 6, reason);
+	sqlite3_bind_int64(stmt, 7, (sqlite3_int64)realtime_ns());
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : st_error(st, "cannot record a campaign boot");
+}
+
+int store_campaign_end(struct store *st, int64_t id, const char *state, const char *outcome)
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (prepare(st,
+		    "UPDATE campaigns SET state = ?2, outcome = ?3, ended_ns = ?4 WHERE id = ?1",
+		    &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, id);
+	bind_text(stmt, 2, state);
+	bind_text(stmt, 3, outcome);
+	sqlite3_bind_int64(stmt, 4, (sqlite3_int64)realtime_ns());
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : st_error(st, "cannot end the campaign");
+}
+
+int store_experiment_of_owner(struct store *st, pid_t pid, uint64_t since_ns, int64_t *exp_id,
+			      char uuid[37])
+{
+	sqlite3_stmt *stmt;
+	int rc;
+
+	if (prepare(st,
+		    "SELECT id, uuid FROM experiments WHERE owner_pid = ?1 AND started_ns >= ?2"
+		    " ORDER BY id DESC LIMIT 1",
+		    &stmt))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, (sqlite3_int64)pid);
+	sqlite3_bind_int64(stmt, 2, (sqlite3_int64)since_ns);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		*exp_id = sqlite3_column_int64(stmt, 0);
+		snprintf(uuid, 37, "%s", col_text(stmt, 1));
+	}
+	sqlite3_finalize(stmt);
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? 1 : st_error(st, "cannot find the experiment");
 }

@@ -280,6 +280,43 @@ bool store_uuid_valid(const char *s);
  */
 int store_open_scratch(struct store **out);
 
+/* ---- campaigns (engine/campaign.c) ---- */
+
+struct store_campaign {
+	int64_t id;
+	char uuid[37];
+	uint64_t created_ns, ended_ns; /* CLOCK_REALTIME; ended 0 while running */
+	char *state;		       /* running, decided, exhausted, aborted, failed */
+	char *backend;
+	char *plan_json;
+	char *outcome; /* NULL while running */
+};
+
+struct store_campaign_boot {
+	unsigned idx;
+	char *kernel; /* the release planned */
+	char *state;  /* planned, booting, measuring, measured, failed, wrong-kernel */
+	char *boot_id, *experiment_uuid, *reason; /* NULL until known */
+	uint64_t at_ns;				  /* CLOCK_REALTIME of the last change */
+};
+
+/* A running campaign with its planned boots (kernels[i] for boot i) and a new UUID. */
+int store_campaign_create(struct store *st, const char *backend, const char *plan_json,
+			  const char *const *kernels, size_t nboots, int64_t *id, char uuid[37]);
+int store_campaign_boot_add(struct store *st, int64_t id, unsigned idx, const char *kernel);
+/* The newest campaign (the running one with running_only): 0, 1 when none, -1 on error. */
+int store_campaign_latest(struct store *st, bool running_only, struct store_campaign *c);
+void store_campaign_release(struct store_campaign *c);
+int store_campaign_boots(struct store *st, int64_t id, struct store_campaign_boot **out, size_t *n);
+void store_campaign_boots_free(struct store_campaign_boot *v, size_t n);
+/* A boot's new state; boot_id and exp_uuid NULL keep what was there. */
+int store_campaign_boot_set(struct store *st, int64_t id, unsigned idx, const char *state,
+			    const char *boot_id, const char *exp_uuid, const char *reason);
+int store_campaign_end(struct store *st, int64_t id, const char *state, const char *outcome);
+/* The newest experiment process pid began at or after since_ns: 0, 1 when none, -1. */
+int store_experiment_of_owner(struct store *st, pid_t pid, uint64_t since_ns, int64_t *exp_id,
+			      char uuid[37]);
+
 /* ---- schema ---- */
 
 /* The schema version this wakebench writes (PRAGMA user_version). */

@@ -609,3 +609,197 @@ void boot_entry_find(const char *root, const struct boot_loader *l, const struct
 	put(e->command, sizeof(e->command), "%s && %s", cmd, reboot_command(root, l->backend));
 	free(cmd);
 }
+
+/* ---------------------------------------------------------------- actions */
+
+/* Run argv (argv[0] found in PATH); 0, or -1 with what failed in why. */
+static int run_tool(const char *const *argv, char *why, size_t len)
+{
+	char path[512], *out = NULL;
+	const char *av[8];
+	size_t i;
+	int status;
+
+	if (find_program(argv[0], path, sizeof(path))) {
+		put(why, len, "'%s' is not installed (not found in PATH)", argv[0]);
+		return -1;
+	}
+	for (i = 0; argv[i] && i + 1 < ARRAY_SIZE(av); i++)
+		av[i] = i ? argv[i] : path;
+	av[i] = NULL;
+	status = run_capture(av, &out);
+	free(out);
+	if (status == 0)
+		return 0;
+	{
+		char *cmd = sh_command(argv, i);
+
+		put(why, len, "'%s' failed (exit status %d)", cmd, status);
+		free(cmd);
+	}
+	return -1;
+}
+
+/* The boot partition of config (its directory), under root. */
+static void firmware_dir(const char *root, const char *config, char *buf, size_t len)
+{
+	char fw[512];
+
+	put(fw, sizeof(fw), "%.*s", (int)(strrchr(config, '/') - config), config);
+	at(root, fw, buf, len);
+}
+
+static int copy_file(const char *from, const char *to, char *why, size_t len)
+{
+	char *data = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (read_file(from, &data, &n) < 0) {
+		put(why, len, "cannot read '%s': %s", from, strerror(errno));
+		return -1;
+	}
+	rc = write_file_atomic(to, data, n);
+	free(data);
+	if (rc < 0)
+		put(why, len, "cannot write '%s': %s", to, strerror(errno));
+	return rc < 0 ? -1 : 0;
+}
+
+/* The Pi: the kernel and its initramfs on the boot partition, tryboot.txt. */
+static int rpi_set(const char *root, const struct boot_loader *l, const struct boot_kernel *k,
+		   char *why, size_t len)
+{
+	char fw[4096], from[4096], to[4200], *config = NULL, *text;
+	size_t n = 0;
+	int rc;
+
+	firmware_dir(root, l->config, fw, sizeof(fw));
+	put(to, sizeof(to), "%s/wakebench-%s.img", fw, k->release);
+	if (copy_file(at(root, k->image, from, sizeof(from)), to, why, len))
+		return -1;
+	if (k->initrd[0]) {
+		put(to, sizeof(to), "%s/wakebench-%s.initrd", fw, k->release);
+		if (copy_file(at(root, k->initrd, from, sizeof(from)), to, why, len))
+			return -1;
+	}
+	if (read_file(at(root, l->config, from, sizeof(from)), &config, &n) < 0) {
+		put(why, len, "cannot read '%s': %s", from, strerror(errno));
+		return -1;
+	}
+	if (k->initrd[0])
+		text = xasprintf(
+			"%s%s[all]\nkernel=wakebench-%s.img\ninitramfs wakebench-%s.initrd "
+			"followkernel\n",
+			config, n && config[n - 1] != '\n' ? "\n" : "", k->release, k->release);
+	else
+		text = xasprintf("%s%s[all]\nkernel=wakebench-%s.img\n", config,
+				 n && config[n - 1] != '\n' ? "\n" : "", k->release);
+	free(config);
+	put(to, sizeof(to), "%s/tryboot.txt", fw);
+	rc = write_file_atomic(to, text, strlen(text));
+	free(text);
+	if (rc < 0) {
+		put(why, len, "cannot write '%s': %s", to, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int boot_oneshot_set(const char *root, const struct boot_loader *l, const struct boot_kernel *k,
+		     const struct boot_entry *e, char *why, size_t len)
+{
+	char initrd[600];
+
+	switch (l->backend) {
+	case BOOT_RPI:
+		return rpi_set(root, l, k, why, len);
+	case BOOT_SYSTEMD_BOOT: {
+		const char *argv[] = { "bootctl", "set-oneshot", e->entry, NULL };
+
+		return run_tool(argv, why, len);
+	}
+	case BOOT_GRUB: {
+		const char *argv[] = { "grub-reboot", e->entry, NULL };
+
+		return run_tool(argv, why, len);
+	}
+	case BOOT_KEXEC: {
+		const char *argv[] = { "kexec", "-l", k->image, "--reuse-cmdline", NULL, NULL };
+
+		if (k->initrd[0]) {
+			put(initrd, sizeof(initrd), "--initrd=%s", k->initrd);
+			argv[3] = initrd;
+			argv[4] = "--reuse-cmdline";
+		}
+		return run_tool(argv, why, len);
+	}
+	case BOOT_NBACKENDS:
+		break;
+	}
+	put(why, len, "no backend");
+	return -1;
+}
+
+int boot_oneshot_clear(const char *root, const struct boot_loader *l, char *why, size_t len)
+{
+	switch (l->backend) {
+	case BOOT_RPI: {
+		char fw[4096], p[4400];
+		struct dirent *d;
+		DIR *dh;
+
+		firmware_dir(root, l->config, fw, sizeof(fw));
+		put(p, sizeof(p), "%s/tryboot.txt", fw);
+		if (unlink(p) && errno != ENOENT) {
+			put(why, len, "cannot remove '%s': %s", p, strerror(errno));
+			return -1;
+		}
+		dh = opendir(fw);
+		while (dh && (d = readdir(dh)))
+			if (!strncmp(d->d_name, "wakebench-", 10)) {
+				put(p, sizeof(p), "%s/%s", fw, d->d_name);
+				unlink(p);
+			}
+		if (dh)
+			closedir(dh);
+		return 0;
+	}
+	case BOOT_SYSTEMD_BOOT: {
+		const char *argv[] = { "bootctl", "set-oneshot", "", NULL };
+
+		return run_tool(argv, why, len);
+	}
+	case BOOT_GRUB: {
+		const char *argv[] = { "grub-editenv", "/boot/grub/grubenv", "unset", "next_entry",
+				       NULL };
+
+		return run_tool(argv, why, len);
+	}
+	case BOOT_KEXEC: {
+		const char *argv[] = { "kexec", "-u", NULL };
+
+		return run_tool(argv, why, len);
+	}
+	case BOOT_NBACKENDS:
+		break;
+	}
+	return 0;
+}
+
+int boot_reboot(const char *root, enum boot_backend b, char *why, size_t len)
+{
+	bool systemd = exists(root, "/run/systemd/system");
+	const char *kexec_sd[] = { "systemctl", "kexec", NULL };
+	const char *kexec_e[] = { "kexec", "-e", NULL };
+	const char *tryboot[] = { "reboot", "0 tryboot", NULL };
+	const char *sd[] = { "systemctl", "reboot", NULL };
+	const char *plain[] = { "reboot", NULL };
+
+	sync();
+	if (b == BOOT_KEXEC)
+		return run_tool(systemd ? kexec_sd : kexec_e, why, len);
+	if (b == BOOT_RPI)
+		return run_tool(tryboot, why, len);
+	return run_tool(systemd ? sd : plain, why, len);
+}

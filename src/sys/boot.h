@@ -25,8 +25,8 @@
  *                 kexec reboot: the firmware and the boot loader are skipped.
  *
  * Paths are read under a root (WAKEBENCH_ROOT in tests: a file tree), and
- * the commands are looked up in PATH (stand-ins in tests). Nothing here
- * changes anything.
+ * the commands are looked up in PATH (stand-ins in tests). Only the
+ * actions at the end change anything.
  */
 #ifndef WAKEBENCH_BOOT_H
 #define WAKEBENCH_BOOT_H
@@ -85,5 +85,16 @@ void boot_loader_probe(const char *root, enum boot_backend b, struct boot_loader
 /* How usable loader l boots kernel k once (e->ok false with why when it cannot). */
 void boot_entry_find(const char *root, const struct boot_loader *l, const struct boot_kernel *k,
 		     struct boot_entry *e);
+
+/*
+ * The actions (a campaign's; root only): make kernel k the next boot's, once
+ * (e from boot_entry_find()); undo that before the boot took it; reboot the
+ * way the backend needs (kexec: into the loaded kernel; rpi: "0 tryboot").
+ * 0, or -1 with the reason in why.
+ */
+int boot_oneshot_set(const char *root, const struct boot_loader *l, const struct boot_kernel *k,
+		     const struct boot_entry *e, char *why, size_t len);
+int boot_oneshot_clear(const char *root, const struct boot_loader *l, char *why, size_t len);
+int boot_reboot(const char *root, enum boot_backend b, char *why, size_t len);
 
 #endif
