@@ -487,6 +487,48 @@ static void settle(const char *root, uint64_t settle_ns, char *said, size_t len)
 		 up, load, ncpu);
 }
 
+/*
+ * The experiment's command line tried once here, unstored and short, before
+ * anything is stored: its exit status (2: the run refused its options; 77:
+ * it cannot run here), or -1 after an error. Its stdout is dropped, its
+ * stderr (the run's own one line) kept.
+ */
+static int run_check(const struct campaign_where *w, const struct campaign_plan *p)
+{
+	static const char *const quick[] = { "--no-store", "-n", "1",	  "--warmup",
+					     "0",	   "-t", "100ms", "-q" };
+	const char **argv = xcalloc(p->nrun + ARRAY_SIZE(quick) + 2, sizeof(*argv));
+	size_t i, n = 0;
+	int status;
+	pid_t pid;
+
+	argv[n++] = w->self;
+	for (i = 0; i < p->nrun; i++)
+		argv[n++] = p->run[i];
+	for (i = 0; i < ARRAY_SIZE(quick); i++)
+		argv[n++] = quick[i];
+	pid = fork();
+	if (pid < 0) {
+		free(argv);
+		return error_errno("campaign: fork");
+	}
+	if (pid == 0) {
+		char *const *av;
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+			_exit(127);
+		memcpy(&av, &argv, sizeof(av));
+		execv(w->self, av);
+		_exit(127);
+	}
+	free(argv);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error_errno("campaign: waitpid");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 /* Run the experiment as a child (its own store transactions), and find what it stored. */
 static int run_experiment(const struct campaign_where *w, const struct plan_rt *p, struct store *st,
 			  char uuid[37], int *status)
@@ -782,6 +824,16 @@ int campaign_start(const struct campaign_where *w, const struct campaign_plan *p
 	if (rc != EXIT_OK) {
 		campaign_kernels_release(&ck);
 		return rc;
+	}
+	/* the run's own line says what it refused; exit 2 as it did */
+	rc = run_check(w, p);
+	if (rc == EXIT_USAGE || rc == EXIT_SKIP || rc == 127) {
+		if (rc != EXIT_USAGE)
+			error("campaign: the experiment after '--' cannot run here (tried once: "
+			      "exit status %d)",
+			      rc);
+		campaign_kernels_release(&ck);
+		return rc == EXIT_USAGE ? EXIT_USAGE : EXIT_SKIP;
 	}
 	if (open_store(w, STORE_CREATE | STORE_CHECK, &st)) {
 		campaign_kernels_release(&ck);

@@ -43,6 +43,10 @@ is "$RC" 2 "a kernel not installed: exit 2"
 like "$ERR" "'6.99.0-amd64' is not installed in /boot" "and names it"
 run_cmd wb campaign start --kernel $A --kernel $B
 is "$RC" 2 "no experiment after --: exit 2"
+run_cmd wb campaign start --kernel $A --kernel $B --settle 0 -- run pipe -j 0
+is "$RC" 2 "an experiment the run refuses: exit 2 (it is tried once, unstored, at start)"
+like "$ERR" "^wakebench: error: run: option '--instances' \\(-j\\): .*'0'" "the run's own line names the option"
+is "$(printf '%s\n' "$ERR" | wc -l)" 1 "one line"
 ok "[ ! -e '$WAKEBENCH_DB' ]" "nothing stored"
 is "$(calls)" "" "no boot tool was run"
 
