@@ -208,11 +208,13 @@ run_lanes = rc=0; \
 # t9002 bisects over four kernels booted under TCG, whose guests run their own
 # wakebench (the host side is t9001's); t6010 boots the arm64 build (not the
 # sanitized one; the host side is t6002's); t7004 runs a LAVA job whose guest
-# runs wakebench and whose log import is t7002's; t8004 screenshots in Chromium
+# runs wakebench and whose log import is t7002's; t6020 runs campaigns inside a
+# guest (the host side's start, step and abort are t9701's and t9702's); t8004
+# screenshots in Chromium
 # the report that t8001 builds under the sanitizers; t0004 reruns as a copy the
 # tests that the pass runs anyway; t3036 imports 100,000 samples through the
 # parser that t-import, t3035 and the fuzz targets run under the sanitizers.
-E2E_NO_SANITIZE := $(foreach t,t0004 t3036 t6010 t7004 t8004 t9002,$(filter tests/e2e/$(t)-%,$(E2E)))
+E2E_NO_SANITIZE := $(foreach t,t0004 t3036 t6010 t6020 t7004 t8004 t9002,$(filter tests/e2e/$(t)-%,$(E2E)))
 CHECK_E2E = $(if $(filter 1,$(SANITIZE)),$(filter-out $(E2E_NO_SANITIZE),$(E2E)),$(E2E))
 # t3015's 200 rounds of eight commands run natively; under the sanitizers,
 # whose processes start several times slower, 40 of them.

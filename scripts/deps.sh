@@ -34,6 +34,8 @@ if [ "$what" = test ]; then
 	amd64) pkgs="$pkgs qemu-system-x86" ;;
 	arm64) pkgs="$pkgs qemu-system-arm" ;;
 	esac
+	# the campaign guest's reboots (t6020) and its disk (mkfs.ext4 -d, debugfs)
+	pkgs="$pkgs kexec-tools e2fsprogs"
 fi
 if [ "$what" = fuzz ]; then
 	pkgs="$pkgs clang libclang-rt-dev"

@@ -173,8 +173,10 @@ static void print_result(const char *sub, const struct campaign_result *r)
 	if (r->verdict[0]) {
 		const char *v = r->verdict;
 
-		text_line(stdout,
-			  "%s:", r->action == CAMPAIGN_ENDED ? "verdict" : "verdict so far");
+		text_line(stdout, "%s:",
+			  r->action == CAMPAIGN_ENDED || strcmp(r->c.state, "running")
+				  ? "verdict"
+				  : "verdict so far");
 		while (*v) {
 			size_t n = strcspn(v, "\n");
 
