@@ -38,12 +38,13 @@ static const char *const backend_choices[] = {
 };
 
 static const char *const order_choices[] = { "balanced", "random", NULL };
+static const char *const on_fail_choices[] = { "continue", "stop", NULL };
 
 struct campaign_params {
 	int backend; /* 0 auto, else 1 + enum boot_backend */
 	struct strlist kernel;
 	uint64_t boots, max_boots, seed, settle_ns;
-	int order;
+	int order, on_fail;
 	bool no_reboot;
 };
 
@@ -99,6 +100,13 @@ static const struct opt campaign_opts_table[] = {
 		  "wait)",
 	  .min = 0,
 	  .max = 3600e9 },
+	{ .type = OPT_CHOICE,
+	  .long_name = "on-fail",
+	  .offset = offsetof(struct campaign_params, on_fail),
+	  .argh = "WHAT",
+	  .help = "start: after a boot that failed (the wrong kernel came up, the run stored "
+		  "nothing), go on with the plan or stop the campaign",
+	  .choices = on_fail_choices },
 	{ .type = OPT_FLAG,
 	  .long_name = "no-reboot",
 	  .offset = offsetof(struct campaign_params, no_reboot),
@@ -235,6 +243,7 @@ static int start(const struct campaign_params *p, const struct opts_result *res,
 	plan.seed = p->seed;
 	plan.settle_ns = p->settle_ns;
 	plan.reboot = !p->no_reboot;
+	plan.stop_on_fail = p->on_fail == 1;
 	plan.backend = p->backend > 0 ? (enum boot_backend)(p->backend - 1) : BOOT_NBACKENDS;
 	plan.run = res->pos + res->dashdash;
 	plan.nrun = res->npos - (size_t)res->dashdash;

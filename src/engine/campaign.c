@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -129,7 +130,7 @@ struct plan_rt {
 	unsigned boots, max_boots;
 	int order;
 	uint64_t seed, settle_ns;
-	bool reboot;
+	bool reboot, stop_on_fail;
 	char **run;
 	size_t nrun;
 };
@@ -180,6 +181,8 @@ static int plan_read(const char *json, struct plan_rt *p)
 			       ? (uint64_t)json_object_get_int64(v)
 			       : 0;
 	p->reboot = !json_object_object_get_ex(o, "reboot", &v) || json_object_get_boolean(v);
+	p->stop_on_fail = json_object_object_get_ex(o, "on_fail", &v) &&
+			  !strcmp(json_object_get_string(v), "stop");
 	json_object_put(o);
 	if (!p->nkernels || !p->nrun || !p->boots) {
 		plan_rt_free(p);
@@ -208,6 +211,8 @@ static char *plan_json(const struct campaign_plan *p)
 	json_object_object_add(o, "seed", json_object_new_int64((int64_t)p->seed));
 	json_object_object_add(o, "settle_ns", json_object_new_int64((int64_t)p->settle_ns));
 	json_object_object_add(o, "reboot", json_object_new_boolean(p->reboot));
+	json_object_object_add(o, "on_fail",
+			       json_object_new_string(p->stop_on_fail ? "stop" : "continue"));
 	json_object_object_add(o, "run", run);
 	s = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
@@ -242,6 +247,9 @@ static void round_order(const char *const *kernels, size_t k, unsigned r, int or
 /* ---------------------------------------------------------------- the unit */
 
 #define UNIT_NAME "wakebench-campaign.service"
+
+/* Below this much free space on the store's file system a campaign stops. */
+#define CAMPAIGN_ROOM (1ULL << 20)
 
 static const char *at(const char *root, const char *path, char *buf, size_t len)
 {
@@ -655,10 +663,30 @@ static int go_on(const struct campaign_where *w, struct store *st, const struct 
 	return EXIT_OK;
 }
 
-/* This boot: the planned kernel measured, or the wrong one recorded. */
-static void this_boot(const struct campaign_where *w, struct store *st, const struct plan_rt *p,
-		      struct store_campaign_boot *cur, const char *release, const char *boot_id,
-		      struct campaign_result *r)
+/* Free bytes on the file system that holds the store. */
+static uint64_t store_room(const char *db)
+{
+	char dir[4096];
+	struct statvfs v;
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", db);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir)
+		*slash = '\0';
+	if (statvfs(dir, &v))
+		return UINT64_MAX;
+	return (uint64_t)v.f_bavail * v.f_frsize;
+}
+
+/*
+ * This boot: the planned kernel measured, or the wrong one recorded. 0
+ * measured, 1 a failed boot (the wrong kernel, or the run stored nothing),
+ * -1 when the store's disk is full: the campaign cannot go on.
+ */
+static int this_boot(const struct campaign_where *w, struct store *st, const struct plan_rt *p,
+		     struct store_campaign_boot *cur, const char *release, const char *boot_id,
+		     struct campaign_result *r)
 {
 	char uuid[37] = "", reason[300];
 	int status = 0, rc;
@@ -671,10 +699,16 @@ static void this_boot(const struct campaign_where *w, struct store *st, const st
 		store_campaign_boot_set(st, r->c.id, cur->idx, "wrong-kernel", boot_id, NULL,
 					reason);
 		snprintf(r->said, sizeof(r->said), "boot %u: %s", cur->idx + 1, reason);
-		return;
+		return 1;
 	}
 	settle(w->root, p->settle_ns, r->said, sizeof(r->said));
-	store_campaign_boot_set(st, r->c.id, cur->idx, "measuring", boot_id, NULL, NULL);
+	if (store_room(w->db) < CAMPAIGN_ROOM ||
+	    store_campaign_boot_set(st, r->c.id, cur->idx, "measuring", boot_id, NULL, NULL)) {
+		snprintf(r->verdict, sizeof(r->verdict),
+			 "stopped at boot %u: the disk that holds '%s' is full (%llu KiB free)",
+			 cur->idx + 1, w->db, (unsigned long long)(store_room(w->db) / 1024));
+		return -1;
+	}
 	rc = run_experiment(w, p, st, uuid, &status);
 	if (rc == 0) {
 		snprintf(reason, sizeof(reason),
@@ -691,6 +725,13 @@ static void this_boot(const struct campaign_where *w, struct store *st, const st
 		snprintf(r->said + strlen(r->said), sizeof(r->said) - strlen(r->said),
 			 "boot %u: %s", cur->idx + 1, reason);
 	}
+	if (store_room(w->db) < CAMPAIGN_ROOM) {
+		snprintf(r->verdict, sizeof(r->verdict),
+			 "stopped after boot %u: the disk that holds '%s' is full (%llu KiB free)",
+			 cur->idx + 1, w->db, (unsigned long long)(store_room(w->db) / 1024));
+		return -1;
+	}
+	return rc == 0 ? 0 : 1;
 }
 
 static int step_lock(const struct campaign_where *w)
@@ -755,13 +796,24 @@ int campaign_step(const struct campaign_where *w, struct campaign_result *r)
 	for (i = 0; i < r->nboots; i++)
 		if (!strcmp(r->boot[i].state, "booting"))
 			break;
+	rc = 0;
 	if (i < r->nboots)
-		this_boot(w, st, &p, &r->boot[i], release, boot_id, r);
+		rc = this_boot(w, st, &p, &r->boot[i], release, boot_id, r);
 	else
 		snprintf(r->said, sizeof(r->said),
 			 "this boot (%s) was not chosen by the campaign (a boot went down before "
 			 "it chose the next kernel): choosing it now",
 			 release);
+	if (rc < 0 || (rc > 0 && p.stop_on_fail)) {
+		if (rc > 0)
+			snprintf(r->verdict, sizeof(r->verdict), "stopped (--on-fail stop): %s",
+				 r->said);
+		reload_boots(st, r);
+		finish(w, st, "failed", r);
+		error("campaign: %s", r->verdict);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	rc = go_on(w, st, &p, r);
 out:
 	plan_rt_free(&p);

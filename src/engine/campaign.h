@@ -60,6 +60,7 @@ struct campaign_plan {
 	uint64_t seed;		   /* CAMPAIGN_RANDOM's */
 	uint64_t settle_ns;	   /* time since boot before measuring; 0: no wait at all */
 	bool reboot;		   /* false: the user reboots (--no-reboot) */
+	bool stop_on_fail;	   /* a failed boot ends the campaign (--on-fail stop) */
 	enum boot_backend backend; /* BOOT_NBACKENDS: auto */
 	const char *const *run;	   /* "run" WORKLOAD ARGS... */
 	size_t nrun;

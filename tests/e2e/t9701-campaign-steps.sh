@@ -149,4 +149,49 @@ is "$RC" 0 "abort: exit 0"
 like "$OUT" ": aborted," "abort: the campaign is aborted"
 like "$(calls)" "grub-editenv /boot/grub/grubenv unset next_entry" "abort: the one-shot entry is unset"
 ok "[ ! -e '$unit' ]" "abort: the unit file is removed"
+
+# --on-fail stop: a boot of the wrong kernel ends the campaign
+# shellcheck disable=SC2086
+run_cmd wb campaign start --kernel $A --kernel $B --boots 1 --settle 0 --no-reboot --on-fail stop -- $RUN
+is "$RC" 0 "--on-fail stop: a new campaign"
+boot $B stop-1
+run_cmd wb campaign step
+is "$RC" 1 "--on-fail stop: a wrong kernel: exit 1"
+like "$ERR" "stopped \\(--on-fail stop\\): boot 1: booted $B instead of $A" "--on-fail stop: says why, one line"
+like "$(wb campaign status)" ": failed, backend grub" "--on-fail stop: the campaign failed"
+ok "[ ! -e '$unit' ]" "--on-fail stop: the unit file is removed"
+like "$(calls)" "grub-editenv /boot/grub/grubenv unset next_entry" "--on-fail stop: the one-shot entry is unset"
+
+# a full disk: the campaign stops at the next boot, nothing rebooted
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	mkdir "$TMP/small"
+	unshare -m sh -c '
+		mount --make-rprivate / 2>/dev/null
+		mount -t tmpfs -o size=8m tmpfs "$1" || exit 99
+		shift
+		export WAKEBENCH_DB="$1/r.db"
+		"$@"
+	' sh "$TMP/small" sh -c '
+		db=$WAKEBENCH_DB
+		wb() { "$WAKEBENCH" "$@"; }
+		wb campaign start --kernel '"$A"' --kernel '"$B"' --boots 1 --settle 0 --no-reboot -- '"$RUN"' >/dev/null 2>&1 || exit 98
+		echo '"$A"' >"'"$r"'/proc/sys/kernel/osrelease"
+		echo full-1 >"'"$r"'/proc/sys/kernel/random/boot_id"
+		dd if=/dev/zero of="$(dirname "$db")/fill" bs=4k 2>/dev/null
+		wb campaign step >"'"$TMP"'/full.out" 2>"'"$TMP"'/full.err"
+		echo $? >"'"$TMP"'/full.rc"
+		rm -f "$(dirname "$db")/fill"
+		wb campaign status >"'"$TMP"'/full.status" 2>&1
+	'
+	if [ -e "$TMP/full.rc" ]; then
+		is "$(cat "$TMP/full.rc")" 1 "a full disk: the step exits 1"
+		like "$(cat "$TMP/full.err")" "stopped at boot 1: the disk that holds '.*r.db' is full" "a full disk: says so"
+		unlike "$(calls)" "reboot" "a full disk: no reboot"
+		ok "[ ! -e '$unit' ]" "a full disk: the unit file is removed"
+	else
+		skip "the private tmpfs could not be set up"
+	fi
+else
+	skip "a full disk needs root and a private mount namespace"
+fi
 done_testing
