@@ -496,6 +496,34 @@ static void settle(const char *root, uint64_t settle_ns, char *said, size_t len)
 }
 
 /*
+ * Run this program with argv (argv[0] is w->self) and wait: its pid, and
+ * its exit status (128 + the signal) in *status; -1 after an error. quiet:
+ * its stdout goes to /dev/null (its stderr stays).
+ */
+static pid_t run_self(const struct campaign_where *w, const char **argv, bool quiet, int *status)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return error_errno("campaign: fork");
+	if (pid == 0) {
+		char *const *av;
+		int fd = quiet ? open("/dev/null", O_WRONLY) : STDOUT_FILENO;
+
+		if (fd < 0 || (quiet && dup2(fd, STDOUT_FILENO) < 0))
+			_exit(127);
+		memcpy(&av, &argv, sizeof(av)); /* execv's historical prototype */
+		execv(w->self, av);
+		_exit(127);
+	}
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return error_errno("campaign: waitpid");
+	*status = WIFEXITED(*status) ? WEXITSTATUS(*status) : 128 + WTERMSIG(*status);
+	return pid;
+}
+
+/*
  * The experiment's command line tried once here, unstored and short, before
  * anything is stored: its exit status (2: the run refused its options; 77:
  * it cannot run here), or -1 after an error. Its stdout is dropped, its
@@ -507,7 +535,7 @@ static int run_check(const struct campaign_where *w, const struct campaign_plan 
 					     "0",	   "-t", "100ms", "-q" };
 	const char **argv = xcalloc(p->nrun + ARRAY_SIZE(quick) + 2, sizeof(*argv));
 	size_t i, n = 0;
-	int status;
+	int status = 0;
 	pid_t pid;
 
 	argv[n++] = w->self;
@@ -515,29 +543,15 @@ static int run_check(const struct campaign_where *w, const struct campaign_plan 
 		argv[n++] = p->run[i];
 	for (i = 0; i < ARRAY_SIZE(quick); i++)
 		argv[n++] = quick[i];
-	pid = fork();
-	if (pid < 0) {
-		free(argv);
-		return error_errno("campaign: fork");
-	}
-	if (pid == 0) {
-		char *const *av;
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-			_exit(127);
-		memcpy(&av, &argv, sizeof(av));
-		execv(w->self, av);
-		_exit(127);
-	}
+	pid = run_self(w, argv, true, &status);
 	free(argv);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error_errno("campaign: waitpid");
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return pid < 0 ? -1 : status;
 }
 
-/* Run the experiment as a child (its own store transactions), and find what it stored. */
+/*
+ * Run the experiment as a process of its own (its own store transactions),
+ * and find what it stored: 0 with its UUID, 1 when it stored nothing, -1.
+ */
 static int run_experiment(const struct campaign_where *w, const struct plan_rt *p, struct store *st,
 			  char uuid[37], int *status)
 {
@@ -546,31 +560,17 @@ static int run_experiment(const struct campaign_where *w, const struct plan_rt *
 	int64_t id;
 	size_t i;
 	pid_t pid;
-	int rc;
 
 	argv[0] = w->self;
 	for (i = 0; i < p->nrun; i++)
 		argv[i + 1] = p->run[i];
 	argv[i + 1] = "--db";
 	argv[i + 2] = w->db;
-	pid = fork();
-	if (pid < 0) {
-		free(argv);
-		return error_errno("campaign: fork");
-	}
-	if (pid == 0) {
-		char *const *av;
-
-		memcpy(&av, &argv, sizeof(av));
-		execv(w->self, av);
-		_exit(127);
-	}
+	pid = run_self(w, argv, false, status);
 	free(argv);
-	while (waitpid(pid, status, 0) < 0)
-		if (errno != EINTR)
-			return error_errno("campaign: waitpid");
-	rc = store_experiment_of_owner(st, pid, t0, &id, uuid);
-	return rc < 0 ? -1 : rc;
+	if (pid < 0)
+		return -1;
+	return store_experiment_of_owner(st, pid, t0, &id, uuid);
 }
 
 /* ---------------------------------------------------------------- the commands */
@@ -704,30 +704,33 @@ static int this_boot(const struct campaign_where *w, struct store *st, const str
 	settle(w->root, p->settle_ns, r->said, sizeof(r->said));
 	if (store_room(w->db) < CAMPAIGN_ROOM ||
 	    store_campaign_boot_set(st, r->c.id, cur->idx, "measuring", boot_id, NULL, NULL)) {
+		uint64_t room = store_room(w->db);
+
 		snprintf(r->verdict, sizeof(r->verdict),
-			 "stopped at boot %u: the disk that holds '%s' is full (%llu KiB free)",
-			 cur->idx + 1, w->db, (unsigned long long)(store_room(w->db) / 1024));
+			 "stopped at boot %u: %s '%s'%s%llu KiB free)", cur->idx + 1,
+			 room < CAMPAIGN_ROOM ? "the disk is full that holds"
+					      : "cannot record the boot in",
+			 w->db, room < CAMPAIGN_ROOM ? " (" : " (its disk has ",
+			 (unsigned long long)(room / 1024));
 		return -1;
 	}
 	rc = run_experiment(w, p, st, uuid, &status);
 	if (rc == 0) {
 		snprintf(reason, sizeof(reason),
-			 "the run exited %d; its completed samples are kept",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+			 "the run exited %d; its completed samples are kept", status);
 		store_campaign_boot_set(st, r->c.id, cur->idx, "measured", boot_id, uuid,
 					status ? reason : NULL);
 		snprintf(r->said + strlen(r->said), sizeof(r->said) - strlen(r->said),
 			 "boot %u: %s measured, experiment %.8s", cur->idx + 1, release, uuid);
 	} else {
-		snprintf(reason, sizeof(reason), "the run stored nothing (exit status %d)",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		snprintf(reason, sizeof(reason), "the run stored nothing (exit status %d)", status);
 		store_campaign_boot_set(st, r->c.id, cur->idx, "failed", boot_id, NULL, reason);
 		snprintf(r->said + strlen(r->said), sizeof(r->said) - strlen(r->said),
 			 "boot %u: %s", cur->idx + 1, reason);
 	}
 	if (store_room(w->db) < CAMPAIGN_ROOM) {
 		snprintf(r->verdict, sizeof(r->verdict),
-			 "stopped after boot %u: the disk that holds '%s' is full (%llu KiB free)",
+			 "stopped after boot %u: the disk is full that holds '%s' (%llu KiB free)",
 			 cur->idx + 1, w->db, (unsigned long long)(store_room(w->db) / 1024));
 		return -1;
 	}

@@ -185,7 +185,7 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 	'
 	if [ -e "$TMP/full.rc" ]; then
 		is "$(cat "$TMP/full.rc")" 1 "a full disk: the step exits 1"
-		like "$(cat "$TMP/full.err")" "stopped at boot 1: the disk that holds '.*r.db' is full" "a full disk: says so"
+		like "$(cat "$TMP/full.err")" "stopped at boot 1: the disk is full that holds '.*r.db'" "a full disk: says so"
 		unlike "$(calls)" "reboot" "a full disk: no reboot"
 		ok "[ ! -e '$unit' ]" "a full disk: the unit file is removed"
 	else
