@@ -51,7 +51,7 @@ static const struct command commands[] = {
 	{ "reproduce", cmd_reproduce, CMD_WRITES_STORE,
 	  "run what someone posted, here, with the matching profile; say if it reproduced" },
 	{ "campaign", cmd_campaign, 0,
-	  "kernels installed here and how each can be booted once, for a cross-kernel campaign" },
+	  "one experiment across installed kernels and boots, rebooting for you, to a verdict" },
 };
 
 static void usage(FILE *f)
