@@ -261,14 +261,14 @@ ARM64_UNIT := $(UNIT_SRCS:tests/unit/%.c=$(ARM64_WRAP)/tests/%)
 # cache), t4001/t4002/t4004 (perf events and tracepoints, which qemu-user lacks), t6xxx, t7004 and t9002 (vm, the LAVA job and bisect run boot
 # guests from the host: see check-arm64-vm in doc/cross.md), t9001 (bisect step
 # runs wakebench again by /proc/self/exe, which under qemu-user is the arm64
-# binary, and the host cannot exec it without binfmt_misc; so does t9701's
-# campaign step), t0006 (the documentation's
+# binary, and the host cannot exec it without binfmt_misc; so do campaign start
+# and step in t9701 and t9702), t0006 (the documentation's
 # examples interleave stdout and stderr as a terminal shows them, through stdbuf, which
 # reaches qemu-user's stdio but not the guest program's), t3036 (100,000 samples through
 # the import parser that t-import and t3035 run here: only size, 4 minutes emulated).
 # t3015 runs 20 of its 200 rounds here (1,600 emulated processes took 4.6 minutes).
 ARM64_E2E_SKIP := t0006 t1090 t1091 t1092 t1132 t2030 t2031 t3001 t3036 t4001 t4002 t4004 t7004 \
-	t9001 t9002 t9701
+	t9001 t9002 t9701 t9702
 ARM64_E2E ?= $(filter-out tests/e2e/t6% $(foreach t,$(ARM64_E2E_SKIP),tests/e2e/$(t)-%),$(E2E))
 
 deps-arm64:
