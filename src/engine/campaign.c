@@ -1,11 +1,14 @@
 /*
  * campaign.c: the campaign engine (campaign.h). The backends' reading of
- * the machine is sys/boot.c's; this puts it together for one decision:
- * which backend a campaign would use, and whether it boots each kernel.
+ * the machine and their one-shot actions are sys/boot.c's, the verdict is
+ * compare's (compare_build() by kernel over the campaign's experiments);
+ * this owns the plan (a JSON document in the store, with a row per planned
+ * boot), the boot-time unit, and what start, step, status and abort do
+ * with them. The experiment itself runs as another process of this
+ * program (`run ... --db STORE`), found afterwards in the store by its pid.
  */
 #include "engine/campaign.h"
 #include "engine/compare.h"
-#include "util/identity.h"
 #include "util/json.h"
 #include "util/text.h"
 #include "util/util.h"
@@ -174,7 +177,7 @@ static int plan_read(const char *json, struct plan_rt *p)
 	p->max_boots = json_object_object_get_ex(o, "max_boots", &v)
 			       ? (unsigned)json_object_get_int(v)
 			       : 0;
-	p->order = json_object_object_get_ex(o, "order", &v) &&
+	p->order = json_object_object_get_ex(o, "order", &v) && json_object_get_string(v) &&
 		   !strcmp(json_object_get_string(v), "random");
 	p->seed = json_object_object_get_ex(o, "seed", &v) ? (uint64_t)json_object_get_int64(v) : 0;
 	p->settle_ns = json_object_object_get_ex(o, "settle_ns", &v)
@@ -182,7 +185,7 @@ static int plan_read(const char *json, struct plan_rt *p)
 			       : 0;
 	p->reboot = !json_object_object_get_ex(o, "reboot", &v) || json_object_get_boolean(v);
 	p->stop_on_fail = json_object_object_get_ex(o, "on_fail", &v) &&
-			  !strcmp(json_object_get_string(v), "stop");
+			  json_object_get_string(v) && !strcmp(json_object_get_string(v), "stop");
 	json_object_put(o);
 	if (!p->nkernels || !p->nrun || !p->boots) {
 		plan_rt_free(p);
@@ -294,10 +297,17 @@ static int unit_install(const struct campaign_where *w, char *said, size_t len)
 		return 0;
 	}
 	exec = sh_command(words, ARRAY_SIZE(words));
+	/*
+	 * After multi-user.target and wanted by it: DefaultDependencies=no keeps
+	 * the target from being ordered after the unit (which would be a cycle),
+	 * and the shutdown ordering is then said explicitly.
+	 */
 	text = xasprintf("# written by wakebench campaign start; removed when the campaign ends\n"
 			 "[Unit]\nDescription=wakebench campaign: measure this boot, then boot the "
-			 "next kernel\nAfter=multi-user.target\n\n[Service]\nType=oneshot\n"
-			 "ExecStart=%s\n\n[Install]\nWantedBy=multi-user.target\n",
+			 "next kernel\nDefaultDependencies=no\nAfter=multi-user.target\n"
+			 "Conflicts=shutdown.target\nBefore=shutdown.target\n\n"
+			 "[Service]\nType=oneshot\nTimeoutStartSec=infinity\nExecStart=%s\n\n"
+			 "[Install]\nWantedBy=multi-user.target\n",
 			 exec);
 	free(exec);
 	rc = write_file_atomic(at(w->root, "/etc/systemd/system/" UNIT_NAME, path, sizeof(path)),

@@ -59,6 +59,12 @@ like "$OUT" "rebooting into $A \\(once\\)" "start: says it reboots into the firs
 is "$(calls)" "$(printf 'systemctl daemon-reload\nsystemctl enable wakebench-campaign.service\ngrub-reboot %s\nsystemctl reboot' "$sub")" \
 	"start: the unit enabled, grub-reboot with the kernel's entry, the reboot"
 like "$(cat "$unit")" "ExecStart=.* campaign step --db $WAKEBENCH_DB" "start: the unit runs the step on this store"
+if command -v systemd-analyze >/dev/null 2>&1; then
+	run_cmd systemd-analyze verify "$unit"
+	is "$RC:$ERR" "0:" "start: systemd-analyze verify finds nothing wrong with the unit"
+else
+	skip "systemd-analyze is not installed"
+fi
 # shellcheck disable=SC2086
 run_cmd wb campaign start --kernel $A --kernel $B --settle 0 -- $RUN
 is "$RC" 1 "a second campaign while one runs: exit 1"
