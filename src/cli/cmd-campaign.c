@@ -221,6 +221,7 @@ static int start(const struct campaign_params *p, const struct opts_result *res,
 		 const struct campaign_where *w, struct campaign_result *r)
 {
 	struct campaign_plan plan = { 0 };
+	size_t i, j;
 
 	if (res->dashdash < 0 || (size_t)res->dashdash >= res->npos ||
 	    strcmp(res->pos[res->dashdash], "run"))
@@ -229,6 +230,11 @@ static int start(const struct campaign_params *p, const struct opts_result *res,
 	if (p->kernel.n < 2)
 		die_usage("campaign: option '--kernel': %zu given, start needs two kernels or more",
 			  p->kernel.n);
+	for (i = 0; i < p->kernel.n; i++)
+		for (j = 0; j < i; j++)
+			if (!strcmp(p->kernel.v[i], p->kernel.v[j]))
+				die_usage("campaign: option '--kernel': '%s' is given twice",
+					  p->kernel.v[i]);
 	plan.kernels = p->kernel.v;
 	plan.nkernels = p->kernel.n;
 	plan.boots = (unsigned)p->boots;

@@ -41,6 +41,8 @@ like "$ERR" "option '--kernel': 1 given, start needs two kernels or more" "and s
 run_cmd wb campaign start --kernel $A --kernel 6.99.0-amd64 --settle 0 -- $RUN
 is "$RC" 2 "a kernel not installed: exit 2"
 like "$ERR" "'6.99.0-amd64' is not installed in /boot" "and names it"
+run_cmd wb campaign start --kernel $A --kernel $A --settle 0 -- $RUN
+is "$RC:$ERR" "2:wakebench: error: campaign: option '--kernel': '$A' is given twice" "a kernel twice: exit 2, one line"
 run_cmd wb campaign start --kernel $A --kernel $B
 is "$RC" 2 "no experiment after --: exit 2"
 run_cmd wb campaign start --kernel $A --kernel $B --settle 0 -- run pipe -j 0
