@@ -94,10 +94,11 @@ json_object *campaign_kernels_json(const struct campaign_kernels *c)
 		json_object_object_add(j, "running", json_object_new_boolean(k->running));
 		for (b = 0; b < BOOT_NBACKENDS; b++) {
 			const struct boot_entry *e = &c->entry[i * BOOT_NBACKENDS + b];
-			struct json_object *x = json_object_new_object();
+			struct json_object *x;
 
 			if (!c->loader[b].usable)
 				continue;
+			x = json_object_new_object();
 			json_object_object_add(x, "ok", json_object_new_boolean(e->ok));
 			json_object_object_add(x, "entry", text_or_null(e->entry));
 			json_object_object_add(x, "command", text_or_null(e->command));
