@@ -98,7 +98,7 @@ METRICS
 | `XDG_DATA_HOME` | the default store is `${XDG_DATA_HOME:-$HOME/.local/share}/wakebench/results.db` |
 | `XDG_CACHE_HOME` | `vm` caches initramfs images and downloaded kernels under `${XDG_CACHE_HOME:-$HOME/.cache}/wakebench` |
 | `WAKEBENCH_STATE_DIR` | where `ab` and `features set` keep the restore journal (default `/run/wakebench`) |
-| `WAKEBENCH_ROOT` | read `/proc` and `/sys` for the environment fingerprint under this directory instead of `/` (tests use fake trees) |
+| `WAKEBENCH_ROOT` | read `/proc` and `/sys` for the environment fingerprint (and, other than `/`, the release stored as the experiment's kernel), and `/boot`, `/etc` and `/run` for `campaign`, under this directory instead of `/` (tests use fake trees) |
 TAIL
 } >"$tmp/commands.md"
 
@@ -163,7 +163,8 @@ vm caches initramfs images and kernels under ${XDG_CACHE_HOME:\-$HOME/.cache}/wa
 the restore journal of ab and features set (default /run/wakebench)
 .TP
 .B WAKEBENCH_ROOT
-read /proc and /sys for the environment fingerprint under this directory
+read /proc and /sys for the environment fingerprint (and the experiment's kernel
+release), and /boot, /etc and /run for campaign, under this directory
 .SH FILES
 .TP
 .I /sys/kernel/debug/sched/features
