@@ -255,17 +255,11 @@ static void round_order(const char *const *kernels, size_t k, unsigned r, int or
 /* Below this much free space on the store's file system a campaign stops. */
 #define CAMPAIGN_ROOM (1ULL << 20)
 
-static const char *at(const char *root, const char *path, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s%s", root && strcmp(root, "/") ? root : "", path);
-	return buf;
-}
-
 static bool systemd_runs(const char *root)
 {
 	char p[4096];
 
-	return access(at(root, "/run/systemd/system", p, sizeof(p)), F_OK) == 0;
+	return access(root_path(root, "/run/systemd/system", p, sizeof(p)), F_OK) == 0;
 }
 
 static int systemctl(const char *a, const char *b)
@@ -311,8 +305,9 @@ static int unit_install(const struct campaign_where *w, char *said, size_t len)
 			 "[Install]\nWantedBy=multi-user.target\n",
 			 exec);
 	free(exec);
-	rc = write_file_atomic(at(w->root, "/etc/systemd/system/" UNIT_NAME, path, sizeof(path)),
-			       text, strlen(text));
+	rc = write_file_atomic(
+		root_path(w->root, "/etc/systemd/system/" UNIT_NAME, path, sizeof(path)), text,
+		strlen(text));
 	free(text);
 	if (rc < 0)
 		return error("campaign: cannot write '%s': %s", path, strerror(errno));
@@ -330,7 +325,7 @@ static void unit_remove(const struct campaign_where *w)
 		return;
 	if (systemctl("disable", UNIT_NAME))
 		warning("campaign: systemctl disable %s failed", UNIT_NAME);
-	at(w->root, "/etc/systemd/system/" UNIT_NAME, path, sizeof(path));
+	root_path(w->root, "/etc/systemd/system/" UNIT_NAME, path, sizeof(path));
 	if (unlink(path) && errno != ENOENT)
 		warning("campaign: cannot remove '%s': %s", path, strerror(errno));
 	systemctl("daemon-reload", NULL);
@@ -343,7 +338,7 @@ static void read_trim(const char *root, const char *path, char *buf, size_t len)
 	char p[4096];
 
 	buf[0] = '\0';
-	if (read_line_file(at(root, path, p, sizeof(p)), buf, len) == 0)
+	if (read_line_file(root_path(root, path, p, sizeof(p)), buf, len) == 0)
 		rtrim(buf);
 }
 

@@ -56,20 +56,11 @@ int boot_backend_parse(const char *name, enum boot_backend *b)
 	return -1;
 }
 
-/* <root><path> into buf. */
-static const char *at(const char *root, const char *path, char *buf, size_t len)
-{
-	if (!root || !strcmp(root, "/"))
-		root = "";
-	snprintf(buf, len, "%s%s", root, path);
-	return buf;
-}
-
 static bool exists(const char *root, const char *path)
 {
 	char p[4096];
 
-	return access(at(root, path, p, sizeof(p)), F_OK) == 0;
+	return access(root_path(root, path, p, sizeof(p)), F_OK) == 0;
 }
 
 /* The text of <root><path>, malloc'd, or NULL. */
@@ -77,7 +68,7 @@ static char *slurp(const char *root, const char *path)
 {
 	char p[4096], *text = NULL;
 
-	if (read_file(at(root, path, p, sizeof(p)), &text, NULL) < 0)
+	if (read_file(root_path(root, path, p, sizeof(p)), &text, NULL) < 0)
 		return NULL;
 	return text;
 }
@@ -98,10 +89,10 @@ int boot_kernels(const char *root, struct boot_kernel **out, size_t *n, char *wh
 
 	*out = NULL;
 	*n = 0;
-	if (read_line_file(at(root, "/proc/sys/kernel/osrelease", p, sizeof(p)), running,
+	if (read_line_file(root_path(root, "/proc/sys/kernel/osrelease", p, sizeof(p)), running,
 			   sizeof(running)) == 0)
 		rtrim(running);
-	dh = opendir(at(root, "/boot", dir, sizeof(dir)));
+	dh = opendir(root_path(root, "/boot", dir, sizeof(dir)));
 	if (!dh) {
 		put(why, len, "cannot read '%s': %s", dir, strerror(errno));
 		return -1;
@@ -263,7 +254,7 @@ static void probe_kexec(const char *root, struct boot_loader *l)
 		    "CONFIG_KEXEC is off)");
 		return;
 	}
-	if (read_line_file(at(root, "/proc/sys/kernel/kexec_load_disabled", p, sizeof(p)), v,
+	if (read_line_file(root_path(root, "/proc/sys/kernel/kexec_load_disabled", p, sizeof(p)), v,
 			   sizeof(v)) == 0 &&
 	    atoi(v) == 1) {
 		put(l->why, sizeof(l->why),
@@ -442,7 +433,7 @@ static void sdboot_entry(const char *root, const char *dir, const struct boot_ke
 	struct dirent **names = NULL;
 	int n, i;
 
-	n = scandir(at(root, dir, path, sizeof(path)), &names, NULL, alphasort);
+	n = scandir(root_path(root, dir, path, sizeof(path)), &names, NULL, alphasort);
 	snprintf(rel, sizeof(rel), "/%s/", k->release);
 	for (i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
@@ -482,14 +473,14 @@ static void rpi_entry(const char *root, const char *config, const struct boot_ke
 	unsigned long long need;
 
 	snprintf(fw, sizeof(fw), "%.*s", (int)(strrchr(config, '/') - config), config);
-	if (stat(at(root, k->image, p, sizeof(p)), &si)) {
+	if (stat(root_path(root, k->image, p, sizeof(p)), &si)) {
 		put(e->why, sizeof(e->why), "cannot read %s", k->image);
 		return;
 	}
 	need = (unsigned long long)si.st_size;
-	if (k->initrd[0] && stat(at(root, k->initrd, p, sizeof(p)), &sr) == 0)
+	if (k->initrd[0] && stat(root_path(root, k->initrd, p, sizeof(p)), &sr) == 0)
 		need += (unsigned long long)sr.st_size;
-	if (statvfs(at(root, fw, p, sizeof(p)), &vfs) == 0 &&
+	if (statvfs(root_path(root, fw, p, sizeof(p)), &vfs) == 0 &&
 	    (unsigned long long)vfs.f_bavail * vfs.f_frsize < need + (1ULL << 20)) {
 		put(e->why, sizeof(e->why),
 		    "the boot partition %s has %llu KiB free, %llu KiB needed for the kernel "
@@ -646,7 +637,7 @@ static void firmware_dir(const char *root, const char *config, char *buf, size_t
 	char fw[512];
 
 	put(fw, sizeof(fw), "%.*s", (int)(strrchr(config, '/') - config), config);
-	at(root, fw, buf, len);
+	root_path(root, fw, buf, len);
 }
 
 static int copy_file(const char *from, const char *to, char *why, size_t len)
@@ -676,14 +667,14 @@ static int rpi_set(const char *root, const struct boot_loader *l, const struct b
 
 	firmware_dir(root, l->config, fw, sizeof(fw));
 	put(to, sizeof(to), "%s/wakebench-%s.img", fw, k->release);
-	if (copy_file(at(root, k->image, from, sizeof(from)), to, why, len))
+	if (copy_file(root_path(root, k->image, from, sizeof(from)), to, why, len))
 		return -1;
 	if (k->initrd[0]) {
 		put(to, sizeof(to), "%s/wakebench-%s.initrd", fw, k->release);
-		if (copy_file(at(root, k->initrd, from, sizeof(from)), to, why, len))
+		if (copy_file(root_path(root, k->initrd, from, sizeof(from)), to, why, len))
 			return -1;
 	}
-	if (read_file(at(root, l->config, from, sizeof(from)), &config, &n) < 0) {
+	if (read_file(root_path(root, l->config, from, sizeof(from)), &config, &n) < 0) {
 		put(why, len, "cannot read '%s': %s", from, strerror(errno));
 		return -1;
 	}

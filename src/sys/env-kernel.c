@@ -25,10 +25,7 @@
 
 void env_path(const struct env_ctx *c, const char *rel, char *buf, size_t len)
 {
-	if (!strcmp(c->root, "/"))
-		snprintf(buf, len, "%s", rel);
-	else
-		snprintf(buf, len, "%s%s%s", c->root, rel[0] == '/' ? "" : "/", rel);
+	root_path(c->root, rel, buf, len);
 }
 
 int env_read(const struct env_ctx *c, const char *rel, char **out)

@@ -96,6 +96,15 @@ int read_file(const char *path, char **out, size_t *len_out)
 	return 0;
 }
 
+const char *root_path(const char *root, const char *path, char *buf, size_t len)
+{
+	if (!root || !strcmp(root, "/"))
+		snprintf(buf, len, "%s", path);
+	else
+		snprintf(buf, len, "%s%s%s", root, path[0] == '/' ? "" : "/", path);
+	return buf;
+}
+
 int read_line_file(const char *path, char *buf, size_t len)
 {
 	char *data, *nl;

@@ -100,6 +100,11 @@ ssize_t write_full(int fd, const void *buf, size_t len);
 int read_file(const char *path, char **out, size_t *len_out);
 /* Read the first line (without newline) into buf; -1 with errno on failure. */
 int read_line_file(const char *path, char *buf, size_t len);
+/*
+ * path under root, into buf (returned): path itself for root NULL or "/"
+ * (this machine), else root joined to it (WAKEBENCH_ROOT's fake trees).
+ */
+const char *root_path(const char *root, const char *path, char *buf, size_t len);
 
 /*
  * Hold the signals that end a process when sent (Ctrl-C, kill, a hang-up,
