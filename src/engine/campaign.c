@@ -264,15 +264,10 @@ static bool systemd_runs(const char *root)
 
 static int systemctl(const char *a, const char *b)
 {
-	char path[512], *out = NULL;
-	const char *argv[] = { path, a, b, NULL };
+	const char *argv[] = { "systemctl", a, b, NULL };
 	int status;
 
-	if (find_program("systemctl", path, sizeof(path)))
-		return -1;
-	status = run_capture(argv, &out);
-	free(out);
-	return status == 0 ? 0 : -1;
+	return run_program(argv, &status) || status ? -1 : 0;
 }
 
 /* Install the unit that runs the step at every boot, or say how to do without it. */

@@ -606,28 +606,21 @@ void boot_entry_find(const char *root, const struct boot_loader *l, const struct
 /* Run argv (argv[0] found in PATH); 0, or -1 with what failed in why. */
 static int run_tool(const char *const *argv, char *why, size_t len)
 {
-	char path[512], *out = NULL;
-	const char *av[8];
-	size_t i;
+	char *cmd;
+	size_t n;
 	int status;
 
-	if (find_program(argv[0], path, sizeof(path))) {
+	if (run_program(argv, &status)) {
 		put(why, len, "'%s' is not installed (not found in PATH)", argv[0]);
 		return -1;
 	}
-	for (i = 0; argv[i] && i + 1 < ARRAY_SIZE(av); i++)
-		av[i] = i ? argv[i] : path;
-	av[i] = NULL;
-	status = run_capture(av, &out);
-	free(out);
 	if (status == 0)
 		return 0;
-	{
-		char *cmd = sh_command(argv, i);
-
-		put(why, len, "'%s' failed (exit status %d)", cmd, status);
-		free(cmd);
-	}
+	for (n = 0; argv[n]; n++)
+		;
+	cmd = sh_command(argv, n);
+	put(why, len, "'%s' failed (exit status %d)", cmd, status);
+	free(cmd);
 	return -1;
 }
 

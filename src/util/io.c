@@ -402,6 +402,22 @@ int find_program(const char *name, char *out, size_t len)
 	return -1;
 }
 
+int run_program(const char *const *argv, int *status)
+{
+	char path[PATH_MAX], *out = NULL;
+	const char *av[16];
+	size_t i;
+
+	if (find_program(argv[0], path, sizeof(path)))
+		return -1;
+	for (i = 0; argv[i] && i + 1 < ARRAY_SIZE(av); i++)
+		av[i] = i ? argv[i] : path;
+	av[i] = NULL;
+	*status = run_capture(av, &out);
+	free(out);
+	return 0;
+}
+
 int run_capture(const char *const *argv, char **out)
 {
 	int pfd[2], status;

@@ -165,6 +165,12 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 
 /* Find a program: a path containing '/', else searched in PATH. 0 if found. */
 int find_program(const char *name, char *out, size_t len);
+/*
+ * Run argv with argv[0] found by find_program() and its output dropped (at
+ * most 15 arguments): 0 with its exit status in *status (run_capture()'s),
+ * or -1 when argv[0] is not found.
+ */
+int run_program(const char *const *argv, int *status);
 
 /*
  * Run argv (argv[0] a path, not searched in PATH) with stdin and stderr on
