@@ -464,15 +464,45 @@ static void sdboot_entry(const char *root, const char *dir, const struct boot_ke
 		    k->release);
 }
 
+/*
+ * The Pi's tryboot: the boot partition (config.txt's directory), the name a
+ * kernel's files get there (wakebench-RELEASE.img and .initrd), and the
+ * lines tryboot.txt adds to config.txt: one place for what rpi_entry()
+ * shows, rpi_command() prints and rpi_set() writes.
+ */
+#define TRYBOOT_PREFIX "wakebench-"
+
+static void firmware_of(const char *config, char *buf, size_t len)
+{
+	put(buf, len, "%.*s", (int)(strrchr(config, '/') - config), config);
+}
+
+static void tryboot_name(const struct boot_kernel *k, const char *ext, char *buf, size_t len)
+{
+	put(buf, len, TRYBOOT_PREFIX "%s.%s", k->release, ext);
+}
+
+static void tryboot_lines(const struct boot_kernel *k, char *buf, size_t len)
+{
+	char img[200], ird[200];
+
+	tryboot_name(k, "img", img, sizeof(img));
+	tryboot_name(k, "initrd", ird, sizeof(ird));
+	if (k->initrd[0])
+		put(buf, len, "[all]\nkernel=%s\ninitramfs %s followkernel\n", img, ird);
+	else
+		put(buf, len, "[all]\nkernel=%s\n", img);
+}
+
 static void rpi_entry(const char *root, const char *config, const struct boot_kernel *k,
 		      struct boot_entry *e)
 {
-	char fw[512], p[4096];
+	char fw[512], p[4096], img[200];
 	struct statvfs vfs;
 	struct stat si, sr;
 	unsigned long long need;
 
-	snprintf(fw, sizeof(fw), "%.*s", (int)(strrchr(config, '/') - config), config);
+	firmware_of(config, fw, sizeof(fw));
 	if (stat(root_path(root, k->image, p, sizeof(p)), &si)) {
 		put(e->why, sizeof(e->why), "cannot read %s", k->image);
 		return;
@@ -489,7 +519,8 @@ static void rpi_entry(const char *root, const char *config, const struct boot_ke
 		    (need + (1ULL << 20)) / 1024);
 		return;
 	}
-	put(e->entry, sizeof(e->entry), "kernel=wakebench-%s.img", k->release);
+	tryboot_name(k, "img", img, sizeof(img));
+	put(e->entry, sizeof(e->entry), "kernel=%s", img);
 	e->ok = true;
 }
 
@@ -506,13 +537,16 @@ static const char *reboot_command(const char *root, enum boot_backend b)
 /* The Pi's one-shot as shell lines: copy, tryboot.txt from config.txt, reboot. */
 static void rpi_command(const char *config, const struct boot_kernel *k, struct boot_entry *e)
 {
-	char fw[512], img[700], ird[700], lines[900], tb[600];
+	char fw[512], name[200], img[700], ird[700], lines[600], esc[900], tb[600];
 	const char *w[4];
 	char *cp_img, *cp_ird = NULL, *cat, *out;
+	size_t i, n = 0;
 
-	put(fw, sizeof(fw), "%.*s", (int)(strrchr(config, '/') - config), config);
-	put(img, sizeof(img), "%s/wakebench-%s.img", fw, k->release);
-	put(ird, sizeof(ird), "%s/wakebench-%s.initrd", fw, k->release);
+	firmware_of(config, fw, sizeof(fw));
+	tryboot_name(k, "img", name, sizeof(name));
+	put(img, sizeof(img), "%s/%s", fw, name);
+	tryboot_name(k, "initrd", name, sizeof(name));
+	put(ird, sizeof(ird), "%s/%s", fw, name);
 	put(tb, sizeof(tb), "%s/tryboot.txt", fw);
 	w[0] = "cp";
 	w[1] = k->image;
@@ -522,18 +556,20 @@ static void rpi_command(const char *config, const struct boot_kernel *k, struct 
 		w[1] = k->initrd;
 		w[2] = ird;
 		cp_ird = sh_command(w, 3);
-		put(lines, sizeof(lines),
-		    "[all]\\nkernel=wakebench-%s.img\\ninitramfs wakebench-%s.initrd "
-		    "followkernel\\n",
-		    k->release, k->release);
-	} else {
-		put(lines, sizeof(lines), "[all]\\nkernel=wakebench-%s.img\\n", k->release);
 	}
+	/* the lines as printf's format: each newline as \n */
+	tryboot_lines(k, lines, sizeof(lines));
+	for (i = 0; lines[i] && n + 3 < sizeof(esc); i++) {
+		if (lines[i] == '\n')
+			esc[n++] = '\\';
+		esc[n++] = lines[i] == '\n' ? 'n' : lines[i];
+	}
+	esc[n] = '\0';
 	w[0] = "cat";
 	w[1] = config;
 	cat = sh_command(w, 2);
 	w[0] = "printf";
-	w[1] = lines;
+	w[1] = esc;
 	out = sh_command(w, 2);
 	w[0] = tb;
 	{
@@ -624,12 +660,12 @@ static int run_tool(const char *const *argv, char *why, size_t len)
 	return -1;
 }
 
-/* The boot partition of config (its directory), under root. */
+/* The boot partition of config, under root. */
 static void firmware_dir(const char *root, const char *config, char *buf, size_t len)
 {
 	char fw[512];
 
-	put(fw, sizeof(fw), "%.*s", (int)(strrchr(config, '/') - config), config);
+	firmware_of(config, fw, sizeof(fw));
 	root_path(root, fw, buf, len);
 }
 
@@ -654,16 +690,18 @@ static int copy_file(const char *from, const char *to, char *why, size_t len)
 static int rpi_set(const char *root, const struct boot_loader *l, const struct boot_kernel *k,
 		   char *why, size_t len)
 {
-	char fw[4096], from[4096], to[4200], *config = NULL, *text;
+	char fw[4096], from[4096], to[4400], name[200], lines[600], *config = NULL, *text;
 	size_t n = 0;
 	int rc;
 
 	firmware_dir(root, l->config, fw, sizeof(fw));
-	put(to, sizeof(to), "%s/wakebench-%s.img", fw, k->release);
+	tryboot_name(k, "img", name, sizeof(name));
+	put(to, sizeof(to), "%s/%s", fw, name);
 	if (copy_file(root_path(root, k->image, from, sizeof(from)), to, why, len))
 		return -1;
 	if (k->initrd[0]) {
-		put(to, sizeof(to), "%s/wakebench-%s.initrd", fw, k->release);
+		tryboot_name(k, "initrd", name, sizeof(name));
+		put(to, sizeof(to), "%s/%s", fw, name);
 		if (copy_file(root_path(root, k->initrd, from, sizeof(from)), to, why, len))
 			return -1;
 	}
@@ -671,14 +709,8 @@ static int rpi_set(const char *root, const struct boot_loader *l, const struct b
 		put(why, len, "cannot read '%s': %s", from, strerror(errno));
 		return -1;
 	}
-	if (k->initrd[0])
-		text = xasprintf(
-			"%s%s[all]\nkernel=wakebench-%s.img\ninitramfs wakebench-%s.initrd "
-			"followkernel\n",
-			config, n && config[n - 1] != '\n' ? "\n" : "", k->release, k->release);
-	else
-		text = xasprintf("%s%s[all]\nkernel=wakebench-%s.img\n", config,
-				 n && config[n - 1] != '\n' ? "\n" : "", k->release);
+	tryboot_lines(k, lines, sizeof(lines));
+	text = xasprintf("%s%s%s", config, n && config[n - 1] != '\n' ? "\n" : "", lines);
 	free(config);
 	put(to, sizeof(to), "%s/tryboot.txt", fw);
 	rc = write_file_atomic(to, text, strlen(text));
@@ -741,7 +773,7 @@ int boot_oneshot_clear(const char *root, const struct boot_loader *l, char *why,
 		}
 		dh = opendir(fw);
 		while (dh && (d = readdir(dh)))
-			if (!strncmp(d->d_name, "wakebench-", 10)) {
+			if (!strncmp(d->d_name, TRYBOOT_PREFIX, strlen(TRYBOOT_PREFIX))) {
 				put(p, sizeof(p), "%s/%s", fw, d->d_name);
 				unlink(p);
 			}
