@@ -255,13 +255,6 @@ static void round_order(const char *const *kernels, size_t k, unsigned r, int or
 /* Below this much free space on the store's file system a campaign stops. */
 #define CAMPAIGN_ROOM (1ULL << 20)
 
-static bool systemd_runs(const char *root)
-{
-	char p[4096];
-
-	return access(root_path(root, "/run/systemd/system", p, sizeof(p)), F_OK) == 0;
-}
-
 static int systemctl(const char *a, const char *b)
 {
 	const char *argv[] = { "systemctl", a, b, NULL };
@@ -277,7 +270,7 @@ static int unit_install(const struct campaign_where *w, char *said, size_t len)
 	const char *words[] = { w->self, "campaign", "step", "--db", w->db };
 	int rc;
 
-	if (!systemd_runs(w->root)) {
+	if (!boot_systemd_runs(w->root)) {
 		exec = sh_command(words, ARRAY_SIZE(words));
 		snprintf(said, len,
 			 "systemd does not run this machine: run '%s' at every boot (from the boot "
@@ -316,7 +309,7 @@ static void unit_remove(const struct campaign_where *w)
 {
 	char path[4096];
 
-	if (!systemd_runs(w->root))
+	if (!boot_systemd_runs(w->root))
 		return;
 	if (systemctl("disable", UNIT_NAME))
 		warning("campaign: systemctl disable %s failed", UNIT_NAME);
@@ -402,12 +395,13 @@ static int boot_next(const struct campaign_where *w, const struct store_campaign
 
 /* ---------------------------------------------------------------- the verdict */
 
+/* The measured boots of kernel. */
 static size_t measured_of(const struct store_campaign_boot *b, size_t n, const char *kernel)
 {
 	size_t i, k = 0;
 
 	for (i = 0; i < n; i++)
-		k += !strcmp(b[i].state, "measured") && (!kernel || !strcmp(b[i].kernel, kernel));
+		k += !strcmp(b[i].state, "measured") && !strcmp(b[i].kernel, kernel);
 	return k;
 }
 

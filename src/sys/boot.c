@@ -73,6 +73,11 @@ static char *slurp(const char *root, const char *path)
 	return text;
 }
 
+bool boot_systemd_runs(const char *root)
+{
+	return exists(root, "/run/systemd/system");
+}
+
 static int cmp_release(const void *a, const void *b)
 {
 	return strverscmp(((const struct boot_kernel *)a)->release,
@@ -527,7 +532,7 @@ static void rpi_entry(const char *root, const char *config, const struct boot_ke
 /* The reboot that follows a one-shot choice: systemd's when it runs the machine. */
 static const char *reboot_command(const char *root, enum boot_backend b)
 {
-	bool systemd = exists(root, "/run/systemd/system");
+	bool systemd = boot_systemd_runs(root);
 
 	if (b == BOOT_KEXEC)
 		return systemd ? "systemctl kexec" : "sync && kexec -e";
@@ -805,7 +810,7 @@ int boot_oneshot_clear(const char *root, const struct boot_loader *l, char *why,
 
 int boot_reboot(const char *root, enum boot_backend b, char *why, size_t len)
 {
-	bool systemd = exists(root, "/run/systemd/system");
+	bool systemd = boot_systemd_runs(root);
 	const char *kexec_sd[] = { "systemctl", "kexec", NULL };
 	const char *kexec_e[] = { "kexec", "-e", NULL };
 	const char *tryboot[] = { "reboot", "0 tryboot", NULL };

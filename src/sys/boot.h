@@ -70,6 +70,8 @@ struct boot_entry {
 };
 
 const char *boot_backend_name(enum boot_backend b);
+/* Whether systemd runs the machine under root (/run/systemd/system, sd_booted()'s test). */
+bool boot_systemd_runs(const char *root);
 /* "rpi", "systemd-boot", "grub", "kexec"; -1 for another name. */
 int boot_backend_parse(const char *name, enum boot_backend *b);
 
