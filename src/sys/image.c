@@ -26,20 +26,84 @@ static const char *const shed_names[] = {
 
 #define SHED_MAX 256
 
-bool image_bound_now(void)
+/* Whether a dynamic section asks for every symbol to be bound at load time. */
+static bool dyn_bound_now(const ElfW(Dyn) * d)
 {
-	const char *env = getenv("LD_BIND_NOW");
-	const ElfW(Dyn) * d;
-
-	if (env && *env)
-		return true;
-	for (d = _DYNAMIC; d->d_tag != DT_NULL; d++) {
+	for (; d->d_tag != DT_NULL; d++) {
 		if (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_BIND_NOW))
 			return true;
 		if (d->d_tag == DT_FLAGS_1 && (d->d_un.d_val & DF_1_NOW))
 			return true;
 	}
 	return false;
+}
+
+/* Whether a dynamic section has lazily bound calls (PLT slots) at all. */
+static bool dyn_has_plt(const ElfW(Dyn) * d)
+{
+	for (; d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_PLTRELSZ && d->d_un.d_val > 0)
+			return true;
+	return false;
+}
+
+static bool env_bind_now(void)
+{
+	const char *env = getenv("LD_BIND_NOW");
+
+	return env && *env;
+}
+
+bool image_bound_now(void)
+{
+	return env_bind_now() || dyn_bound_now(_DYNAMIC);
+}
+
+/* libc, libm and the loader, by file name (libc.so.6, ld-linux-aarch64.so.1) */
+static bool c_library(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "libc.so", 7) || !strncmp(base, "libm.so", 7) ||
+	       !strncmp(base, "ld-linux", 8) || !strncmp(base, "ld.so", 5);
+}
+
+struct lazy_scan {
+	char *name;
+	size_t len;
+	bool found;
+};
+
+static int scan_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct lazy_scan *ls = arg;
+	const ElfW(Dyn) *dyn = NULL;
+	const char *name = info->dlpi_name;
+	int i;
+
+	(void)size;
+	/* the program itself is image_bound_now()'s; shed ones are never called */
+	if (!name || !*name || image_sheddable(name) || c_library(name))
+		return 0;
+	for (i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+	if (!dyn || dyn_bound_now(dyn) || !dyn_has_plt(dyn))
+		return 0;
+	snprintf(ls->name, ls->len, "%s", name);
+	ls->found = true;
+	return 1;
+}
+
+bool image_lazy_object(char *name, size_t len)
+{
+	struct lazy_scan ls = { name, len, false };
+
+	if (env_bind_now())
+		return false;
+	dl_iterate_phdr(scan_object, &ls);
+	return ls.found;
 }
 
 bool image_sheddable(const char *path)
@@ -92,7 +156,7 @@ int image_shed(unsigned *nmaps)
 	int fd;
 
 	*nmaps = 0;
-	if (!image_bound_now()) {
+	if (!image_bound_now() || image_lazy_object(buf, sizeof(buf))) {
 		errno = ENOTSUP;
 		return -1;
 	}
