@@ -570,9 +570,14 @@ static int run_experiment(const struct campaign_where *w, const struct plan_rt *
 
 /* ---------------------------------------------------------------- the commands */
 
+/*
+ * Durable: a boot's state is on the disk before what follows it (the run,
+ * the reboot), so that a machine that goes down meanwhile leaves "measuring"
+ * (interrupted) or "booting" behind, not the state before.
+ */
 static int open_store(const struct campaign_where *w, unsigned flags, struct store **st)
 {
-	return store_open(w->db, flags, st) ? -1 : 0;
+	return store_open(w->db, flags | STORE_DURABLE, st) ? -1 : 0;
 }
 
 static int load(struct store *st, bool running_only, struct campaign_result *r, struct plan_rt *p)
@@ -786,10 +791,10 @@ int campaign_step(const struct campaign_where *w, struct campaign_result *r)
 			goto out;
 		}
 		if (!strcmp(b->state, "measuring"))
-			store_campaign_boot_set(
-				st, r->c.id, b->idx, "failed", NULL, NULL,
-				"interrupted: the machine went down during the run "
-				"(power, a kill, a crash); its completed samples are kept");
+			store_campaign_boot_set(st, r->c.id, b->idx, "failed", NULL, NULL,
+						"interrupted: the machine went down during the run "
+						"(power, a kill, a crash); the samples that "
+						"reached the disk are kept");
 	}
 	for (i = 0; i < r->nboots; i++)
 		if (!strcmp(r->boot[i].state, "booting"))

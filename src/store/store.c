@@ -1102,7 +1102,8 @@ static int open_once(const char *path, unsigned flags, struct store **out)
 	st->immutable = immutable && version >= STORE_VERSION;
 	st->immutable_sb = isb;
 	proc_boot_id(st->boot_id, sizeof(st->boot_id));
-	if (!ro && prepare_writes(st)) {
+	if (!ro && (prepare_writes(st) ||
+		    ((flags & STORE_DURABLE) && exec(db, path, "PRAGMA synchronous = FULL")))) {
 		store_close(st);
 		return -1;
 	}

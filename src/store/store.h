@@ -35,6 +35,13 @@ enum {
 	 * before anything is measured, not at the first sample's commit
 	 */
 	STORE_CHECK = 1 << 2,
+	/*
+	 * every commit of this connection on the disk before it returns
+	 * (synchronous FULL): for a writer whose next step may be the machine
+	 * going down, a campaign's boot states; others keep NORMAL, which
+	 * survives a killed process but not a crash of the kernel
+	 */
+	STORE_DURABLE = 1 << 3,
 };
 
 /* Opens or creates; prints one clear line and returns -1 on failure. */
