@@ -188,13 +188,13 @@ unit: $(UNIT_BINS) $(SKIP_ONLY)
 # The tests run in two lanes (tests/README.md): most of them CHECK_JOBS at a time
 # (prove -j), then, one at a time and alone on the machine, those that need it to
 # themselves: guests booted under TCG, whose boot timeouts are wall time (t6001,
-# t6002, t6010, t7004, t9002), the tests that time signals and reactions or
+# t6002, t6010, t6020, t7004, t9002), the tests that time signals and reactions or
 # compare two tracers' clocks (t1050, t1093, t1131, t2030, t2031, t3005,
 # t-trace-bpf), and t4005, which asserts that no BPF program of wakebench's is
 # left loaded on the machine.
 CHECK_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
-SERIAL_TESTS := t-trace-bpf t1050 t1093 t1131 t2030 t2031 t3005 t4005 t6001 t6002 t6010 t7004 \
-	t9002
+SERIAL_TESTS := t-trace-bpf t1050 t1093 t1131 t2030 t2031 t3005 t4005 t6001 t6002 t6010 t6020 \
+	t7004 t9002
 serial_of = $(filter $(foreach t,$(SERIAL_TESTS),%/$(t) tests/e2e/$(t)-%),$(1))
 PROVE := prove -f --timer --exec 'sh tests/unit/tap-exec.sh'
 # run_lanes ENV,FILES: the parallel lane, then the serial one; fails if either does
