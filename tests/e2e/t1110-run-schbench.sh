@@ -126,16 +126,15 @@ worker_of() {
 launch run schbench --workers 2 --operations 1 --cache-footprint 16k -t 3s -n 3 --warmup 0 \
 	--db "$TMP/kill.db"
 pid=$!
-i=0
 tid=""
-while [ $i -lt 300 ]; do
+# bounded by the run's own events: sample 2 ending, or the run
+while kill -0 $pid 2>/dev/null; do
 	if grep -q '^sample 1/3' "$TMP/out" 2>/dev/null; then
 		tid=$(worker_of $pid)
 		[ -n "$tid" ] && break
 	fi
 	grep -q '^sample 2/3' "$TMP/out" 2>/dev/null && break
 	sleep 0.1
-	i=$((i + 1))
 done
 ok "[ -n '$tid' ]" "a worker thread of sample 2 is found"
 [ -n "$tid" ] && kill -KILL "$tid"
@@ -149,16 +148,17 @@ is "$(sqlite3 "$TMP/kill.db" "select group_concat(status, ',') from (select stat
 diag "exit status $rc after one failed sample"
 
 # Ctrl-C with 2 x (1 + 8) threads per instance and 2 instances: exit 130,
-# no process or thread left.
+# no process or thread left. The run has far more samples than the wait can
+# take: it waits for events (a sample done, then both instances of a later
+# one with all their threads), bounded by samples, not by time, so that a
+# loaded machine (a load average of 40 beside the ring test) only slows it.
 launch run schbench -j 2 --message-threads 2 --workers 8 --operations 1 --cache-footprint 16k \
-	-t 300ms -n 100 --warmup 0 --db "$TMP/int.db"
+	-t 1s -n 10000 --warmup 0 --db "$TMP/int.db"
 pid=$!
-i=0
 kids=""
 threads=0
-# wait until both instances of a sample have all their threads
-while [ $i -lt 600 ]; do
-	if grep -q '^sample 1/100' "$TMP/out" 2>/dev/null; then
+while kill -0 $pid 2>/dev/null && ! grep -q '^sample 200/10000' "$TMP/out" 2>/dev/null; do
+	if grep -q '^sample 1/10000' "$TMP/out" 2>/dev/null; then
 		kids=$(children $pid)
 		threads=0
 		for k in $kids; do
@@ -167,7 +167,6 @@ while [ $i -lt 600 ]; do
 		[ "$threads" -ge 36 ] && break
 	fi
 	sleep 0.05
-	i=$((i + 1))
 done
 ok "[ -n '$kids' ]" "SIGINT: the run has its instances before the signal"
 ok "[ $threads -ge 36 ]" "SIGINT: 2 instances of 18 threads ($threads)"
