@@ -84,11 +84,14 @@ if command -v strace >/dev/null 2>&1; then
 	# (LeakSanitizer refuses to run under ptrace: a sanitized build's exit
 	# status would be its, not the step's)
 	run_cmd env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-		strace -f -qq -o "$TMP/step.trace" -e trace=pwrite64,write,fsync,fdatasync,execve \
+		strace -f -qq -y -o "$TMP/step.trace" -e trace=pwrite64,write,fsync,fdatasync,execve \
 		"$WAKEBENCH" campaign step
+	# (-y: a descriptor with its path; a write to the store or its WAL
+	# makes it dirty, a sync of it clean)
 	is "$(awk '/execve\(.*"run", "pipe"/ { print (dirty ? "written after the last sync" : "synced"); exit }
-		/ (pwrite64|write)\(/ { dirty = 1 } / f(data)?sync\(/ { dirty = 0 }' "$TMP/step.trace")" synced \
-		"boot 1: what the step wrote is synced before the run starts"
+		/ (pwrite64|write)\([0-9]+<[^>]*results\.db/ { dirty = 1 }
+		/ f(data)?sync\([0-9]+<[^>]*results\.db/ { dirty = 0 }' "$TMP/step.trace")" synced \
+		"boot 1: what the step wrote to the store is synced before the run starts"
 else
 	run_cmd wb campaign step
 	skip "strace is not installed (the state synced before the run)"
