@@ -29,15 +29,17 @@ affinity() { awk '/^Cpus_allowed_list:/ { print $2 }' "$1/status" 2>/dev/null; }
 # Start a run of J instances, wait until every task has blocked a few
 # times (it placed itself long before), then print one line per task:
 # "instance task cpus" (task 1 is the instance's child process, or its
-# second thread), and stop the run with SIGINT.
+# second thread), and stop the run with SIGINT. The wait is bounded by the
+# run's one sample (5 minutes), not by a count of sleeps: at a load average
+# of 40 one look at the tasks takes seconds, and a 60 s sample once ended
+# before the wait had seen every task blocked.
 tasks_of() {
 	j=$1
 	shift
-	launch run "$@" -j "$j" -t 60s -n 1 --warmup 0 --no-store
+	launch run "$@" -j "$j" -t 5m -n 1 --warmup 0 --no-store
 	pid=$!
-	i=0
 	lines=""
-	while [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do
+	while kill -0 $pid 2>/dev/null; do
 		lines=""
 		n=0
 		idx=0
@@ -60,7 +62,6 @@ $idx 1 $(affinity "$d1")
 		done
 		[ "$n" -eq "$j" ] && break
 		sleep 0.05
-		i=$((i + 1))
 	done
 	kill -INT $pid 2>/dev/null
 	wait $pid
