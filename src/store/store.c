@@ -1004,9 +1004,10 @@ static bool unchanged_since(const char *path, const struct stat *made)
  * The connection, its schema checked and brought up to this version; 1
  * when the store was removed before it could be opened (open it again).
  */
-static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bool *immutable,
-		   int *version, int *guard)
+static int open_db(const char *path, unsigned flags, sqlite3 **db, struct stat *isb,
+		   bool *immutable, int *version, int *guard)
 {
+	bool ro = flags & STORE_READONLY;
 	int rc;
 
 	if (ro) {
@@ -1049,9 +1050,15 @@ static int open_db(const char *path, bool ro, sqlite3 **db, struct stat *isb, bo
 			       : 0;
 	if (enable_wal(*db, path))
 		return -1;
-	/* WAL with NORMAL survives a killed process; only power loss may cost a commit. */
-	/* Only an old store takes the write lock here (concurrent runs open often). */
-	if (exec(*db, path, "PRAGMA synchronous = NORMAL") ||
+	/*
+	 * WAL with NORMAL survives a killed process; only power loss (or the
+	 * kernel's crash) may cost a commit. STORE_DURABLE: FULL, each commit
+	 * synced. Only an old store takes the write lock here (concurrent runs
+	 * open often).
+	 */
+	if (exec(*db, path,
+		 (flags & STORE_DURABLE) ? "PRAGMA synchronous = FULL"
+					 : "PRAGMA synchronous = NORMAL") ||
 	    (*version < STORE_VERSION && apply_migrations(*db, path, STORE_VERSION)))
 		return -1;
 	return 0;
@@ -1080,7 +1087,7 @@ static int open_once(const char *path, unsigned flags, struct store **out)
 	} else {
 		return error("no store at '%s': nothing stored yet", path);
 	}
-	rc = open_db(path, ro, &db, &isb, &immutable, &version, &guard);
+	rc = open_db(path, flags, &db, &isb, &immutable, &version, &guard);
 	if (rc || ((flags & STORE_CHECK) && check_structure(db, path))) {
 		sqlite3_close(db);
 		/* what this call created and nobody has stored in is not left behind */
@@ -1102,8 +1109,7 @@ static int open_once(const char *path, unsigned flags, struct store **out)
 	st->immutable = immutable && version >= STORE_VERSION;
 	st->immutable_sb = isb;
 	proc_boot_id(st->boot_id, sizeof(st->boot_id));
-	if (!ro && (prepare_writes(st) ||
-		    ((flags & STORE_DURABLE) && exec(db, path, "PRAGMA synchronous = FULL")))) {
+	if (!ro && prepare_writes(st)) {
 		store_close(st);
 		return -1;
 	}
