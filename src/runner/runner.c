@@ -1337,8 +1337,7 @@ static void describe_exit(const siginfo_t *si, char *buf, size_t len)
 	if (si->si_code == CLD_EXITED)
 		snprintf(buf, len, "exited with status %d", si->si_status);
 	else
-		snprintf(buf, len, "killed by signal %d (%s)", si->si_status,
-			 strsignal(si->si_status));
+		snprintf(buf, len, "killed by %s", signal_name(si->si_status));
 }
 
 /*

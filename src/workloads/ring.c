@@ -506,10 +506,8 @@ static int run_processes(struct ring *r, struct ring_task *tasks)
 			 * so a SIGKILL came from outside and is named here.
 			 */
 			if (status >= 0 && WIFSIGNALED(status))
-				instance_failed(r->ic, "task %u (hop) killed by SIG%s", t,
-						sigabbrev_np(WTERMSIG(status))
-							? sigabbrev_np(WTERMSIG(status))
-							: "?");
+				instance_failed(r->ic, "task %u (hop) killed by %s", t,
+						signal_name(WTERMSIG(status)));
 			else
 				instance_failed(r->ic, "task %u (hop) ended with status 0x%x", t,
 						status);

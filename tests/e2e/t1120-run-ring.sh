@@ -107,37 +107,43 @@ run_cmd sh -c "ulimit -n 200; $W -N 150 --channel futex"
 is "$RC" 0 "150 futex tasks need no fds: they run under ulimit -n 200"
 
 # A task killed mid-sample fails that sample with the reason; the next one stands.
-"$WAKEBENCH" run ring -N 4 -t 2s -n 2 --warmup 0 --no-store >"$TMP/out" 2>"$TMP/err" &
+# The kill aims at sample 1; a slow shell (the check and the kill are two steps)
+# may land it in the setup of sample 1 or in sample 2, never once 2 was printed.
+"$WAKEBENCH" run ring -N 4 -t 2s -n 3 --warmup 0 --no-store >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 victim=""
-i=0
-while [ $i -lt 300 ] && [ -z "$victim" ]; do
+while [ -z "$victim" ] && kill -0 $pid 2>/dev/null && ! grep -q '^sample 2/' "$TMP/out"; do
 	# the instance process is wakebench's child; tasks 1..3 are its children.
-	# Only in sample 1 (nothing printed yet), and a live task: a kill of a
-	# zombie (a task already done, not yet reaped) succeeds but does nothing.
+	# A live task only: a kill of a zombie (a task already done, not yet
+	# reaped) succeeds but does nothing.
 	for inst in $(ps -o pid= --ppid $pid); do
 		for k in $(ps -o pid= --ppid "$inst"); do
 			state=$(awk '{ print $3 }' /proc/$k/stat 2>/dev/null)
 			case $state in S|R) ;; *) continue ;; esac
-			grep -q '^sample' "$TMP/out" && break 2
+			grep -q '^sample 2/' "$TMP/out" && break 2
 			if kill -KILL "$k" 2>/dev/null; then
 				victim=$k
 				break 2
 			fi
 		done
 	done
-	grep -q '^sample' "$TMP/out" && break
 	[ -n "$victim" ] || sleep 0.05
-	i=$((i + 1))
 done
 wait $pid
 rc=$?
 ok "[ -n '$victim' ]" "a hop task was killed ($victim)"
 is "$rc" 0 "the run with one failed sample exits 0"
 out=$(cat "$TMP/out")
-like "$out" "^sample 1/2: failed: .*task [123] \\(hop\\) killed by SIGKILL" "the failed sample names the task, its role and the signal"
-like "$out" "^sample 2/2: time/hop $TIME  " "the next sample stands"
-like "$out" "^summary: 1 sample" "the summary has the good sample"
+failed=$(printf '%s\n' "$out" | sed -n 's|^sample \([0-9]*\)/3: failed: .*|\1|p')
+is "$(printf '%s\n' "$failed" | grep -c .)" 1 "one sample failed (sample ${failed:-none})"
+like "$out" "^sample ${failed:-0}/3: failed: .*task [123] \\(hop\\) killed by SIGKILL" \
+	"the failed sample names the task, its role and the signal"
+if [ "${failed:-3}" -lt 3 ]; then
+	like "$out" "^sample $((failed + 1))/3: time/hop $TIME  " "the next sample stands"
+else
+	skip "the kill landed in the last sample: no next one"
+fi
+like "$out" "^summary: 2 samples, 1 failed excluded" "the summary has the good samples"
 
 # SIGTERM with a ring of 300 tasks, processes and threads: exit 143, no task left
 if env --default-signal true 2>/dev/null; then

@@ -554,6 +554,7 @@ enum fake_mode {
 	FAKE_FAIL_REASON,	/* reports a reason mid-window */
 	FAKE_IGNORE_STOP,	/* never leaves its loop */
 	FAKE_CHILD_DIES,	/* task 1 exits before it is ready */
+	FAKE_CHILD_KILLED,	/* task 1 is killed (SIGKILL) before it is ready */
 	FAKE_STOP_REAP,		/* task 1 and the instance wait for the stop; it reaps task 1 */
 };
 
@@ -577,9 +578,11 @@ static int fake_instance(const void *params, struct instance_ctx *ic)
 		instance_failed(ic, "no such resource");
 		return -1;
 	}
-	if (fp->mode == FAKE_CHILD_DIES) {
+	if (fp->mode == FAKE_CHILD_DIES || fp->mode == FAKE_CHILD_KILLED) {
 		pid_t pid = instance_fork(ic);
 
+		if (pid == 0 && fp->mode == FAKE_CHILD_KILLED)
+			raise(SIGKILL);
 		if (pid == 0)
 			_exit(3);
 		if (pid < 0 || instance_ready(ic) == 0)
@@ -648,7 +651,9 @@ static const struct workload fake_workload2 = {
 /* The made-up workload of a mode: two tasks where the mode forks one. */
 static const struct workload *fake_wl(int mode)
 {
-	return mode == FAKE_CHILD_DIES || mode == FAKE_STOP_REAP ? &fake_workload2 : &fake_workload;
+	return mode == FAKE_CHILD_DIES || mode == FAKE_CHILD_KILLED || mode == FAKE_STOP_REAP
+		       ? &fake_workload2
+		       : &fake_workload;
 }
 
 static void run_fake(int mode, unsigned instances, struct sample *s)
@@ -697,6 +702,18 @@ static void test_child_dies_before_start(void **state)
 	assert_int_equal(s.status, SAMPLE_FAILED);
 	assert_non_null(strstr(s.reason, "before the start: task 1 exited with status 3"));
 	assert_true(now_ns() - t0 < 5000 * MS); /* not the 30 s setup timeout */
+	assert_nothing_left();
+}
+
+/* Killed before the start: named by its signal, as a task killed while it runs is. */
+static void test_child_killed_before_start(void **state)
+{
+	struct sample s;
+
+	(void)state;
+	run_fake(FAKE_CHILD_KILLED, 1, &s);
+	assert_int_equal(s.status, SAMPLE_FAILED);
+	assert_non_null(strstr(s.reason, "before the start: task 1 killed by SIGKILL"));
 	assert_nothing_left();
 }
 
@@ -939,6 +956,7 @@ int main(void)
 		cmocka_unit_test(test_fail_before_ready),
 		cmocka_unit_test(test_fail_reason),
 		cmocka_unit_test(test_child_dies_before_start),
+		cmocka_unit_test(test_child_killed_before_start),
 		cmocka_unit_test(test_stop_deadline),
 		cmocka_unit_test(test_interrupt_stops_tasks),
 		cmocka_unit_test(test_interrupt_grace),
