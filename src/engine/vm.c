@@ -565,8 +565,6 @@ static char *write_initrd(const struct vm_params *p, const struct vmhost_arch *a
 		return NULL;
 	}
 	args_archive(&extra, arch->chan_dev, sub, nsub);
-	/* From here on a stop signal only sets a flag: the rounds loop cleans up. */
-	vm_signals_install();
 	snprintf(tmpdir, sizeof(tmpdir), "%s/wakebench-vm.XXXXXX",
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmpdir)) {
@@ -751,6 +749,13 @@ int vm_host_run(const struct vm_params *p, const struct vmhost_arch *arch,
 	unsigned r;
 	int ret = EXIT_RUNTIME;
 
+	/*
+	 * From here on a stop signal only sets a flag, before the first child
+	 * (qemu -version, the initramfs's library lookup): a signal that killed
+	 * this process then would leave that child behind. No round starts
+	 * once it is set; a running one stops its qemu.
+	 */
+	vm_signals_install();
 	if (vm_pick_qemu(p, arch, &rc, qemu, sizeof(qemu)))
 		goto out;
 	for (r = 0; r < p->kernels.n; r++)
@@ -765,6 +770,7 @@ int vm_host_run(const struct vm_params *p, const struct vmhost_arch *arch,
 	vr.qemu = qemu;
 	vr.initrd = initrd;
 	vr.nrounds = (unsigned)p->rounds * (unsigned)p->kernels.n;
+	vr.interrupted = vm_stop_signal() != 0;
 	for (r = 0; r < vr.nrounds && !vr.interrupted; r++)
 		one_round(&rc, &vr, r);
 	ret = rounds_status(&vr);

@@ -170,12 +170,26 @@ own_wakebench_pids() {
 			echo "${_o_p#/proc/}"
 	done
 }
-# Children of a process (pids), via /proc (no pgrep needed).
+# Descendants of a process (pids, children before grandchildren), via /proc
+# (no pgrep needed): one snapshot of every task's parent (the 4th field of
+# /proc/PID/stat, counted after the ") " that ends the command name, which
+# may hold spaces and parentheses), so that it costs two processes however
+# many tasks the machine runs. A task that exits meanwhile is left out.
 descendants() {
-	for p in /proc/[0-9]*; do
-		pp=$(awk '/^PPid:/ {print $2}' "$p/status" 2>/dev/null)
-		[ "$pp" = "$1" ] && { echo "${p#/proc/}"; descendants "${p#/proc/}"; }
-	done
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
+		{
+			i = 0
+			while ((j = index(substr($0, i + 1), ") ")) > 0) i += j
+			split(substr($0, i + 2), f, " ")
+			kids[f[2]] = kids[f[2]] " " $1
+		}
+		END {
+			n = 1; q[1] = root
+			for (k = 1; k <= n; k++) {
+				m = split(kids[q[k]], c, " ")
+				for (x = 1; x <= m; x++) { print c[x]; q[++n] = c[x] }
+			}
+		}'
 }
 # wait_running PID OUT PATTERN: wait for events, not for time: until OUT has a
 # line matching PATTERN (e.g. '^sample 2/10000') and PID has descendants, or

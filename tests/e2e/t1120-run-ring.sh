@@ -154,8 +154,8 @@ if env --default-signal true 2>/dev/null; then
 			--no-store >"$TMP/out" 2>"$TMP/err" &
 		pid=$!
 		tasks=0
-		i=0
-		while [ $i -lt 600 ]; do
+		# bounded by the run: its first sample ends after 5 s
+		while kill -0 $pid 2>/dev/null && ! grep -q '^sample' "$TMP/out"; do
 			inst=$(ps -o pid= --ppid $pid | head -1 | tr -d ' ')
 			if [ -n "$inst" ]; then
 				if [ "$mode" = threads ]; then
@@ -166,7 +166,6 @@ if env --default-signal true 2>/dev/null; then
 			fi
 			[ "$tasks" -ge 300 ] && break
 			sleep 0.1
-			i=$((i + 1))
 		done
 		ok "[ $tasks -ge 300 ]" "$mode: 300 tasks exist before the signal ($tasks)"
 		kids="$inst $(ps -o pid= --ppid "$inst" 2>/dev/null)"

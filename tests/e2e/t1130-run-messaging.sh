@@ -103,13 +103,12 @@ elif env --default-signal true 2>/dev/null; then
 	env --default-signal "$WAKEBENCH" run messaging --groups 1 --fds 1 --loops 200000 -n 3 --warmup 0 \
 		--no-store >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	inst="" kids="" i=0
-	while [ $i -lt 600 ]; do
+	inst="" kids=""
+	while kill -0 $pid 2>/dev/null; do
 		inst=$(ps -o pid= --ppid $pid 2>/dev/null | head -1 | tr -d ' ')
 		[ -n "$inst" ] && kids=$(ps -o pid= --ppid "$inst" 2>/dev/null | sort -n | tr -d ' ' | tr '\n' ' ')
 		[ "$(echo $kids | wc -w)" = 2 ] && break
 		sleep 0.05
-		i=$((i + 1))
 	done
 	set -- $kids
 	ok "[ $# = 2 ]" "an instance with its receiver and sender"

@@ -3,8 +3,9 @@
 # --kernel, no subcommand, not a kernel, a kernel of another architecture,
 # --cpus above the host's, --db after "--" (exit 2); qemu missing, KVM
 # demanded where it is unusable, a kernel qemu refuses, a kernel that hangs
-# past --timeout, Ctrl-C during a boot (exit 1). No qemu is left behind,
-# the temporary directory is removed, and nothing lands in the store.
+# past --timeout, Ctrl-C during a boot, SIGTERM during its qemu -version probe
+# (exit 1). No qemu is left behind, the temporary directory is removed, and
+# nothing lands in the store.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(uname -m)" = x86_64 ] || skip_all "the fake kernel images here are x86 bzImages"
@@ -106,16 +107,21 @@ is "$(ls "$TMPDIR")" "" "temporary files removed"
 ok "[ ! -e '$WAKEBENCH_DB' ]" "nothing imported (and no empty store left: doc/store.md)"
 
 # Ctrl-C while a guest runs: qemu is killed, temporary files go, exit 1.
+# The wait is for the round's qemu (its command line names the image), not
+# for any child: the first are vm's probes (qemu -version, ld.so --list).
 "$WAKEBENCH" vm --kernel "$TMP/hang.img" --accel tcg --timeout 60s -- run pipe \
 	>"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
-for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-	[ -n "$(descendants $pid)" ] && break
-	sleep 0.2
+booted=""
+while [ -z "$booted" ] && kill -0 $pid 2>/dev/null; do
+	for k in $(descendants $pid); do
+		tr '\0' ' ' <"/proc/$k/cmdline" 2>/dev/null | grep -q -- "-kernel $TMP/hang.img" &&
+			booted=$k
+	done
+	[ -n "$booted" ] || sleep 0.1
 done
 kids=$(descendants $pid)
-ok "[ -n '$kids' ]" "qemu runs under vm"
-sleep 1
+ok "[ -n '$booted' ]" "qemu runs under vm"
 kill -INT $pid
 t0=$(date +%s)
 wait $pid
@@ -126,5 +132,36 @@ ok "[ $((t1 - t0)) -lt 10 ]" "Ctrl-C is prompt"
 like "$(cat "$TMP/int.err")" "interrupted by Interrupt: 0 of 1 rounds completed" "Ctrl-C is reported"
 is "$(alive "$kids")" "" "no qemu left after Ctrl-C"
 is "$(ls "$TMPDIR")" "" "temporary files removed after Ctrl-C"
+
+# SIGTERM while vm's first child runs (qemu -version, held here on a FIFO
+# until the signal was sent): vm lets the probe end, starts no round, and
+# exits 1 with the count; a vm killed by the signal would leave the probe.
+mkfifo "$TMP/probe.fifo"
+{
+	echo '#!/bin/sh'
+	echo 'if [ "$1" = -version ]; then'
+	echo "	echo \$\$ >'$TMP/probe.pid.new' && mv '$TMP/probe.pid.new' '$TMP/probe.pid'"
+	echo "	read -r _ <'$TMP/probe.fifo'"
+	echo '	echo "QEMU emulator version 0.0.0 (held)"'
+	echo '	exit 0'
+	echo 'fi'
+	echo 'exec qemu-system-x86_64 "$@"'
+} >"$TMP/held-qemu"
+chmod +x "$TMP/held-qemu"
+"$WAKEBENCH" vm --kernel "$TMP/hang.img" --qemu "$TMP/held-qemu" --accel tcg --timeout 60s \
+	-- run pipe >"$TMP/probe.out" 2>"$TMP/probe.err" &
+pid=$!
+while [ ! -s "$TMP/probe.pid" ] && kill -0 $pid 2>/dev/null; do sleep 0.05; done
+probe=$(cat "$TMP/probe.pid" 2>/dev/null)
+ok "[ -n '$probe' ]" "vm runs qemu -version"
+kill -TERM $pid
+echo go >"$TMP/probe.fifo"
+wait $pid
+is "$?" 1 "SIGTERM during the probe: exit 1, not killed by it"
+like "$(cat "$TMP/probe.err")" "interrupted by Terminated: 0 of 1 rounds completed" \
+	"SIGTERM during the probe is reported"
+unlike "$(cat "$TMP/probe.err")" "round 1/1: booting" "no round starts after the signal"
+is "$(alive "$probe")" "" "the probe is not left behind"
+is "$(ls "$TMPDIR")" "" "temporary files removed after SIGTERM"
 
 done_testing

@@ -79,10 +79,8 @@ put "$TMP/hang.img" '\000\010' 0x238
 "$WAKEBENCH" vm --kernel "$image" --kernel "$TMP/hang.img" --accel tcg --cpus 1 --timeout 4m -- \
 	run pipe -t 100ms -n 1 -j 1 --warmup 0 >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
-i=0
-while [ $i -lt 600 ] && ! grep -q "round 2/2: booting" "$TMP/int.err" 2>/dev/null; do
+while kill -0 $pid 2>/dev/null && ! grep -q "round 2/2: booting" "$TMP/int.err" 2>/dev/null; do
 	sleep 0.5
-	i=$((i + 1))
 done
 sleep 1
 kill -INT $pid
