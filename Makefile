@@ -190,10 +190,11 @@ unit: $(UNIT_BINS) $(SKIP_ONLY)
 # themselves: guests booted under TCG, whose boot timeouts are wall time (t6001,
 # t6002, t6010, t6020, t7004, t9002), the tests that time signals and reactions or
 # compare two tracers' clocks (t1050, t1093, t1131, t2030, t2031, t3005,
-# t-trace-bpf), and t4005, which asserts that no BPF program of wakebench's is
-# left loaded on the machine.
+# t-trace-bpf), t4005, which asserts that no BPF program of wakebench's is
+# left loaded on the machine, and t0004, which runs t4005 again (with the
+# other tests that run wakebench as another user).
 CHECK_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
-SERIAL_TESTS := t-trace-bpf t1050 t1093 t1131 t2030 t2031 t3005 t4005 t6001 t6002 t6010 t6020 \
+SERIAL_TESTS := t-trace-bpf t0004 t1050 t1093 t1131 t2030 t2031 t3005 t4005 t6001 t6002 t6010 t6020 \
 	t7004 t9002
 serial_of = $(filter $(foreach t,$(SERIAL_TESTS),%/$(t) tests/e2e/$(t)-%),$(1))
 PROVE := prove -f --timer --exec 'sh tests/unit/tap-exec.sh'

@@ -29,12 +29,16 @@ fakefs_start() {
 	mkdir -p "$_d"
 	"$WAKEBENCH_FAKEFS" --features="$FIXTURES/sched-features/v6.18.txt" \
 		--debug="$FIXTURES/sched-debug-6.18.txt" "$@" -f "$_d" 2>>"$TMP/fakefs.err" &
-	eval "_fakefs_pid_$(basename "$_d" | tr -c 'A-Za-z0-9_\n' _)=$!"
+	_pid=$!
+	eval "_fakefs_pid_$(basename "$_d" | tr -c 'A-Za-z0-9_\n' _)=$_pid"
 	at_exit "fakefs_stop $(basename "$_d")"
+	# until it is mounted, or the daemon gave up (it exits when it cannot
+	# mount); the count only catches a daemon that hangs (5 minutes and more)
 	_i=0
 	while ! _fakefs_mounted "$_d"; do
 		_i=$((_i + 1))
-		if [ "$_i" -gt 100 ]; then
+		if ! kill -0 "$_pid" 2>/dev/null || [ "$_i" -gt 6000 ]; then
+			_fakefs_mounted "$_d" && break
 			echo "Bail out! wakebench-fakefs did not mount at $_d: $(cat "$TMP/fakefs.err")"
 			exit 1
 		fi

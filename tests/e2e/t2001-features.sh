@@ -78,7 +78,7 @@ is "$RC" 0 "features restore after a crash"
 is "$(fakefs_features dbg)" "$ORIG" "restore puts the original back"
 
 # A live owner's journal is respected: no toggles interleave.
-sleep 30 & LIVE=$!
+sleep 100000 & LIVE=$! # alive until killed below, however slow the commands between
 at_exit "kill $LIVE 2>/dev/null"
 TICKS=$(sed 's/.*) //' /proc/$LIVE/stat | cut -d' ' -f20)
 write_journal "$LIVE" "$TICKS"

@@ -24,9 +24,8 @@ if env --default-signal=INT,HUP true 2>/dev/null; then
 else
 	launch() { "$WAKEBENCH" "$@" >"$TMP/out" 2>"$TMP/err" & }
 fi
-wait_for() { # shell condition, up to 15 s
-	_w=0
-	while ! eval "$1" && [ $_w -lt 300 ]; do sleep 0.05; _w=$((_w + 1)); done
+wait_for() { # shell condition, while the ab under test ($pid, or $2) runs
+	while ! eval "$1" && kill -0 "${2:-$pid}" 2>/dev/null; do sleep 0.05; done
 	eval "$1"
 }
 toggled() { grep -q ' NO_DELAY_DEQUEUE ' "$D/sched/features" 2>/dev/null; }
@@ -119,7 +118,7 @@ ok "[ ! -e '$JOURNAL' ]" "env after SIGKILL: the journal is gone"
 # Two ab at once: the second refuses; the first is undisturbed.
 launch ab --feature NO_DELAY_DEQUEUE -j 1 -t 1s --warmup 10ms -n 50 --debugfs "$D" --no-store
 first=$!
-ok "wait_for '[ -e $JOURNAL ]'" "the first ab holds the journal"
+ok "wait_for '[ -e $JOURNAL ]' $first" "the first ab holds the journal"
 run_cmd wb ab --feature NO_PREEMPT_SHORT -j 1 -t 50ms -n 6 --debugfs "$D" --no-store
 is "$RC" 1 "the second ab exits 1"
 like "$ERR" "another wakebench \(pid $first, started .*\) is changing the scheduler features; refusing to interleave toggles" "and says why"

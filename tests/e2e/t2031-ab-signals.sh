@@ -27,9 +27,8 @@ else
 	QUIT=
 	skip "env --default-signal is not available: no SIGQUIT test"
 fi
-wait_for() { # shell condition, up to 30 s
-	_w=0
-	while ! eval "$1" && [ $_w -lt 600 ]; do sleep 0.05; _w=$((_w + 1)); done
+wait_for() { # shell condition, while the ab under test ($pid) runs
+	while ! eval "$1" && kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
 	eval "$1"
 }
 toggled() { grep -q ' NO_DELAY_DEQUEUE ' "$D/sched/features" 2>/dev/null; }

@@ -11,7 +11,7 @@ SYNTH="$(dirname "$WAKEBENCH")/tests/t-store"
 pid=$!
 at_exit "kill -9 $pid 2>/dev/null"
 n=0
-for i in $(seq 1 100); do
+while kill -0 $pid 2>/dev/null; do
 	n=$(wb export 2>/dev/null | jq '[.experiments[].samples[]] | length' 2>/dev/null)
 	[ "${n:-0}" -ge 3 ] && break
 	sleep 0.1

@@ -90,19 +90,22 @@ else
 	diag "KVM usable here: $(printf '%s' "$ERR" | head -1)"
 fi
 
-run_cmd wb vm --kernel "$TMP/old.img" --accel tcg --timeout 20s -- run pipe -t 100ms -n 1
+run_cmd wb vm --kernel "$TMP/old.img" --accel tcg --timeout 10m -- run pipe -t 100ms -n 1
 is "$RC" 1 "a kernel qemu refuses exits 1"
 like "$ERR" "round 1/1 .* failed after .*: qemu failed: .*too old" "the reason is qemu's"
 like "$ERR" "1 of 1 rounds failed \\(0 experiments imported\\)" "the summary counts the failed round"
 
-start=$(date +%s)
 run_cmd wb vm --kernel "$TMP/hang.img" --accel tcg --rounds 2 --timeout 2s -- run pipe -t 100ms -n 1
-end=$(date +%s)
 is "$RC" 1 "a hanging kernel exits 1"
 like "$ERR" "no result within the deadline of 2s \\(--timeout\\)" "the deadline is the reason"
 like "$ERR" "round 2/2" "the next round still runs"
 like "$ERR" "console tail" "the console tail is shown"
-ok "[ $((end - start)) -lt 30 ]" "the deadline holds ($((end - start))s for 2 rounds of 2s)"
+# each round's own time (from qemu's start to its end): the 2 s deadline, at
+# most 2 s of grace between SIGTERM and SIGKILL, and slack for a loaded
+# machine; vm's own start (probes, the initramfs) is not the deadline's
+walls=$(printf '%s\n' "$ERR" | sed -n 's/.*round [12]\/2 .* failed after \([0-9.]*\)s: .*/\1/p')
+ok "[ $(printf '%s\n' "$walls" | awk '$1 < 10 { n++ } END { print n + 0 }') = 2 ]" \
+	"the deadline holds: rounds of $(echo $walls | sed 's/ /s and /')s for a deadline of 2s"
 is "$(ls "$TMPDIR")" "" "temporary files removed"
 ok "[ ! -e '$WAKEBENCH_DB' ]" "nothing imported (and no empty store left: doc/store.md)"
 

@@ -21,7 +21,7 @@ diag "kernel image $image ($release)"
 export TMPDIR="$TMP/tmp"
 mkdir -p "$TMPDIR"
 
-run_cmd wb vm --kernel "$image" --accel tcg --cpus 2 --timeout 4m -- \
+run_cmd wb vm --kernel "$image" --accel tcg --cpus 2 --timeout 15m -- \
 	run pipe -t 1s -n 2 -j 1 --warmup 0
 is "$RC" 0 "vm run pipe exits 0"
 [ "$RC" = 0 ] || printf '%s\n' "$ERR" | tail -n 30 | sed 's/^/# /'
@@ -58,7 +58,7 @@ ok "[ $n -ge 1 ]" "the initramfs is cached"
 is "$bad" "" "cached archives are named by their content"
 
 # No init: the kernel panics; the round fails with the panic as the reason.
-run_cmd wb vm --kernel "$image" --accel tcg --cpus 1 --timeout 3m --append "rdinit=/nonexistent" -- \
+run_cmd wb vm --kernel "$image" --accel tcg --cpus 1 --timeout 15m --append "rdinit=/nonexistent" -- \
 	run pipe -t 100ms -n 1
 is "$RC" 1 "a kernel that panics exits 1"
 like "$ERR" "Kernel panic - not syncing" "the panic is the reason"
@@ -76,7 +76,7 @@ put "$TMP/hang.img" '\017\002' 0x206
 put "$TMP/hang.img" '\001' 0x211
 put "$TMP/hang.img" '\377\377\377\177' 0x22c
 put "$TMP/hang.img" '\000\010' 0x238
-"$WAKEBENCH" vm --kernel "$image" --kernel "$TMP/hang.img" --accel tcg --cpus 1 --timeout 4m -- \
+"$WAKEBENCH" vm --kernel "$image" --kernel "$TMP/hang.img" --accel tcg --cpus 1 --timeout 15m -- \
 	run pipe -t 100ms -n 1 -j 1 --warmup 0 >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
 while kill -0 $pid 2>/dev/null && ! grep -q "round 2/2: booting" "$TMP/int.err" 2>/dev/null; do

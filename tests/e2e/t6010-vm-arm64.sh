@@ -47,7 +47,7 @@ like "$ERR" "is an x86-64 binary, the guest is arm64" "and says why"
 
 # The boot: the arch from the image, the arm64 wakebench found beside this one.
 start=$(date +%s)
-run_cmd wb vm --kernel "$image" --cpus 1 --timeout 5m -- run pipe -t 500ms -n 2 -j 1 --warmup 0
+run_cmd wb vm --kernel "$image" --cpus 1 --timeout 20m -- run pipe -t 500ms -n 2 -j 1 --warmup 0
 diag "arm64 boot and run took $(($(date +%s) - start)) s"
 is "$RC" 0 "vm run pipe in an arm64 guest exits 0"
 [ "$RC" = 0 ] || printf '%s\n' "$ERR" | tail -n 30 | sed 's/^/# /'

@@ -60,8 +60,9 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
-i=0
-while [ ! -b /dev/nvme0n1 ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done
+# the disk comes when the kernel has probed it, however slow the emulation
+# (the host's timeout bounds the whole qemu run)
+while [ ! -b /dev/nvme0n1 ]; do sleep 0.1; done
 mount -t ext4 /dev/nvme0n1 /disk || { echo "guest: no disk"; poweroff -f; }
 mount --bind /disk/boot /boot
 echo "guest: up, kernel \$(uname -r), boot \$(cat /proc/sys/kernel/random/boot_id)"
@@ -108,7 +109,7 @@ campaign() {
 		resets=$((resets + 1))
 		q0=$(date +%s)
 		qrc=0
-		timeout 600 qemu-system-x86_64 -accel tcg -smp 2 -m 1024 -nographic -no-reboot \
+		timeout 1800 qemu-system-x86_64 -accel tcg -smp 2 -m 1024 -nographic -no-reboot \
 			-kernel "$A_IMG" -initrd "$TMP/guest.cpio" \
 			-append "console=ttyS0 panic=1 oops=panic quiet" \
 			-drive "file=$d/disk.img,if=none,id=d0,format=raw" -device nvme,serial=wb,drive=d0 \

@@ -37,7 +37,7 @@ re() { printf '%s' "$1" | sed 's/[].[^$*+?(){}|\\]/\\&/g'; }
 
 t0=$(date +%s)
 run_cmd wb bisect run --accel tcg --cpus 1 --metric run_delay_ns --alpha 0.05 \
-	--max-ref-boots 8 --max-boots 4 --timeout 4m \
+	--max-ref-boots 8 --max-boots 4 --timeout 15m \
 	--kernel "$k61c" --kernel "$k61" --kernel "$k612" --kernel "$k612c" -- \
 	pipe -j 1 --placement same-cpu -t 1s -n 5 --warmup 0
 t1=$(date +%s)
