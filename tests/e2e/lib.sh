@@ -205,3 +205,18 @@ wait_running() {
 	done
 	printf '%s\n' "$_w_kids"
 }
+# wait_boot PID IMAGE: wait for the qemu below PID that boots IMAGE (its
+# command line has "-kernel IMAGE"; vm's earlier children, qemu -version and
+# the loader's --list, do not), or for PID to end; prints that qemu's pid
+# (empty when PID ended first).
+wait_boot() {
+	_b_pid=""
+	while [ -z "$_b_pid" ] && kill -0 "$1" 2>/dev/null; do
+		for _b_k in $(descendants "$1"); do
+			tr '\0' ' ' <"/proc/$_b_k/cmdline" 2>/dev/null | grep -q -- "-kernel $2 " &&
+				_b_pid=$_b_k
+		done
+		[ -n "$_b_pid" ] || sleep 0.1
+	done
+	printf '%s\n' "$_b_pid"
+}

@@ -110,19 +110,11 @@ is "$(ls "$TMPDIR")" "" "temporary files removed"
 ok "[ ! -e '$WAKEBENCH_DB' ]" "nothing imported (and no empty store left: doc/store.md)"
 
 # Ctrl-C while a guest runs: qemu is killed, temporary files go, exit 1.
-# The wait is for the round's qemu (its command line names the image), not
-# for any child: the first are vm's probes (qemu -version, ld.so --list).
+# The wait is for the round's qemu, not for any child (vm's probes come first).
 "$WAKEBENCH" vm --kernel "$TMP/hang.img" --accel tcg --timeout 60s -- run pipe \
 	>"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
-booted=""
-while [ -z "$booted" ] && kill -0 $pid 2>/dev/null; do
-	for k in $(descendants $pid); do
-		tr '\0' ' ' <"/proc/$k/cmdline" 2>/dev/null | grep -q -- "-kernel $TMP/hang.img" &&
-			booted=$k
-	done
-	[ -n "$booted" ] || sleep 0.1
-done
+booted=$(wait_boot $pid "$TMP/hang.img")
 kids=$(descendants $pid)
 ok "[ -n '$booted' ]" "qemu runs under vm"
 kill -INT $pid

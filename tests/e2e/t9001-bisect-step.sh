@@ -183,14 +183,9 @@ if [ "$(uname -m)" = x86_64 ] && command -v qemu-system-x86_64 >/dev/null 2>&1; 
 	"$WAKEBENCH" bisect step --good hi --bad lo --label c-term --vm "$TMP/hang.img" \
 		--accel tcg --timeout 60s >"$TMP/term.out" 2>"$TMP/term.err" &
 	pid=$!
-	for _ in $(seq 1 100); do
-		descendants $pid | while read -r k; do
-			case "$(cat /proc/"$k"/comm 2>/dev/null)" in qemu*) echo "$k" ;; esac
-		done | grep -q . && break
-		sleep 0.1
-	done
+	booted=$(wait_boot $pid "$TMP/hang.img")
 	kids=$(descendants $pid)
-	ok "[ -n '$kids' ]" "qemu runs under bisect step"
+	ok "[ -n '$booted' ]" "qemu runs under bisect step"
 	kill -TERM $pid
 	wait $pid
 	is "$?" 143 "SIGTERM: 128 + 15"
